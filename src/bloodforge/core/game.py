@@ -155,6 +155,10 @@ class Game(ABC):
         state.check_legal(action)
         return action
 
+    def render_text(self, observation: Mapping[str, Any]) -> str:
+        """A terminal rendering of an observation; games override with something readable."""
+        return json.dumps(observation, indent=1, sort_keys=True)
+
     def canonical_action(self, action: Action) -> Action:
         """Normalise spelling (case, leading zeros) so equal actions compare equal."""
         return Action(action.kind, tuple(a.lower() for a in action.args))

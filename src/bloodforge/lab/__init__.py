@@ -1,0 +1,1 @@
+"""Simulation lab: self-play runs, statistics and reports over many games."""
