@@ -228,6 +228,11 @@ class State(ABC):
         new.rng = Rng(rng.next_u64())
         return new
 
+    def event_log(self, seat: int | None) -> list[str]:
+        """Every logged event `seat` may read (None: public ones), oldest first."""
+        del seat
+        return []
+
     def explain_illegal(self, action: Action) -> str | None:
         """A game-specific reason why `action` is illegal now, if the game can say better."""
         del action

@@ -1,0 +1,111 @@
+"""The Bloodstones game object: parameters, content, and the entry points of the contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+from bloodforge.core import Action, ActionSpec, Game, GameInfo, Rng
+from bloodforge.core.errors import DataFileError, ParameterError
+
+from .content import Board, FactionsFile, default_map_for, load_board, load_factions
+from .params import BloodstonesParams
+from .state import BloodstonesState
+from .units import FactionRules, compile_faction
+
+GRAMMAR = (
+    ActionSpec("faction", ("faction",), "choose your faction (setup)"),
+    ActionSpec("citadel", ("area",), "place your citadel (setup)"),
+    ActionSpec("start", ("area",), "Chaos Horde: choose the starting area (setup)"),
+    ActionSpec("build", ("unit", "area"), "build a unit from hand in an area"),
+    ActionSpec("place", ("unit", "area"), "Chaos Horde wiped out: return with one unit"),
+    ActionSpec("pay", ("tile",), "discard a tile from hand towards the cost being paid"),
+    ActionSpec("move", ("area", "unit"), "add a unit in an area to the group being moved"),
+    ActionSpec("to", ("area",), "move the selected group to an area"),
+    ActionSpec("battle", ("area", "seat"), "attack another player's units in an area"),
+    ActionSpec("capture", ("area",), "capture a village in an area holding your units"),
+    ActionSpec("village", ("area",), "construct a village in an area"),
+    ActionSpec("undead", ("from", "to"), "move one Undead up to two areas"),
+    ActionSpec("withdraw", ("area",), "defender: withdraw before the battle"),
+    ActionSpec("stay", (), "defender: stay and fight"),
+    ActionSpec("substitute", ("tile",), "replace your lowest Battle tile with a tile from hand"),
+    ActionSpec("keep", (), "keep the Battle tiles drawn"),
+    ActionSpec("casualty", ("unit",), "loser: the unit to eliminate"),
+    ActionSpec("retreat", ("area",), "loser: the area to retreat to"),
+    ActionSpec("raise", ("count",), "Necromancers: Undead to raise from the units they beat"),
+    ActionSpec("done", (), "end this step or phase"),
+)
+
+
+class BloodstonesGame(Game):
+    info = GameInfo(
+        id="bloodstones",
+        name="Bloodstones",
+        summary="2-6 player fantasy area-control wargame with asymmetric factions and domino-like tiles.",
+        min_players=2,
+        max_players=6,
+        params_model=BloodstonesParams,
+        version=1,
+        chance=True,
+        hidden_information=True,
+        score_name="VP",
+    )
+    params: BloodstonesParams
+
+    def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:  # type: ignore[override]
+        super().__init__(params, seed)
+        try:
+            self.factions_file: FactionsFile = load_factions(params.faction_data)
+            self.board: Board = load_board(params.map or default_map_for(params.players))
+        except DataFileError as err:
+            raise ParameterError(str(err)) from None
+        known = {f.id for f in self.factions_file.factions}
+        for f in params.factions or ():
+            if f not in known:
+                raise ParameterError(f"unknown faction {f!r}; factions: {', '.join(sorted(known))}")
+        bounds = self.board.data.players
+        if not params.allow_unrecommended and not bounds.min <= params.players <= bounds.max:
+            raise ParameterError(
+                f"map {self.board.id!r} is marked for {bounds.min}-{bounds.max} players, not {params.players} "
+                "(choose another map or set allow_unrecommended=true)"
+            )
+        self._faction_rules: dict[str, FactionRules] = {}
+
+    @cached_property
+    def _base_move_cost(self) -> dict[str, int | None]:
+        return dict(self.board.rules.move_cost)
+
+    def faction_rules(self, faction_id: str) -> FactionRules:
+        rules = self._faction_rules.get(faction_id)
+        if rules is None:
+            rules = compile_faction(self.factions_file, faction_id, self._base_move_cost)
+            self._faction_rules[faction_id] = rules
+        return rules
+
+    def new_initial_state(self) -> BloodstonesState:
+        from . import setup
+
+        st = BloodstonesState(self, self.initial_rng())
+        setup.begin(st)
+        return st
+
+    def action_grammar(self) -> Sequence[ActionSpec]:
+        return GRAMMAR
+
+    def canonical_action(self, action: Action) -> Action:
+        args = tuple(str(int(a)) if a.isdigit() else a.lower() for a in action.args)
+        return Action(action.kind, args)
+
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng, history: list[str]) -> BloodstonesState:
+        return BloodstonesState.from_position(self, dict(position), rng, history)
+
+    def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> BloodstonesState:
+        from .scenario import build_scenario_state
+
+        return build_scenario_state(self, position, rig)
+
+    def render_text(self, observation: Mapping[str, Any]) -> str:
+        from .render import render
+
+        return render(self, observation)

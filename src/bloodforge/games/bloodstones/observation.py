@@ -1,0 +1,157 @@
+"""What a seat may see (observation) and a state consistent with it (resample_hidden).
+
+Public: the map (units face up, villages, citadels), tracks, discard piles, hand and bag sizes,
+revealed battle tiles. Private to a seat: its own hand, its own drawn Battle tiles before they
+are revealed, its partial choice. Bags have no order to hide (tiles are drawn at random when
+drawn), so resampling only redistributes the other players' hands and unrevealed battle tiles.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from bloodforge.core import Bag, Rng
+
+from .state import Phase
+
+if TYPE_CHECKING:
+    from .state import BloodstonesState
+
+
+def visible_log(st: BloodstonesState, seat: int | None) -> list[str]:
+    return [t for t, to in st.log_entries if to is None or to == seat]
+
+
+def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
+    n = st.num_players
+    players = []
+    for s in range(n):
+        fid = st.factions[s]
+        rules = st.game.faction_rules(fid) if fid else None
+        players.append({
+            "seat": s,
+            "faction": fid,
+            "faction_name": rules.faction.name if rules else None,
+            "vp": st.vp[s],
+            "regroups": st.regroups[s],
+            "hand_count": st.hand_size(s),
+            "hand_limit": rules.faction.hand_size if rules else None,
+            "bag_count": len(st.bags[s]),
+            "discard": dict(sorted(st.discards[s].items())),
+            "villages_on_map": st.village_count(s),
+            "village_supply": st.village_supply[s],
+            "captured_villages": st.captured_villages[s],
+            "captured_citadels": st.captured_citadels[s],
+            "undead_pool": st.undead_pool[s],
+            "eliminated": st.eliminated[s],
+            "citadel_area": st.citadel_area(s),
+        })
+    areas = []
+    for a in sorted(set(st.units) | set(st.villages)):
+        v = st.villages.get(a)
+        areas.append({
+            "id": a,
+            "units": {str(s): dict(sorted(c.items())) for s, c in sorted(st.units.get(a, {}).items())},
+            "village": None if v is None else {"seat": v[0], "count": v[1]},
+        })
+    log = visible_log(st, seat)
+    obs: dict[str, Any] = {
+        "game": "bloodstones",
+        "seat": seat,
+        "map": st.game.board.id,
+        "phase": str(st.phase),
+        "active": st.active if st.phase is not Phase.OVER else None,
+        "current_player": st.current_player,
+        "order": list(st.order),
+        "turns_taken": st.turns_taken,
+        "regroup_target": st.regroup_target,
+        "players": players,
+        "areas": areas,
+        "hand": dict(sorted(st.hands[seat].items())) if seat is not None else None,
+        "build_points": st.build_points,
+        "setup_home": st.setup_home,
+        "cutiecorn": {"in_play": st.game.params.cutiecorn, "unclaimed": st.cutiecorn_free},
+        "pending": _pending_view(st, seat),
+        "battle": _battle_view(st, seat),
+        "end_triggered_by": st.end_trigger,
+        "game_over": st.phase is Phase.OVER,
+        "log": log[-60:],
+        "log_size": len(log),
+    }
+    return obs
+
+
+def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+    p = st.pending
+    if p is None:
+        return None
+    view: dict[str, Any] = {"kind": p.kind, "legs": p.legs, "targets": p.targets, "area": p.area}
+    if seat == st.active:
+        view.update(unit=p.unit, cost=p.cost, paid=p.paid, group_area=p.group_area, group=p.group)
+    return view
+
+
+def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+    b = st.battle
+    if b is None:
+        return None
+    sides = []
+    for side in (0, 1):
+        owner = b.seat(side)
+        visible = owner == seat or b.revealed[side]
+        sides.append({
+            "seat": owner,
+            "units_at_start": b.forces[side],
+            "tile_count": len(b.tiles[side]),
+            "tiles": list(b.tiles[side]) if visible else None,
+            "substituted": b.subs[side] is not None if b.decided[side] else None,
+            "substitute": b.subs[side] if visible else None,
+            "decided": b.decided[side],
+            "total": b.totals[side] if all(b.revealed) and b.winner is not None else None,
+        })
+    return {
+        "area": b.area,
+        "attacker": b.attacker,
+        "defender": b.defender,
+        "step": b.step,
+        "decider": st.decider,
+        "fights": b.fights,
+        "sides": sides,
+        "winner": None if b.winner is None else b.seat(b.winner),
+        "previous_fights": b.history,
+    }
+
+
+def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
+    """Redistribute what `seat` cannot see; the RNG and any rigged future are replaced too."""
+    st.rng = Rng(rng.next_u64())
+    st.battle_rig = [[], []]
+    b = st.battle
+    for other in range(st.num_players):
+        st.bags[other].rigged = []
+        if other == seat or st.factions[other] is None:
+            continue
+        pool = Bag(st.bags[other].counts)
+        hand = st.hands[other]
+        for t, n in hand.items():
+            pool.add(t, n)
+        hidden_sub = None
+        if b is not None and other in (b.attacker, b.defender):
+            side = b.side_of(other)
+            if b.subs[side] is not None and not b.revealed[side]:
+                hidden_sub = b.subs[side]
+                pool.add(hidden_sub)
+        size = sum(hand.values())
+        new_hand: dict[str, int] = {}
+        for _ in range(size):
+            t = pool.draw(st.rng)
+            new_hand[t] = new_hand.get(t, 0) + 1
+        if hidden_sub is not None and b is not None:
+            b.subs[b.side_of(other)] = pool.draw(st.rng)
+        st.hands[other] = new_hand
+        st.bags[other] = Bag(pool.counts)
+        if b is not None and other in (b.attacker, b.defender):
+            side = b.side_of(other)
+            if not b.revealed[side] and b.tiles[side]:
+                values = Bag.of(str(v) for v in st.game.factions_file.battle_tiles.values)
+                b.tiles[side] = sorted((int(values.draw(st.rng)) for _ in b.tiles[side]), reverse=True)

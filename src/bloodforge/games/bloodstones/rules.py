@@ -1,0 +1,562 @@
+"""Legal actions and their effects, dispatched by phase, battle step and partial choice.
+
+Action texts (all lower case, areas by id):
+  setup      faction <id> | citadel <area> | start <area> | build <unit> <area> | done
+  capture    capture <area> ... pay <tile> | done
+  undead     undead <from> <to> | done
+  main       build <unit> <area>, pay <tile>...   move <area> <unit>..., to <area>, ..., pay <tile>...
+             battle <area> <seat> | capture <area>..., pay <tile> (Chaos Horde) | done
+  construct  village <area> ... pay <tile> | done
+  recovery   place <unit> <area>, pay <tile>... | done (Chaos Horde wiped out)
+  battle     withdraw <area> | stay ; substitute <tile> | keep ; casualty <unit> ; retreat <area> ; raise <n>
+  any partial choice: cancel
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bloodforge.core import CANCEL, Action
+
+from . import battle as battles
+from . import setup, turn, villages
+from .movement import movable_units, reachable, undead_destinations
+from .state import Pending, Phase, copy_units
+from .units import CUTIECORN
+
+if TYPE_CHECKING:
+    from .state import BloodstonesState
+
+A = Action.of
+
+
+# ==============================================================================================
+# legal actions
+# ==============================================================================================
+def legal_actions(st: BloodstonesState) -> list[Action]:
+    out = _legal(st)
+    return sorted(set(out))
+
+
+def _legal(st: BloodstonesState) -> list[Action]:
+    if st.battle is not None:
+        return _battle_legal(st)
+    phase = st.phase
+    seat = st.active
+    if phase is Phase.MAIN:
+        return _main_legal(st, seat)
+    if phase is Phase.CONSTRUCT:
+        return _pick_and_pay_legal(st, seat, "village", turn.construct_affordable)
+    if phase is Phase.CAPTURE:
+        return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
+    if phase is Phase.UNDEAD:
+        acts = [A("undead", src, dst) for src in turn.undead_sources(st, seat)
+                for dst in undead_destinations(st, seat, src)]
+        return [*acts, A("done")]
+    if phase is Phase.FINAL_BATTLES:
+        return [A("battle", a, s) for a, s in turn.contested_areas(st, seat)]
+    if phase is Phase.SETUP_BUILD:
+        return [*(A("build", u, a) for u, a in setup.setup_build_options(st)), A("done")]
+    if phase is Phase.PLACE_CITADEL:
+        return [A("citadel", a) for a in setup.citadel_options(st)]
+    if phase is Phase.PLACE_HORDE:
+        return [A("start", a) for a in setup.horde_options(st)]
+    if phase is Phase.CHOOSE_FACTION:
+        return [A("faction", f) for f in setup.faction_choices(st)]
+    if phase is Phase.RECOVER:
+        if st.pending is not None:
+            return [*_pay_build_legal(st, seat), A(CANCEL)]
+        return [*(A("place", u, a) for u, a in recovery_options(st, seat)), A("done")]
+    return []
+
+
+def _battle_legal(st: BloodstonesState) -> list[Action]:
+    b = st.battle
+    assert b is not None
+    step = b.step
+    if step == battles.WITHDRAW:
+        return [*(A("withdraw", d) for d in battles.withdraw_options(st, b)), A("stay")]
+    if step == battles.SUBSTITUTE:
+        seat = st.current_player
+        assert seat is not None
+        return [*(A("substitute", t) for t in st.hands[seat]), A("keep")]
+    if step == battles.CASUALTY:
+        return [A("casualty", u) for u in battles.casualty_choices(st, b)]
+    if step == battles.RETREAT:
+        loser = b.seat(1 - (b.winner or 0))
+        return [A("retreat", d) for d in battles.escape_options(st, loser, b.area, st.units_at(b.area, loser))]
+    if step == battles.RAISE:
+        return [A("raise", k) for k in range(battles.raise_limit(st, b) + 1)]
+    return []
+
+
+def _pick_and_pay_legal(st: BloodstonesState, seat: int, verb: str, options_fn: object) -> list[Action]:
+    """One-tile phases (capture, construct): pick areas while the dearest tile could pay, then pay."""
+    assert callable(options_fn)
+    p = st.pending
+    chosen = p.targets if p is not None else []
+    acts = [A(verb, a) for a in options_fn(st, seat, chosen)]
+    if p is None:
+        acts.append(A("done"))
+        return acts
+    kinds = st.rules_of(seat).kinds
+    acts.extend(A("pay", t) for t in st.hands[seat] if kinds[t].pips >= p.cost)
+    acts.append(A(CANCEL))
+    return acts
+
+
+def _pay_build_legal(st: BloodstonesState, seat: int) -> list[Action]:
+    return [A("pay", t) for t in st.hands[seat]]
+
+
+def build_targets(st: BloodstonesState, seat: int) -> tuple[list[int], list[int]]:
+    """(land areas, sea areas) where `seat` may build units now."""
+    board = st.game.board
+    rules = st.rules_of(seat)
+    if rules.is_horde:
+        own = st.areas_with_units(seat)
+        land = {a for a in own if not board.is_sea(a)}
+        seas = {a for a in own if board.is_sea(a)}
+        for a in own:
+            for b in board.neighbours[a]:
+                if board.is_sea(a) and not board.is_sea(b):
+                    if any(st.kind(seat, u).is_ship for u in st.units_at(a, seat) if u != CUTIECORN) \
+                            and not st.enemy_units_in(b, seat):
+                        land.add(b)
+                elif not board.is_sea(a) and board.is_sea(b):
+                    seas.add(b)
+        land = {a for a in land if board.rules.move_cost.get(board.terrain[a]) is not None
+                or seat in st.units.get(a, {})}
+        return sorted(land), sorted(seas)
+    homes = {a for a, (s, _) in st.villages.items() if s == seat}
+    cit = st.citadel_area(seat)
+    if cit is not None:
+        homes.add(cit)
+    seas = {b for a in homes for b in board.neighbours[a] if board.is_sea(b)}
+    return sorted(homes), sorted(seas)
+
+
+def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
+    p = st.pending
+    rules = st.rules_of(seat)
+    kinds = rules.kinds
+    if p is not None:
+        if p.kind == "build":
+            return [*_pay_build_legal(st, seat), A(CANCEL)]
+        if p.kind == "capture":
+            return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
+        # move
+        acts: list[Action] = [A(CANCEL)]
+        if p.group:
+            assert p.group_area is not None
+            avail = movable_units(st, seat, p.group_area)
+            acts.extend(A("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
+            budget = st.hand_pips(seat) - p.cost
+            acts.extend(A("to", d) for d in reachable(st, seat, p.group_area, p.group, budget))
+            return acts
+        acts.extend(A("pay", t) for t in st.hands[seat])
+        if not p.paid:
+            acts.extend(_move_starts(st, seat, st.hand_pips(seat) - p.cost))
+        return acts
+
+    acts = []
+    hand = st.hands[seat]
+    size = st.hand_size(seat)
+    land, seas = build_targets(st, seat)
+    for tile in hand:
+        k = kinds[tile]
+        if not k.buildable or k.build_cost is None or k.build_cost > size - 1:
+            continue
+        for a in (seas if k.is_ship else land):
+            acts.append(A("build", tile, a))
+    if st.cutiecorn_free:
+        cc = kinds[CUTIECORN]
+        if cc.build_cost is not None and cc.build_cost <= size:
+            acts.extend(A("build", CUTIECORN, a) for a in land)
+    acts.extend(_move_starts(st, seat, st.hand_pips(seat)))
+    contested = turn.contested_areas(st, seat)
+    acts.extend(A("battle", a, s) for a, s in contested)
+    if rules.has("captures_villages_as_main_action_once_per_turn_one_tile") and not st.horde_captured:
+        acts.extend(A("capture", a) for a in turn.capture_affordable(st, seat, []))
+    if not contested:
+        acts.append(A("done"))
+    return acts
+
+
+def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
+    """First unit of a new moving group: only units that could afford at least one step."""
+    if budget <= 0:
+        return []
+    board = st.game.board
+    rules = st.rules_of(seat)
+    out = []
+    for area in st.areas_with_units(seat):
+        avail = movable_units(st, seat, area)
+        for unit in avail:
+            if unit == CUTIECORN:
+                continue
+            if reachable_first_step(st, seat, area, unit, budget, board, rules.move_cost):
+                out.append(A("move", area, unit))
+    return out
+
+
+def reachable_first_step(st: BloodstonesState, seat: int, area: int, unit: str, budget: int,
+                         board: object, move_cost: dict[str, int | None]) -> bool:
+    from .movement import passage_sea
+
+    b = st.game.board
+    k = st.kind(seat, unit)
+    for nb in b.neighbours[area]:
+        t = b.terrain[nb]
+        if k.is_ship:
+            if t == "sea" and budget >= 1:
+                return True
+        elif k.is_dragon:
+            return True
+        elif t == "sea":
+            if passage_sea(st, seat, nb):
+                return True
+        else:
+            c = move_cost.get(t)
+            if c is not None and c <= budget:
+                return True
+    return False
+
+
+def recovery_options(st: BloodstonesState, seat: int) -> list[tuple[str, int]]:
+    board = st.game.board
+    kinds = st.rules_of(seat).kinds
+    size = st.hand_size(seat)
+    empty = [a for a in board.area_ids if st.is_empty(a)]
+    allowed_land = board.rules.starting_land_units_allowed
+    out = []
+    for tile in st.hands[seat]:
+        k = kinds[tile]
+        if not k.buildable or k.build_cost is None or k.build_cost > size - 1:
+            continue
+        for a in empty:
+            if (board.terrain[a] == "sea") == k.is_ship and (k.is_ship or board.terrain[a] in allowed_land):
+                out.append((tile, a))
+    return out
+
+
+# ==============================================================================================
+# applying actions
+# ==============================================================================================
+def apply(st: BloodstonesState, action: Action) -> None:
+    kind, args = action.kind, action.args
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise ValueError(f"unhandled action {action}")
+    handler(st, args)
+
+
+def _area(x: str) -> int:
+    return int(x)
+
+
+def _faction(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    setup.choose_faction(st, args[0])
+
+
+def _citadel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    setup.place_citadel(st, _area(args[0]))
+
+
+def _start(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    setup.place_horde(st, _area(args[0]))
+
+
+def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    unit, area = args[0], _area(args[1])
+    if st.phase is Phase.SETUP_BUILD:
+        setup.setup_build(st, unit, area)
+        return
+    seat = st.active
+    k = st.kind(seat, unit)
+    assert k.build_cost is not None
+    if unit == CUTIECORN:
+        st.cutiecorn_free = False
+    else:
+        st.hand_remove(seat, unit)
+    st.pending = Pending("build", unit=unit, area=area, cost=k.build_cost)
+    if k.build_cost == 0:
+        _commit_build(st)
+
+
+def _place(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    _build(st, args)
+    if st.pending is not None:
+        st.pending.kind = "build"
+
+
+def _commit_build(st: BloodstonesState) -> None:
+    p = st.pending
+    assert p is not None and p.unit is not None and p.area is not None
+    seat = st.active
+    for t in p.paid:
+        st.send_to_discard(seat, t)
+    st.add_units(p.area, seat, p.unit)
+    paid = f" discarding {', '.join(p.paid)}" if p.paid else ""
+    st.log(f"{st.seat_label(seat)} builds {p.unit} in area {p.area}{paid}")
+    st.pending = None
+    battles.settle_cutiecorn(st)
+    if st.phase is Phase.RECOVER:
+        turn.enter_capture(st)
+
+
+def _done(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    del args
+    phase = st.phase
+    if phase is Phase.SETUP_BUILD:
+        setup.finish_setup_building(st)
+    elif phase is Phase.CAPTURE:
+        turn.enter_undead(st)
+    elif phase is Phase.UNDEAD:
+        turn.enter_main(st)
+    elif phase is Phase.MAIN:
+        turn.end_main(st)
+    elif phase is Phase.CONSTRUCT:
+        turn.draw_phase(st)
+    elif phase is Phase.RECOVER:
+        st.log(f"{st.seat_label(st.active)} does not return to the map this turn")
+        turn.enter_capture(st)
+
+
+def _pick(st: BloodstonesState, kind: str, area: int) -> None:
+    p = st.pending
+    if p is None:
+        p = st.pending = Pending(kind)
+    p.targets.append(area)
+    p.cost += villages.village_cost(st, area)
+
+
+def _capture(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    _pick(st, "capture", _area(args[0]))
+
+
+def _village(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    _pick(st, "village", _area(args[0]))
+
+
+def _move(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    area, unit = _area(args[0]), args[1]
+    p = st.pending
+    if p is None:
+        p = st.pending = Pending("move", snapshot=copy_units(st.units))
+    p.group_area = area
+    p.group[unit] = p.group.get(unit, 0) + 1
+
+
+def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    dest = _area(args[0])
+    seat = st.active
+    p = st.pending
+    assert p is not None and p.group_area is not None
+    cost = reachable(st, seat, p.group_area, p.group, None)[dest]
+    for unit, n in p.group.items():
+        st.remove_units(p.group_area, seat, unit, n)
+        st.add_units(dest, seat, unit, n)
+    p.legs.append({"from": p.group_area, "to": dest, "units": dict(p.group), "cost": cost})
+    p.cost += cost
+    p.group = {}
+    p.group_area = None
+
+
+def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    tile = args[0]
+    seat = st.active
+    p = st.pending
+    assert p is not None
+    st.hand_remove(seat, tile)
+    p.paid.append(tile)
+    kinds = st.rules_of(seat).kinds
+    if p.kind == "build":
+        if len(p.paid) >= p.cost:
+            _commit_build(st)
+    elif p.kind == "move":
+        if p.paid_pips(kinds) >= p.cost:
+            _commit_move(st)
+    elif p.kind in ("capture", "village"):
+        _commit_one_tile(st)
+
+
+def _commit_move(st: BloodstonesState) -> None:
+    p = st.pending
+    assert p is not None
+    seat = st.active
+    for t in p.paid:
+        st.send_to_discard(seat, t)
+    legs = "; ".join(
+        f"{'+'.join(f'{n} {u}' for u, n in sorted(leg['units'].items()))} {leg['from']}->{leg['to']}" for leg in p.legs
+    )
+    st.log(f"{st.seat_label(seat)} moves {legs} for {p.cost} pips (paid {', '.join(p.paid)})")
+    st.pending = None
+    battles.settle_cutiecorn(st)
+
+
+def _commit_one_tile(st: BloodstonesState) -> None:
+    p = st.pending
+    assert p is not None
+    seat = st.active
+    for t in p.paid:
+        st.send_to_discard(seat, t)
+    if p.kind == "capture":
+        owners = [villages.capture_village(st, seat, a) for a in p.targets]
+        st.log(f"{st.seat_label(seat)} captures {len(owners)} village(s) in area(s) "
+               f"{', '.join(map(str, p.targets))} paying {', '.join(p.paid)}")
+        st.pending = None
+        if st.phase is Phase.CAPTURE:
+            turn.enter_undead(st)
+        else:
+            st.horde_captured = True
+    else:
+        for a in p.targets:
+            villages.place_village(st, seat, a)
+        st.log(f"{st.seat_label(seat)} constructs villages in area(s) {', '.join(map(str, p.targets))} "
+               f"paying {', '.join(p.paid)}")
+        st.pending = None
+        turn.draw_phase(st)
+
+
+def _cancel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    del args
+    p = st.pending
+    assert p is not None
+    seat = st.active
+    for t in p.paid:
+        st.hand_add(seat, t)
+    if p.kind == "build" and p.unit is not None:
+        if p.unit == CUTIECORN:
+            st.cutiecorn_free = True
+        else:
+            st.hand_add(seat, p.unit)
+    if p.kind == "move" and p.snapshot is not None:
+        st.units = p.snapshot
+    st.pending = None
+
+
+def _undead(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    src, dst = _area(args[0]), _area(args[1])
+    seat = st.active
+    st.remove_units(src, seat, "undead")
+    st.add_units(dst, seat, "undead")
+    st.undead_moved[dst] = st.undead_moved.get(dst, 0) + 1
+    st.log(f"{st.seat_label(seat)} moves an Undead from area {src} to area {dst}")
+    if not turn.undead_sources(st, seat):
+        turn.enter_main(st)
+
+
+def _battle(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    battles.start_battle(st, _area(args[0]), int(args[1]))
+    _after_battle_step(st)
+
+
+def _after_battle_step(st: BloodstonesState) -> None:
+    if st.battle is None:
+        turn.after_battle(st)
+
+
+def _withdraw(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    assert st.battle is not None
+    battles.withdraw(st, st.battle, _area(args[0]))
+    _after_battle_step(st)
+
+
+def _stay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    del args
+    assert st.battle is not None
+    st.log(f"{st.seat_label(st.battle.defender)} stands and fights")
+    battles.draw_battle_tiles(st, st.battle)
+
+
+def _substitute(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    assert st.battle is not None
+    battles.substitute(st, st.battle, args[0])
+    _after_battle_step(st)
+
+
+def _keep(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    del args
+    assert st.battle is not None
+    battles.substitute(st, st.battle, None)
+    _after_battle_step(st)
+
+
+def _casualty(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    assert st.battle is not None
+    battles.take_casualty(st, st.battle, args[0])
+    _after_battle_step(st)
+
+
+def _retreat(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    assert st.battle is not None
+    battles.retreat(st, st.battle, _area(args[0]))
+    _after_battle_step(st)
+
+
+def _raise(st: BloodstonesState, args: tuple[str, ...]) -> None:
+    assert st.battle is not None
+    battles.raise_undead(st, st.battle, int(args[0]))
+    _after_battle_step(st)
+
+
+_HANDLERS = {
+    "faction": _faction,
+    "citadel": _citadel,
+    "start": _start,
+    "build": _build,
+    "place": _place,
+    "done": _done,
+    "capture": _capture,
+    "village": _village,
+    "move": _move,
+    "to": _to,
+    "pay": _pay,
+    CANCEL: _cancel,
+    "undead": _undead,
+    "battle": _battle,
+    "withdraw": _withdraw,
+    "stay": _stay,
+    "substitute": _substitute,
+    "keep": _keep,
+    "casualty": _casualty,
+    "retreat": _retreat,
+    "raise": _raise,
+}
+
+
+# ==============================================================================================
+# explanations for refused actions
+# ==============================================================================================
+def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
+    kind, args = action.kind, action.args
+    seat = st.current_player
+    if seat is None:
+        return "the game is over"
+    try:
+        if kind == "move" and len(args) == 2:
+            area = int(args[0])
+            if area not in st.game.board.terrain:
+                return f"there is no area {area} on this map"
+            if st.enemy_units_in(area, seat) and seat in st.units.get(area, {}):
+                return f"units may not leave area {area}: it holds enemy units (fight first)"
+            if args[1] not in st.units_at(area, seat):
+                return f"you have no {args[1]} in area {area}"
+        if kind in ("build", "pay", "substitute") and args:
+            tile = args[0]
+            if tile != CUTIECORN and tile not in st.hands[seat] and kind != "build" or \
+                    kind == "build" and tile not in st.hands[seat] and tile != CUTIECORN:
+                return f"you hold no {tile} tile"
+        if kind == "done" and st.phase is Phase.MAIN and turn.contested_areas(st, seat):
+            areas = sorted({a for a, _ in turn.contested_areas(st, seat)})
+            return f"all battles must be resolved first (contested area(s): {areas})"
+        if kind in ("battle", "village", "capture", "citadel", "start", "to", "withdraw", "retreat") and args:
+            area = int(args[0])
+            if area not in st.game.board.terrain:
+                return f"there is no area {area} on this map"
+    except ValueError:
+        return f"{' '.join(args)!r} is not a valid area number"
+    if st.pending is not None and kind not in ("pay", CANCEL, "move", "to", "capture", "village"):
+        return f"finish or cancel the {st.pending.kind} being chosen first"
+    return None

@@ -1,0 +1,102 @@
+"""Villages: constructing them (Phase 4) and capturing them (Phase 1, Chaos Horde main action).
+
+Placement: adjacent to one of your villages or your citadel, or to a chain of your units (ships
+included) that connects back to them; or as the second village of a plains area. Never where
+another player has pieces, never in your citadel's area, never in deserts, mountains or seas.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .state import BloodstonesState
+
+
+def village_cost(st: BloodstonesState, area: int) -> int:
+    terrain = st.game.board.terrain[area]
+    return st.game.board.rules.village_cost.get(terrain, 0)
+
+
+def capacity(st: BloodstonesState, area: int) -> int:
+    terrain = st.game.board.terrain[area]
+    return st.game.board.rules.village_capacity_per_area.get(terrain, 0)
+
+
+def network(st: BloodstonesState, seat: int, extra: Iterable[int] = ()) -> set[int]:
+    """Areas from which new villages may spread: own villages and citadel, plus unit chains."""
+    roots = {a for a, (s, _) in st.villages.items() if s == seat}
+    roots.update(extra)
+    cit = st.citadel_area(seat)
+    if cit is not None:
+        roots.add(cit)
+    net = set(roots)
+    stack = list(roots)
+    neighbours = st.game.board.neighbours
+    while stack:
+        a = stack.pop()
+        for b in neighbours[a]:
+            if b not in net and seat in st.units.get(b, {}):
+                net.add(b)
+                stack.append(b)
+    return net
+
+
+def construct_options(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+    """Areas where one more village may be placed, given the villages already chosen this phase."""
+    if st.village_supply[seat] - len(chosen) <= 0:
+        return []
+    pending = Counter(chosen)
+    cit = st.citadel_area(seat)
+    wiped_out = cit is None and st.village_count(seat) == 0 and not chosen
+    if wiped_out:
+        candidates: Iterable[int] = st.game.board.area_ids
+    else:
+        net = network(st, seat, pending)
+        cand = set()
+        neighbours = st.game.board.neighbours
+        for a in net:
+            cand.update(neighbours[a])
+        cand.update(a for a, (s, _) in st.villages.items() if s == seat)
+        cand.update(pending)
+        candidates = cand
+    out = []
+    for a in candidates:
+        cap = capacity(st, a)
+        if cap <= 0 or a == cit or st.foreign_pieces(a, seat):
+            continue
+        v = st.villages.get(a)
+        have = (v[1] if v else 0) + pending[a]
+        if have >= cap:
+            continue
+        out.append(a)
+    return sorted(out)
+
+
+def capture_options(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+    """Areas holding another player's village (not yet chosen) where `seat` has units."""
+    pending = Counter(chosen)
+    out = []
+    for a, (owner, n) in st.villages.items():
+        if owner != seat and n > pending[a] and seat in st.units.get(a, {}):
+            out.append(a)
+    return sorted(out)
+
+
+def place_village(st: BloodstonesState, seat: int, area: int) -> None:
+    v = st.villages.get(area)
+    st.villages[area] = (seat, (v[1] if v else 0) + 1)
+    st.village_supply[seat] -= 1
+
+
+def capture_village(st: BloodstonesState, seat: int, area: int) -> int:
+    """Take one village; returns the former owner. Captured villages score at the game's end."""
+    owner, n = st.villages[area]
+    if n > 1:
+        st.villages[area] = (owner, n - 1)
+    else:
+        del st.villages[area]
+    st.captured_villages[seat] += 1
+    return owner
