@@ -1,0 +1,41 @@
+"""The `bloodforge` command line: list games, play in the terminal, self-play, replay, serve."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from . import play as play_cmd
+from . import replay as replay_cmd
+from . import selfplay as selfplay_cmd
+from .games import games_command
+
+app = typer.Typer(
+    name="bloodforge",
+    help="Play five board games faithfully, against people and AI; simulate thousands of games.",
+    no_args_is_help=True,
+    pretty_exceptions_show_locals=False,
+)
+
+app.command("games", help="List the games with their player counts and parameters.")(games_command)
+app.command("play", help="Play a game in the terminal; AI seats move by themselves.")(play_cmd.play_command)
+app.command("selfplay", help="Play many games between agents and summarise them.")(selfplay_cmd.selfplay_command)
+app.command("replay", help="Replay a recorded game (JSONL from selfplay, or a record file).")(replay_cmd.replay_command)
+
+
+@app.command("serve", help="Run the web server (lobby, live tables, AI seats, persistence).")
+def serve_command(
+    host: Annotated[str, typer.Option(help="interface to listen on")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port")] = 8000,
+    db: Annotated[str | None, typer.Option(help="database URL (default: $DATABASE_URL or a SQLite file)")] = None,
+    data_dir: Annotated[Path, typer.Option(help="where the default SQLite file lives")] = Path("bloodforge-data"),
+) -> None:
+    from bloodforge.server.runner import serve
+
+    serve(host=host, port=port, db_url=db, data_dir=data_dir)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    app()

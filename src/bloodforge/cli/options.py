@@ -1,0 +1,44 @@
+"""Parsing of the options shared by several commands (game parameters, seats)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import typer
+
+
+def parse_params(pairs: list[str] | None, players: int | None) -> dict[str, Any]:
+    """`--param key=value` pairs; values are JSON when they parse as JSON, else plain strings."""
+    params: dict[str, Any] = {}
+    for pair in pairs or []:
+        if "=" not in pair:
+            raise typer.BadParameter(f"{pair!r}: expected key=value", param_hint="--param")
+        key, raw = pair.split("=", 1)
+        key = key.strip().replace("-", "_")
+        try:
+            value: Any = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw.split(",") if key == "factions" else raw
+        params[key] = value
+    if players is not None:
+        params["players"] = players
+    return params
+
+
+def parse_seats(specs: list[str] | None, players: int) -> list[str]:
+    """`--seat 0=human --seat 1=greedy`: an agent name (or 'human') for every seat."""
+    seats = ["greedy"] * players
+    seats[0] = "human"
+    for spec in specs or []:
+        if "=" not in spec:
+            raise typer.BadParameter(f"{spec!r}: expected SEAT=AGENT, e.g. 0=human", param_hint="--seat")
+        idx, name = spec.split("=", 1)
+        try:
+            seat = int(idx)
+        except ValueError:
+            raise typer.BadParameter(f"{spec!r}: seat must be a number", param_hint="--seat") from None
+        if not 0 <= seat < players:
+            raise typer.BadParameter(f"{spec!r}: seats are 0..{players - 1}", param_hint="--seat")
+        seats[seat] = name.strip()
+    return seats
