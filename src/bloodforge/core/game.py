@@ -155,6 +155,14 @@ class Game(ABC):
         state.check_legal(action)
         return action
 
+    def static_info(self) -> dict[str, Any]:
+        """JSON description of what stays fixed for the whole game (map, unit stats, cards).
+
+        Observations carry only what changes; UIs and agents read the rest from here, so they
+        never need a game's internals.
+        """
+        return {}
+
     def render_text(self, observation: Mapping[str, Any]) -> str:
         """A terminal rendering of an observation; games override with something readable."""
         return json.dumps(observation, indent=1, sort_keys=True)

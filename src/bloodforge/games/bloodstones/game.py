@@ -105,6 +105,11 @@ class BloodstonesGame(Game):
 
         return build_scenario_state(self, position, rig)
 
+    def static_info(self) -> dict[str, Any]:
+        from .static import static_info
+
+        return static_info(self)
+
     def render_text(self, observation: Mapping[str, Any]) -> str:
         from .render import render
 
