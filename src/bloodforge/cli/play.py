@@ -61,11 +61,11 @@ def play_command(
                 console.print(f"[cyan]seat {current} ({names[current]}):[/cyan] {action}")
                 state.apply(action)
                 continue
-            action = ask_human(state, current)
-            if action is None:
+            chosen = ask_human(state, current)
+            if chosen is None:
                 console.print("Game abandoned.")
                 raise typer.Exit(1)
-            state.apply(action)
+            state.apply(chosen)
     except KeyboardInterrupt:
         console.print("\nInterrupted.")
         raise typer.Exit(130) from None

@@ -61,4 +61,5 @@ def replay_command(
     if expected and expected != state.digest():
         console.print(f"[red]digest mismatch[/red]: record {expected}, replay {state.digest()}")
         raise typer.Exit(2)
-    console.print(f"replayed {len(rec['actions'])} actions; digest {'matches' if expected else 'computed'}: {state.digest()[:16]}")
+    verdict = "matches" if expected else "computed"
+    console.print(f"replayed {len(rec['actions'])} actions; digest {verdict}: {state.digest()[:16]}")

@@ -36,7 +36,7 @@ def selfplay_command(
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
     agents: Annotated[str, typer.Option(help="agent per seat, comma separated; one name fills all")] = "random",
     seed: Annotated[int, typer.Option(help="seed of the first game; game i uses seed+i")] = 0,
-    jsonl: Annotated[str | None, typer.Option(help="write one JSON record per game to this file, or - for stdout")] = None,
+    jsonl: Annotated[str | None, typer.Option(help="write one JSON record per game to this file (- = stdout)")] = None,
     workers: Annotated[int, typer.Option(help="worker processes (1 = in this process)")] = 1,
     param: Annotated[list[str] | None, typer.Option(help="game parameter KEY=VALUE (repeatable)")] = None,
 ) -> None:
@@ -110,5 +110,6 @@ def summarise(results: list[dict[str, Any]], names: list[str]) -> None:
     by_agent: dict[str, float] = defaultdict(float)
     for i, name in enumerate(names):
         by_agent[name] += wins[i]
-    console.print(f"mean plies {plies / max(len(results), 1):.0f}; "
-                  f"{plies / max(seconds, 1e-9):.0f} actions/s; {len(results) / max(seconds, 1e-9):.1f} games/s (in-game time)")
+    games = max(len(results), 1)
+    console.print(f"mean plies {plies / games:.0f}; {plies / max(seconds, 1e-9):.0f} actions/s; "
+                  f"{len(results) / max(seconds, 1e-9):.1f} games/s (time inside games)")

@@ -127,7 +127,8 @@ class Game(ABC):
         """Rebuild a state from the game-specific part of `State.to_json()`."""
 
     def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> State:
-        raise ScenarioError(f"{self.info.name} does not support scenarios yet")
+        del position, rig
+        raise ScenarioError(f"{self.info.name} does not support scenarios")
 
     # -- contract -----------------------------------------------------------------------------
     def grammar(self) -> dict[str, ActionSpec]:

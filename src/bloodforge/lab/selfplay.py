@@ -16,7 +16,7 @@ from bloodforge.core import Game, State
 from bloodforge.core.rng import mix_seed
 
 
-class PlyLimitExceeded(RuntimeError):
+class PlyLimitExceededError(RuntimeError):
     """A game ran past the safety cap on plies without ending: a bug in the rules or an agent."""
 
 
@@ -81,7 +81,7 @@ def play_game(
             state.apply_unchecked(action)
         plies += 1
         if plies > max_plies:
-            raise PlyLimitExceeded(f"{game.id} seed {game.seed}: no end after {max_plies} plies")
+            raise PlyLimitExceededError(f"{game.id} seed {game.seed}: no end after {max_plies} plies")
     seconds = time.perf_counter() - start
     returns = state.returns()
     best = max(returns)
@@ -107,5 +107,5 @@ def expand_agent_names(names: Sequence[str], players: int) -> list[str]:
     if len(flat) == 1:
         return flat * players
     if len(flat) != players:
-        raise ValueError(f"need one agent per seat ({players}) or a single agent, got {len(flat)}: {flat}")
+        raise ValueError(f"need one agent per seat ({players}) or one for all, got {len(flat)}: {flat}")
     return flat
