@@ -259,14 +259,25 @@ class State(ABC):
         return self.current_player is None
 
     def legal_actions(self) -> list[Action]:
-        if self.is_terminal():
-            return []
-        return self._legal_actions()
+        return list(self._cached_legal())
+
+    def _cached_legal(self) -> list[Action]:
+        """Legal actions, computed once per position: agents ask, then `apply` checks."""
+        cache: tuple[int, list[Action]] | None = self.__dict__.get("_legal_cache")
+        n = len(self.history)
+        if cache is not None and cache[0] == n:
+            return cache[1]
+        legal = [] if self.is_terminal() else self._legal_actions()
+        self.__dict__["_legal_cache"] = (n, legal)
+        return legal
+
+    def _invalidate_legal(self) -> None:
+        self.__dict__.pop("_legal_cache", None)
 
     def check_legal(self, action: Action) -> None:
         if self.is_terminal():
             raise IllegalAction(f"{action}: the game is over")
-        legal = self._legal_actions()
+        legal = self._cached_legal()
         if action in legal:
             return
         reason = self.explain_illegal(action)
@@ -290,11 +301,13 @@ class State(ABC):
             self.check_legal(action)
         else:
             raise ActionSyntaxError(f"expected an Action or its text, got {type(action).__name__}")
+        self._invalidate_legal()
         self._apply(action)
         self.history.append(str(action))
 
     def apply_unchecked(self, action: Action) -> None:
         """Fast path for search and simulation: the caller guarantees `action` is legal."""
+        self._invalidate_legal()
         self._apply(action)
         self.history.append(str(action))
 

@@ -204,7 +204,7 @@ def evaluate(obs: Obs, model: Model, seat: int) -> float:
         f = view.faction[s]
         per_capture = model.factions[f]["captured_village_vp"]
         value = float(p["vp"] + p["captured_villages"] * per_capture + p["captured_citadels"] * 5)
-        value += p["villages_on_map"] * (1.0 + 0.6 * remaining)
+        value += float(p["villages_on_map"]) * (1.0 + 0.6 * remaining)
         value += 0.45 * view.strength(s)
         exposed = 0.0
         for a, (owner, n) in view.villages.items():
