@@ -178,3 +178,13 @@ def deserts_clear(st: BloodstonesState, seat: int) -> bool:
 
 def main_done_uncontested(st: BloodstonesState, seat: int) -> bool:
     return not any(seat in by and len(by) > 1 for by in st.units.values())
+
+
+def set_hand(st: BloodstonesState, seat: int, hand: Mapping[str, int]) -> None:
+    """Swap a seat's hand for `hand`, keeping every tile accounted for (tiles come from the bag)."""
+    bag = st.bags[seat]
+    for t, c in st.hands[seat].items():
+        bag.add(t, c)
+    for t, c in hand.items():
+        bag.remove(t, c)
+    st.hands[seat] = {t: c for t, c in hand.items() if c}
