@@ -188,3 +188,19 @@ def set_hand(st: BloodstonesState, seat: int, hand: Mapping[str, int]) -> None:
     for t, c in hand.items():
         bag.remove(t, c)
     st.hands[seat] = {t: c for t, c in hand.items() if c}
+
+
+def move_cost(st: BloodstonesState, src: int, units: Mapping[str, int], dest: int) -> int | None:
+    """The cost the engine charges to move `units` from `src` to `dest`, or None if it may not."""
+    trial = st.clone()
+    for u, n in units.items():
+        for _ in range(n):
+            action = f"move {src} {u}"
+            if action not in legal(trial):
+                return None
+            trial.apply(action)
+    if f"to {dest}" not in legal(trial):
+        return None
+    trial.apply(f"to {dest}")
+    assert trial.pending is not None
+    return trial.pending.cost
