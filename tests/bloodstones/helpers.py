@@ -204,3 +204,11 @@ def move_cost(st: BloodstonesState, src: int, units: Mapping[str, int], dest: in
     trial.apply(f"to {dest}")
     assert trial.pending is not None
     return trial.pending.cost
+
+
+def start_battle(st: BloodstonesState, area: int, defender: int) -> BloodstonesState:
+    """`battle area defender`, and `stay` if the defender is offered a withdrawal."""
+    st.apply(f"battle {area} {defender}")
+    if st.battle is not None and st.battle.step == "withdraw":
+        st.apply("stay")
+    return st
