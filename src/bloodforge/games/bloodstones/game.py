@@ -94,7 +94,9 @@ class BloodstonesGame(Game):
         return GRAMMAR
 
     def canonical_action(self, action: Action) -> Action:
-        args = tuple(str(int(a)) if a.isdigit() else a.lower() for a in action.args)
+        # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or
+        # silently turns into an area number.
+        args = tuple(str(int(a)) if a.isascii() and a.isdigit() else a.lower() for a in action.args)
         return Action(action.kind, args)
 
     def _state_from_position(self, position: Mapping[str, Any], rng: Rng, history: list[str]) -> BloodstonesState:
