@@ -15,4 +15,6 @@ def map1() -> Board:
 
 @pytest.fixture
 def game2() -> bloodforge.Game:
-    return bloodforge.load_game("bloodstones", players=2, seed=3, factions=["dragon_riders", "horse_lords"])
+    return bloodforge.load_game(
+        "bloodstones", players=2, seed=3, factions=["dragon_riders", "horse_lords"]
+    )

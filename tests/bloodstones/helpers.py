@@ -33,7 +33,9 @@ def scenario_dict(
 ) -> dict[str, Any]:
     """A scenario dict. units: (area, seat, {unit: n}); villages: (area, seat[, count])."""
     n = len(factions)
-    pl: list[dict[str, Any]] = [dict(p) for p in players] if players is not None else [{} for _ in range(n)]
+    pl: list[dict[str, Any]] = (
+        [dict(p) for p in players] if players is not None else [{} for _ in range(n)]
+    )
     if hands is not None:
         for seat, h in enumerate(hands):
             if h is not None:
@@ -42,7 +44,9 @@ def scenario_dict(
         "phase": phase,
         "players": pl,
         "units": [{"area": a, "seat": s, "units": dict(u)} for a, s, u in units],
-        "villages": [{"area": v[0], "seat": v[1], "count": v[2] if len(v) > 2 else 1} for v in villages],
+        "villages": [
+            {"area": v[0], "seat": v[1], "count": v[2] if len(v) > 2 else 1} for v in villages
+        ],
     }
     if active is not None:
         position["active"] = active
@@ -50,7 +54,9 @@ def scenario_dict(
         position["order"] = list(order)
     if position_extra:
         position.update(position_extra)
-    rig: dict[str, Any] = {"battle": {"attacker": list(attacker_tiles), "defender": list(defender_tiles)}}
+    rig: dict[str, Any] = {
+        "battle": {"attacker": list(attacker_tiles), "defender": list(defender_tiles)}
+    }
     if rig_bags:
         rig["bags"] = {int(k): list(v) for k, v in rig_bags.items()}
     return {
@@ -150,16 +156,21 @@ def check_invariants(
             assert all(c > 0 for c in counts.values())
             if board.is_sea(area):
                 for u in counts:
-                    assert u != CUTIECORN and u != CITADEL
+                    assert u != CUTIECORN
+                    assert u != CITADEL
                     k = st.kind(seat, u)
                     assert k.is_ship or k.is_dragon, f"land unit {u} at sea in {area}"
     cc = sum(by.get(s, {}).get(CUTIECORN, 0) for by in st.units.values() for s in range(n))
     if st.game.params.cutiecorn:
-        assert cc + int(st.cutiecorn_free) + int(
-            st.pending is not None and st.pending.unit == CUTIECORN
-        ) == 1
+        assert (
+            cc
+            + int(st.cutiecorn_free)
+            + int(st.pending is not None and st.pending.unit == CUTIECORN)
+            == 1
+        )
     else:
-        assert cc == 0 and not st.cutiecorn_free
+        assert cc == 0
+        assert not st.cutiecorn_free
     if prev_vp is not None:
         assert all(a >= b for a, b in zip(st.vp, prev_vp, strict=True)), (prev_vp, st.vp)
     if check_legal:

@@ -34,7 +34,9 @@ def position(entry: dict[str, Any]) -> BloodstonesState:
     if "scenario" in entry:
         st = bloodforge.load_scenario(scenario_dict(**entry["scenario"]))
     else:
-        st = bloodforge.load_game("bloodstones", seed=entry["seed"], **entry["params"]).new_initial_state()
+        st = bloodforge.load_game(
+            "bloodstones", seed=entry["seed"], **entry["params"]
+        ).new_initial_state()
     assert isinstance(st, BloodstonesState)
     for text in entry.get("actions", []):
         st.apply(text)

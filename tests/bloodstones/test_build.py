@@ -10,9 +10,12 @@ HAND = {"swords": 1, "castle": 1, "ship": 1, "skirmishers": 1, "shields": 1}
 
 
 def test_build_only_in_areas_with_own_village_or_citadel() -> None:
-    st = make(["horse_lords", "dragon_riders"],
-              units=[(27, 0, {"citadel": 1}), (22, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
-              villages=[(14, 0)], hands=[HAND, {}])
+    st = make(
+        ["horse_lords", "dragon_riders"],
+        units=[(27, 0, {"citadel": 1}), (22, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
+        villages=[(14, 0)],
+        hands=[HAND, {}],
+    )
     land = {int(a.split()[2]) for a in legal_of(st, "build") if a.split()[1] != "ship"}
     assert land == {14, 27}  # not 22 (units only)
     ships = {int(a.split()[2]) for a in legal_of(st, "build") if a.split()[1] == "ship"}
@@ -20,19 +23,30 @@ def test_build_only_in_areas_with_own_village_or_citadel() -> None:
 
 
 def test_build_cost_paid_by_discarding_any_tiles_free_units_just_placed() -> None:
-    st = make(["horse_lords", "dragon_riders"], units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"skirmishers": 1, "castle": 1, "resources": 1}, {}])
+    st = make(
+        ["horse_lords", "dragon_riders"],
+        units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
+        hands=[{"skirmishers": 1, "castle": 1, "resources": 1}, {}],
+    )
     run(st, "build skirmishers 27")
-    assert st.pending is None and st.units_at(27, 0) == {"citadel": 1, "skirmishers": 1}
+    assert st.pending is None
+    assert st.units_at(27, 0) == {"citadel": 1, "skirmishers": 1}
     assert "build castle 27" not in legal(st)  # two blocks, only one other tile left
     assert st.discards[0] == {}
 
 
 def test_build_into_contested_area_with_own_village_and_ship_into_contested_sea() -> None:
-    st = make(["horse_lords", "dragon_riders"],
-              units=[(27, 0, {"citadel": 1}), (26, 1, {"swords": 1}), (35, 1, {"ship": 1}),
-                     (60, 1, {"citadel": 1})],
-              villages=[(26, 0)], hands=[HAND, {}])
+    st = make(
+        ["horse_lords", "dragon_riders"],
+        units=[
+            (27, 0, {"citadel": 1}),
+            (26, 1, {"swords": 1}),
+            (35, 1, {"ship": 1}),
+            (60, 1, {"citadel": 1}),
+        ],
+        villages=[(26, 0)],
+        hands=[HAND, {}],
+    )
     assert {"build swords 26", "build ship 35"} <= legal(st)
     run(st, "build swords 26", "pay skirmishers")
     assert "done" not in legal(st)  # the battle must now be fought
@@ -44,16 +58,22 @@ def test_build_into_contested_area_with_own_village_and_ship_into_contested_sea(
 
 
 def test_hill_folk_castles_cost_one_tile() -> None:
-    st = make(["hill_folk", "horse_lords"], units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"castle": 1, "reivers": 1}, {}])
+    st = make(
+        ["hill_folk", "horse_lords"],
+        units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
+        hands=[{"castle": 1, "reivers": 1}, {}],
+    )
     run(st, "build castle 27", "pay reivers")
     assert st.units_at(27, 0) == {"citadel": 1, "castle": 1}
     assert st.hands[0] == {}
 
 
 def test_chaos_horde_cavalry_cost_one_tile() -> None:
-    st = make(["chaos_horde", "horse_lords", "hill_folk", "necromancers"],
-              units=[(22, 0, {"hordes": 1})], hands=[{"cavalry": 1, "hordes": 1}, {}, {}, {}])
+    st = make(
+        ["chaos_horde", "horse_lords", "hill_folk", "necromancers"],
+        units=[(22, 0, {"hordes": 1})],
+        hands=[{"cavalry": 1, "hordes": 1}, {}, {}, {}],
+    )
     run(st, "build cavalry 22", "pay hordes")
     assert st.units_at(22, 0) == {"hordes": 1, "cavalry": 1}
 
@@ -61,10 +81,17 @@ def test_chaos_horde_cavalry_cost_one_tile() -> None:
 @pytest.fixture
 def horde():  # type: ignore[no-untyped-def]
     # Horde land units in 27 (plains, coast of 8/25/35) and 22 (contested); a ship in sea 45.
-    return make(["chaos_horde", "horse_lords", "hill_folk", "necromancers"],
-                units=[(27, 0, {"hordes": 1}), (22, 0, {"hordes": 1}), (22, 1, {"swords": 1}),
-                       (45, 0, {"ship": 1}), (46, 1, {"swords": 1})],
-                hands=[{"hordes": 2, "ship": 1, "cavalry": 1}, {}, {}, {}])
+    return make(
+        ["chaos_horde", "horse_lords", "hill_folk", "necromancers"],
+        units=[
+            (27, 0, {"hordes": 1}),
+            (22, 0, {"hordes": 1}),
+            (22, 1, {"swords": 1}),
+            (45, 0, {"ship": 1}),
+            (46, 1, {"swords": 1}),
+        ],
+        hands=[{"hordes": 2, "ship": 1, "cavalry": 1}, {}, {}, {}],
+    )
 
 
 def test_chaos_horde_builds_where_it_has_units_and_ships_next_to_them(horde) -> None:  # type: ignore[no-untyped-def]
@@ -82,8 +109,12 @@ def test_chaos_horde_has_no_construct_phase_and_no_villages(horde) -> None:  # t
 
 
 def test_cutiecorn_built_for_two_discards_like_a_land_unit() -> None:
-    st = make(["horse_lords", "dragon_riders"], units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"skirmishers": 1, "swords": 1}, {}], cutiecorn=True)
+    st = make(
+        ["horse_lords", "dragon_riders"],
+        units=[(27, 0, {"citadel": 1}), (60, 1, {"citadel": 1})],
+        hands=[{"skirmishers": 1, "swords": 1}, {}],
+        cutiecorn=True,
+    )
     assert "build cutiecorn 27" in legal(st)
     assert "build cutiecorn 8" not in legal(st)
     run(st, "build cutiecorn 27", "pay skirmishers", "pay swords")

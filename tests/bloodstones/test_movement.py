@@ -10,16 +10,23 @@ RICH = {"resources": 2, "swords": 2, "shields": 2}  # 22 pips for the Dragon Rid
 
 
 def _dr(units: list[tuple[int, int, dict[str, int]]], **kw: object):  # type: ignore[no-untyped-def]
-    return make(["dragon_riders", "horse_lords"], units=[*units, (60, 1, {"citadel": 1})],
-                hands=[RICH, {}], **kw)
+    return make(
+        ["dragon_riders", "horse_lords"],
+        units=[*units, (60, 1, {"citadel": 1})],
+        hands=[RICH, {}],
+        **kw,
+    )
 
 
-@pytest.mark.parametrize(("src", "dest", "cost"), [
-    (19, 18, 1),   # plains
-    (19, 10, 2),   # forest
-    (19, 12, 3),   # hills
-    (62, 71, 1),   # desert
-])
+@pytest.mark.parametrize(
+    ("src", "dest", "cost"),
+    [
+        (19, 18, 1),  # plains
+        (19, 10, 2),  # forest
+        (19, 12, 3),  # hills
+        (62, 71, 1),  # desert
+    ],
+)
 def test_move_terrain_costs_standard_factions(src: int, dest: int, cost: int) -> None:
     st = _dr([(src, 0, {"swords": 1})])
     assert move_cost(st, src, {"swords": 1}, dest) == cost
@@ -32,8 +39,11 @@ def test_move_mountains_closed_to_standard_factions() -> None:
 
 
 def test_hill_folk_move_hills_two_pips_mountains_three() -> None:
-    st = make(["hill_folk", "horse_lords"], units=[(22, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"resources": 2}, {}])
+    st = make(
+        ["hill_folk", "horse_lords"],
+        units=[(22, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
+        hands=[{"resources": 2}, {}],
+    )
     assert move_cost(st, 22, {"swords": 1}, 30) == 2
     assert move_cost(st, 22, {"swords": 1}, 23) == 3
     assert move_cost(st, 22, {"swords": 1}, 16) == 1
@@ -48,9 +58,11 @@ def test_move_leader_takes_one_unit_free() -> None:
 
 
 def test_horse_lords_leader_chain_moves_three_for_the_cost_of_one() -> None:
-    st = make(["horse_lords", "dragon_riders"], units=[(19, 0, {"leader": 2, "swords": 2}),
-                                                       (60, 1, {"citadel": 1})],
-              hands=[RICH, {}])
+    st = make(
+        ["horse_lords", "dragon_riders"],
+        units=[(19, 0, {"leader": 2, "swords": 2}), (60, 1, {"citadel": 1})],
+        hands=[RICH, {}],
+    )
     assert move_cost(st, 19, {"leader": 2}, 10) == 2  # one leader carries the other
     assert move_cost(st, 19, {"leader": 2, "swords": 1}, 10) == 2  # chain: leader-leader-swords
     assert move_cost(st, 19, {"leader": 2, "swords": 2}, 10) == 4
@@ -58,11 +70,11 @@ def test_horse_lords_leader_chain_moves_three_for_the_cost_of_one() -> None:
 
 def test_move_dragons_pay_one_pip_into_any_terrain() -> None:
     st = _dr([(22, 0, {"dragon": 1})])
-    assert move_cost(st, 22, {"dragon": 1}, 23) == 1   # mountains
-    assert move_cost(st, 22, {"dragon": 1}, 30) == 1   # hills
-    assert move_cost(st, 22, {"dragon": 1}, 24) == 2   # via the mountains, 1 + 1
+    assert move_cost(st, 22, {"dragon": 1}, 23) == 1  # mountains
+    assert move_cost(st, 22, {"dragon": 1}, 30) == 1  # hills
+    assert move_cost(st, 22, {"dragon": 1}, 24) == 2  # via the mountains, 1 + 1
     st = _dr([(26, 0, {"dragon": 1})])
-    assert move_cost(st, 26, {"dragon": 1}, 25) == 1   # sea, and it may stay there
+    assert move_cost(st, 26, {"dragon": 1}, 25) == 1  # sea, and it may stay there
     assert move_cost(st, 26, {"dragon": 1}, 34) == 2
 
 
@@ -87,7 +99,9 @@ def test_move_ship_passage_free_along_chain_pay_final_area() -> None:
 
 
 def test_move_no_passage_through_contested_sea() -> None:
-    st = _dr([(9, 0, {"swords": 1}), (8, 0, {"ship": 1}), (25, 0, {"ship": 1}), (25, 1, {"ship": 1})])
+    st = _dr(
+        [(9, 0, {"swords": 1}), (8, 0, {"ship": 1}), (25, 0, {"ship": 1}), (25, 1, {"ship": 1})]
+    )
     assert move_cost(st, 9, {"swords": 1}, 34) is None
     assert move_cost(st, 9, {"swords": 1}, 27) == 1  # the uncontested ship 8 still carries
 
@@ -103,7 +117,7 @@ def test_move_ship_passage_for_dragons_still_pays_the_final_area() -> None:
 
 def test_move_ships_sail_sea_to_sea_one_pip_each_no_passage() -> None:
     st = _dr([(35, 0, {"ship": 1}), (25, 0, {"ship": 1})])
-    assert to_targets(run(st.clone(), "move 35 ship")) <= {a for a in st.game.board.sea_areas}
+    assert to_targets(run(st.clone(), "move 35 ship")) <= set(st.game.board.sea_areas)
     assert move_cost(st, 35, {"ship": 1}, 25) == 1
     assert move_cost(st, 35, {"ship": 1}, 8) == 2  # ships never use ship passage
     assert move_cost(st, 35, {"ship": 1}, 45) == 1
@@ -125,9 +139,14 @@ def test_move_enemy_units_stop_movement_villages_do_not() -> None:
 
 
 def test_move_castles_citadels_and_undead_do_not_move() -> None:
-    st = make(["necromancers", "horse_lords"],
-              units=[(27, 0, {"citadel": 1, "castle": 1, "undead": 1, "swords": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"goblins": 2}, {}])
+    st = make(
+        ["necromancers", "horse_lords"],
+        units=[
+            (27, 0, {"citadel": 1, "castle": 1, "undead": 1, "swords": 1}),
+            (60, 1, {"citadel": 1}),
+        ],
+        hands=[{"goblins": 2}, {}],
+    )
     assert legal_of(st, "move") == {"move 27 swords"}
     run(st, "move 27 swords")
     assert "move 27 undead" not in legal(st)
@@ -138,17 +157,23 @@ def test_move_legs_paid_together_leftover_pips_carry_over() -> None:
     st.hands[0] = {"shields": 1}  # 3 pips; shields tile is out of the bag already
     st.bags[0].remove("shields")
     run(st, "move 16 swords", "to 22", "move 19 shields", "to 10")
-    assert st.pending is not None and st.pending.cost == 3  # 1 + 2
+    assert st.pending is not None
+    assert st.pending.cost == 3
     assert legal(st) == {"pay shields", "cancel"}
     run(st, "pay shields")
-    assert st.units_at(22, 0) == {"swords": 1} and st.units_at(10, 0) == {"shields": 1}
+    assert st.units_at(22, 0) == {"swords": 1}
+    assert st.units_at(10, 0) == {"shields": 1}
 
 
 def test_move_targets_limited_by_pips_in_hand() -> None:
-    st = make(["dragon_riders", "horse_lords"], units=[(19, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
-              hands=[{"lizardmen": 1}, {}])  # two pips
+    st = make(
+        ["dragon_riders", "horse_lords"],
+        units=[(19, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
+        hands=[{"lizardmen": 1}, {}],
+    )  # two pips
     targets = to_targets(run(st, "move 19 swords"))
-    assert 10 in targets and 18 in targets
+    assert 10 in targets
+    assert 18 in targets
     assert 12 not in targets  # hills: 3 pips
 
 

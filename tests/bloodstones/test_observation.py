@@ -47,7 +47,9 @@ def _keys(obj: Any) -> Iterator[str]:
             yield from _keys(v)
 
 
-def _twin_with_other_secrets(st: BloodstonesState, seat: int | None, rnd: random.Random) -> BloodstonesState:
+def _twin_with_other_secrets(
+    st: BloodstonesState, seat: int | None, rnd: random.Random
+) -> BloodstonesState:
     """The same position with everything `seat` may not know changed (hands, bags, RNG, tiles)."""
     twin = st.clone()
     twin.rng = Rng(rnd.getrandbits(64))
@@ -101,23 +103,35 @@ def test_event_log_has_no_other_seats_private_lines(params: dict[str, Any]) -> N
     for st in _positions(params, 12, every=200):
         for seat in [None, *range(st.num_players)]:
             for line in st.event_log(seat):
-                m = re.match(r"P(\d+) .*(draws battle tiles|substitutes an? (?!tile from hand)\w+ tile)", line)
+                m = re.match(
+                    r"P(\d+) .*(draws battle tiles|substitutes an? (?!tile from hand)\w+ tile)",
+                    line,
+                )
                 if m:
-                    assert seat is not None and int(m.group(1)) == seat, line
+                    assert seat is not None, line
+                    assert int(m.group(1)) == seat, line
     # the private lines exist for their owner
-    assert any("draws battle tiles" in line for s in range(st.num_players) for line in st.event_log(s))
+    assert any(
+        "draws battle tiles" in line for s in range(st.num_players) for line in st.event_log(s)
+    )
 
 
 def test_observation_hides_unrevealed_battle_tiles_and_substitute() -> None:
-    st = make(["dragon_riders", "horse_lords"], units=[(22, 0, {"swords": 2}), (22, 1, {"swords": 1})],
-              hands=[{"resources": 1}, {"skirmishers": 1}], attacker_tiles=[4, 3, 3, 2],
-              defender_tiles=[5, 3, 2])
+    st = make(
+        ["dragon_riders", "horse_lords"],
+        units=[(22, 0, {"swords": 2}), (22, 1, {"swords": 1})],
+        hands=[{"resources": 1}, {"skirmishers": 1}],
+        attacker_tiles=[4, 3, 3, 2],
+        defender_tiles=[5, 3, 2],
+    )
     start_battle(st, 22, 1)
     run(st, "substitute resources")
     mine, theirs = st.observation(0)["battle"]["sides"], st.observation(1)["battle"]["sides"]
-    assert mine[0]["tiles"] == [4, 3, 3, 2] and mine[0]["substitute"] == "resources"
+    assert mine[0]["tiles"] == [4, 3, 3, 2]
+    assert mine[0]["substitute"] == "resources"
     assert mine[1]["tiles"] is None
-    assert theirs[0]["tiles"] is None and theirs[0]["substitute"] is None
+    assert theirs[0]["tiles"] is None
+    assert theirs[0]["substitute"] is None
     assert theirs[0]["substituted"] is True  # that a tile was swapped in is seen at the table
     assert st.observation(None)["battle"]["sides"][0]["tiles"] is None
     run(st, "keep")
@@ -125,7 +139,9 @@ def test_observation_hides_unrevealed_battle_tiles_and_substitute() -> None:
 
 
 @pytest.mark.parametrize("params", PARAMS)
-def test_resample_hidden_keeps_what_seat_sees_and_varies_other_hands(params: dict[str, Any]) -> None:
+def test_resample_hidden_keeps_what_seat_sees_and_varies_other_hands(
+    params: dict[str, Any],
+) -> None:
     varied = 0
     for st in _positions(params, 13, every=37):
         if st.is_terminal():
@@ -136,13 +152,18 @@ def test_resample_hidden_keeps_what_seat_sees_and_varies_other_hands(params: dic
                 assert new.observation(seat) == st.observation(seat)
                 check_invariants(new, check_legal=False)
             for other in range(st.num_players):
-                if other != seat and len({str(sorted(s.hands[other].items())) for s in samples}) > 1:
+                if (
+                    other != seat
+                    and len({str(sorted(s.hands[other].items())) for s in samples}) > 1
+                ):
                     varied += 1
     assert varied > 10
 
 
 @pytest.mark.parametrize("params", PARAMS)
-def test_determinism_same_seed_and_actions_same_digest_and_history_replays(params: dict[str, Any]) -> None:
+def test_determinism_same_seed_and_actions_same_digest_and_history_replays(
+    params: dict[str, Any],
+) -> None:
     game = bloodforge.load_game("bloodstones", seed=21, **params)
     st = game.new_initial_state()
     rnd = random.Random(3)
@@ -162,7 +183,14 @@ def test_determinism_scenario_replay() -> None:
     from .test_worked_examples import EXAMPLE
 
     st = bloodforge.load_scenario(EXAMPLE)
-    run(st, "battle 27 1", "substitute resources", "substitute ship", "casualty shields", "retreat 26")  # type: ignore[arg-type]
+    run(
+        st,
+        "battle 27 1",
+        "substitute resources",
+        "substitute ship",
+        "casualty shields",
+        "retreat 26",
+    )  # type: ignore[arg-type]
     fresh = bloodforge.load_scenario(EXAMPLE)
     for text in st.history:
         fresh.apply(text)

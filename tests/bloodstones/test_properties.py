@@ -1,4 +1,4 @@
-"""Property-based tests (hypothesis): the action parser, random action sequences, text round trips."""
+"""Property-based tests (hypothesis): action parser, random action sequences, text round trips."""
 
 from __future__ import annotations
 
@@ -39,14 +39,56 @@ def _position(game_index: int, seed: int, steps: int) -> BloodstonesState:
     return _CACHE[key].clone()
 
 
-VERBS = ["faction", "citadel", "start", "build", "place", "pay", "move", "to", "battle", "capture",
-         "village", "undead", "withdraw", "stay", "substitute", "keep", "casualty", "retreat", "raise",
-         "done", "cancel", "Build", "MOVE"]
+VERBS = [
+    "faction",
+    "citadel",
+    "start",
+    "build",
+    "place",
+    "pay",
+    "move",
+    "to",
+    "battle",
+    "capture",
+    "village",
+    "undead",
+    "withdraw",
+    "stay",
+    "substitute",
+    "keep",
+    "casualty",
+    "retreat",
+    "raise",
+    "done",
+    "cancel",
+    "Build",
+    "MOVE",
+]
 WORDS = hs.one_of(
     hs.sampled_from(VERBS),
     hs.integers(-5, 120).map(str),
-    hs.sampled_from(["swords", "ship", "cutiecorn", "undead", "citadel", "resources", "007", "²", "٣",
-                     "1e3", "0x1f", "-0", "+3", "", " ", "\t", "\n", "NaN"]),
+    hs.sampled_from(
+        [
+            "swords",
+            "ship",
+            "cutiecorn",
+            "undead",
+            "citadel",
+            "resources",
+            "007",
+            "²",
+            "٣",
+            "1e3",
+            "0x1f",
+            "-0",
+            "+3",
+            "",
+            " ",
+            "\t",
+            "\n",
+            "NaN",
+        ]
+    ),
     hs.text(max_size=8),
 )
 TEXTS = hs.one_of(hs.text(max_size=40), hs.lists(WORDS, max_size=5).map(" ".join))
@@ -88,7 +130,9 @@ def test_random_action_sequences_keep_invariants(game: int, seed: int, data: Any
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(game=hs.integers(0, 2), seed=hs.integers(0, 20), steps=hs.integers(0, 500))
-def test_every_legal_action_text_round_trips_through_parse_action(game: int, seed: int, steps: int) -> None:
+def test_every_legal_action_text_round_trips_through_parse_action(
+    game: int, seed: int, steps: int
+) -> None:
     st = _position(game, seed, steps)
     for action in st.legal_actions():
         parsed = st.game.parse_action(st, str(action))

@@ -10,7 +10,11 @@ from bloodforge.games.bloodstones.state import BloodstonesState
 from .helpers import legal, legal_of, make, run, to_targets
 
 EXAMPLE = (
-    Path(bloodforge.__file__).parent / "games" / "bloodstones" / "scenarios" / "worked_example_battle.yaml"
+    Path(bloodforge.__file__).parent
+    / "games"
+    / "bloodstones"
+    / "scenarios"
+    / "worked_example_battle.yaml"
 )
 
 
@@ -24,7 +28,8 @@ def test_example_battle_horse_lords_cannot_withdraw_with_fewer_cavalry() -> None
     st = _battle_example()
     run(st, "battle 27 1")
     # no withdraw step: straight to substitution, the attacker deciding first
-    assert st.battle is not None and st.battle.step == "substitute"
+    assert st.battle is not None
+    assert st.battle.step == "substitute"
     assert st.current_player == 0
     assert "withdraw" not in {a.kind for a in st.legal_actions()}
 
@@ -72,9 +77,11 @@ def test_example_movement_six_pips_forest_then_plains_castle_and_cavalry_pay() -
     assert 15 in to_targets(st)
     clone = st.clone()
     run(clone, "to 6")
-    assert clone.pending is not None and clone.pending.cost == 4  # forest: 2 paying units x 2
+    assert clone.pending is not None
+    assert clone.pending.cost == 4
     run(st, "to 15")
-    assert st.pending is not None and st.pending.cost == 6
+    assert st.pending is not None
+    assert st.pending.cost == 6
     run(st, "pay castle")
     assert st.pending is not None  # 4 of 6 pips
     run(st, "pay cavalry")  # 7 pips: the left-over pip is lost
@@ -92,7 +99,8 @@ def test_example_movement_swords_one_pip_into_plains() -> None:
         hands=[{"skirmishers": 1}, {}],
     )
     run(st, "move 16 swords", "to 22")
-    assert st.pending is not None and st.pending.cost == 1
+    assert st.pending is not None
+    assert st.pending.cost == 1
     run(st, "pay skirmishers")
     assert st.units_at(22, 0) == {"swords": 1}
     assert st.hands[0] == {}
@@ -121,7 +129,8 @@ def test_example_construction_five_pips_hill_folk() -> None:
     run(st, "village 28", "village 28")
     assert "village 28" not in legal_of(st, "village")  # two per plains area
     run(st, "village 9", "village 38")
-    assert st.pending is not None and st.pending.cost == 5
+    assert st.pending is not None
+    assert st.pending.cost == 5
     assert legal_of(st, "pay") == {"pay resources"}  # one tile must cover all five pips
     run(st, "pay resources")
     assert st.villages[28] == (0, 2)
@@ -161,9 +170,11 @@ def test_example_capture_five_pips_two_plains_forest_and_hills() -> None:
     assert st.phase.value == "capture_villages"
     assert legal_of(st, "capture") == {"capture 5", "capture 13", "capture 14", "capture 15"}
     run(st, "capture 14", "capture 15", "capture 5")
-    assert st.pending is not None and st.pending.cost == 3
+    assert st.pending is not None
+    assert st.pending.cost == 3
     run(st, "capture 13")
-    assert st.pending is not None and st.pending.cost == 5
+    assert st.pending is not None
+    assert st.pending.cost == 5
     assert legal_of(st, "pay") == {"pay resources"}
     run(st, "pay resources")
     assert st.captured_villages[0] == 4
