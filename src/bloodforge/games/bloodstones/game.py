@@ -53,7 +53,7 @@ class BloodstonesGame(Game):
     )
     params: BloodstonesParams
 
-    def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:  # type: ignore[override]
+    def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:
         super().__init__(params, seed)
         try:
             self.factions_file: FactionsFile = load_factions(params.faction_data)
@@ -74,7 +74,7 @@ class BloodstonesGame(Game):
 
     @cached_property
     def _base_move_cost(self) -> dict[str, int | None]:
-        return dict(self.board.rules.move_cost)
+        return {str(t): c for t, c in self.board.rules.move_cost.items()}
 
     def faction_rules(self, faction_id: str) -> FactionRules:
         rules = self._faction_rules.get(faction_id)
