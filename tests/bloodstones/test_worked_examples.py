@@ -65,20 +65,22 @@ def test_example_battle_sixteen_to_fourteen_two_vp_shields_lost_swords_retreat()
     assert "done" in legal(st)
 
 
+def _movement_example() -> BloodstonesState:
+    st = bloodforge.load_scenario(Path(__file__).parent / "scenarios" / "movement_example.yaml")
+    assert isinstance(st, BloodstonesState)
+    return st
+
+
 def test_example_movement_six_pips_forest_then_plains_castle_and_cavalry_pay() -> None:
     # Dragon Riders leader, swords and lizardmen in forest 7 move via forest 6 to plains 15:
     # the leader carries one unit free, so two units pay: 2x2 (forest) + 2x1 (plains) = 6.
-    st = make(
-        ["dragon_riders", "horse_lords"],
-        units=[(7, 0, {"leader": 1, "swords": 1, "lizardmen": 1}), (60, 1, {"citadel": 1})],
-        hands=[{"castle": 1, "cavalry": 1, "skirmishers": 1}, {}],
-    )
+    st = _movement_example()
     run(st, "move 7 leader", "move 7 swords", "move 7 lizardmen")
     assert 15 in to_targets(st)
     clone = st.clone()
     run(clone, "to 6")
     assert clone.pending is not None
-    assert clone.pending.cost == 4
+    assert clone.pending.cost == 4  # forest: 2 paying units x 2
     run(st, "to 15")
     assert st.pending is not None
     assert st.pending.cost == 6
@@ -93,17 +95,13 @@ def test_example_movement_six_pips_forest_then_plains_castle_and_cavalry_pay() -
 
 
 def test_example_movement_swords_one_pip_into_plains() -> None:
-    st = make(
-        ["dragon_riders", "horse_lords"],
-        units=[(16, 0, {"swords": 1}), (60, 1, {"citadel": 1})],
-        hands=[{"skirmishers": 1}, {}],
-    )
+    st = _movement_example()
     run(st, "move 16 swords", "to 22")
     assert st.pending is not None
     assert st.pending.cost == 1
     run(st, "pay skirmishers")
     assert st.units_at(22, 0) == {"swords": 1}
-    assert st.hands[0] == {}
+    assert st.hands[0] == {"castle": 1, "cavalry": 1}
 
 
 def test_example_construction_five_pips_hill_folk() -> None:
