@@ -273,3 +273,19 @@ def test_chaos_horde_start_with_ten_vp_and_score_two_per_captured_village() -> N
     assert st.vp[0] == 10
     assert st.game.faction_rules("chaos_horde").faction.captured_village_vp == 2
     assert st.phase is Phase.MAIN
+
+
+def test_hill_folk_may_withdraw_and_retreat_into_mountains() -> None:
+    st = make(
+        ["horse_lords", "hill_folk"],
+        units=[(22, 0, {"swords": 3}), (22, 1, {"shields": 2})],
+        hands=[H, {"skirmishers": 1}],
+        attacker_tiles=[5, 5, 4, 4],
+        defender_tiles=[2, 2, 3],
+    )
+    run(st, "battle 22 1")
+    assert "withdraw 23" in legal(st)  # mountains: open to the Hill Folk
+    run(st, "stay", "keep", "keep")
+    assert "retreat 23" in legal(st)
+    run(st, "retreat 23")
+    assert st.units_at(23, 1) == {"shields": 1}
