@@ -260,7 +260,7 @@ class Board:
         self.data = data
         self.id = data.map_id
         self.graph = AreaGraph({a.id: a.adjacent for a in data.areas})
-        self.terrain: dict[int, str] = {a.id: a.terrain for a in data.areas}
+        self.terrain: dict[int, Terrain] = {a.id: a.terrain for a in data.areas}
         self.rules = data.terrain_rules
         self.area_ids: tuple[int, ...] = self.graph.ids
         self.sea_areas = frozenset(a for a, t in self.terrain.items() if t == "sea")

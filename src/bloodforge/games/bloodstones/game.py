@@ -53,7 +53,7 @@ class BloodstonesGame(Game):
     )
     params: BloodstonesParams
 
-    def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:  # type: ignore[override]
+    def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:
         super().__init__(params, seed)
         try:
             self.factions_file: FactionsFile = load_factions(params.faction_data)
@@ -74,7 +74,7 @@ class BloodstonesGame(Game):
 
     @cached_property
     def _base_move_cost(self) -> dict[str, int | None]:
-        return dict(self.board.rules.move_cost)
+        return {str(t): c for t, c in self.board.rules.move_cost.items()}
 
     def faction_rules(self, faction_id: str) -> FactionRules:
         rules = self._faction_rules.get(faction_id)
@@ -94,7 +94,9 @@ class BloodstonesGame(Game):
         return GRAMMAR
 
     def canonical_action(self, action: Action) -> Action:
-        args = tuple(str(int(a)) if a.isdigit() else a.lower() for a in action.args)
+        # ASCII digits only: str.isdigit() also accepts "²" or "٣", which int() rejects or
+        # silently turns into an area number.
+        args = tuple(str(int(a)) if a.isascii() and a.isdigit() else a.lower() for a in action.args)
         return Action(action.kind, args)
 
     def _state_from_position(self, position: Mapping[str, Any], rng: Rng, history: list[str]) -> BloodstonesState:

@@ -117,6 +117,14 @@ def reachable(
             continue
         if board.is_sea(area) and prof.land_units:
             continue  # only ships and dragons may stay at sea
+        if prof.paying_dragons and board.is_sea(area) and passage_sea(st, seat, area):
+            # Ship passage is free only along the way: "you still pay the cost of moving into
+            # the final area", and a dragon pays one pip for any area, a sea with its own ship
+            # included.
+            before = [costs[b] for b in board.neighbours[area] if b in costs and (b == source or can_pass(b))]
+            cost = min(before) + prof.ships + prof.paying_dragons
+            if budget is not None and cost > budget:
+                continue
         out[area] = cost
     return out
 

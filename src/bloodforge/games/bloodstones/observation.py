@@ -138,9 +138,10 @@ def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
         hidden_sub = None
         if b is not None and other in (b.attacker, b.defender):
             side = b.side_of(other)
-            if b.subs[side] is not None and not b.revealed[side]:
-                hidden_sub = b.subs[side]
-                pool.add(hidden_sub)
+            sub = b.subs[side]
+            if sub is not None and not b.revealed[side]:
+                hidden_sub = sub
+                pool.add(sub)
         size = sum(hand.values())
         new_hand: dict[str, int] = {}
         for _ in range(size):

@@ -171,7 +171,8 @@ def setup_build_options(st: BloodstonesState) -> list[tuple[str, int]]:
             out.extend((tile, s) for s in seas)
         else:
             out.append((tile, home))
-    if st.cutiecorn_free and kinds[CUTIECORN].build_cost is not None and kinds[CUTIECORN].build_cost <= st.build_points:
+    cc_cost = kinds[CUTIECORN].build_cost
+    if st.cutiecorn_free and cc_cost is not None and cc_cost <= st.build_points:
         out.append((CUTIECORN, home))
     return sorted(out)
 

@@ -88,7 +88,7 @@ def enter_main(st: BloodstonesState) -> None:
 
 def contested_areas(st: BloodstonesState, seat: int) -> list[tuple[int, int]]:
     """(area, other seat) pairs where `seat` shares an area with another player's units."""
-    out = []
+    out: list[tuple[int, int]] = []
     for area, by_seat in st.units.items():
         if seat in by_seat and len(by_seat) > 1:
             out.extend((area, s) for s in by_seat if s != seat)

@@ -103,6 +103,6 @@ def compile_faction(factions: FactionsFile, faction_id: str, base_move_cost: dic
     kinds[CUTIECORN] = UnitKind(CUTIECORN, cc.base_type, cc.build_cost_build_points, cc.pips or 0,
                                 cc.battle_modifier, False, True)
     move_cost = dict(base_move_cost)
-    move_cost.update(faction.move_cost_overrides)
+    move_cost.update({str(t): c for t, c in faction.move_cost_overrides.items()})
     bag_mix = {t.unit: t.count for t in faction.tiles if t.count}
     return FactionRules(faction, kinds, move_cost, bag_mix)

@@ -55,7 +55,7 @@ def construct_options(st: BloodstonesState, seat: int, chosen: list[int]) -> lis
         candidates: Iterable[int] = st.game.board.area_ids
     else:
         net = network(st, seat, pending)
-        cand = set()
+        cand: set[int] = set()
         neighbours = st.game.board.neighbours
         for a in net:
             cand.update(neighbours[a])
