@@ -250,3 +250,19 @@ def test_cancel_chaos_horde_place_restores_everything() -> None:
     before = position_digest(st)
     run(st, "place cavalry 22", "cancel")
     assert position_digest(st) == before
+
+
+def test_impossible_battle_rig_raises_scenario_error_state_unchanged() -> None:
+    """A rig asking one draw for three 3s (the bag holds two) is refused when it is reached."""
+    import yaml
+
+    from bloodforge.games.bloodstones.content import DATA_DIR
+
+    data = yaml.safe_load((DATA_DIR.parent / "scenarios" / "worked_example_battle.yaml").read_text())
+    data["rig"]["battle"]["attacker"] = [3, 3, 3, 2]
+    state = bloodforge.load_scenario(data)
+    before = state.digest()
+    with pytest.raises(ScenarioError, match=r"rig cannot be honoured.*'3'"):
+        state.apply("battle 27 1")
+    assert state.digest() == before
+    assert state.observation(0)["battle"] is None

@@ -23,7 +23,7 @@ class Action:
 
     @staticmethod
     def of(kind: str, *args: object) -> Action:
-        return Action(kind, tuple(str(a) for a in args))
+        return Action(kind, tuple(map(str, args)))
 
     @property
     def is_cancel(self) -> bool:

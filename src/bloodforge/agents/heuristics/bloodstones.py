@@ -203,7 +203,7 @@ def evaluate(obs: Obs, model: Model, seat: int) -> float:
         p = obs["players"][s]
         f = view.faction[s]
         per_capture = model.factions[f]["captured_village_vp"]
-        value = float(p["vp"] + p["captured_villages"] * per_capture + p["captured_citadels"] * 5)
+        value: float = float(p["vp"] + p["captured_villages"] * per_capture + p["captured_citadels"] * 5)
         value += float(p["villages_on_map"]) * (1.0 + 0.6 * remaining)
         value += 0.45 * view.strength(s)
         exposed = 0.0

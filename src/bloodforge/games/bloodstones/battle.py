@@ -92,8 +92,8 @@ def escape_options(
 
 
 def _count(st: BloodstonesState, seat: int, units: UnitCounts, pred: str) -> int:
-    return sum(n for u, n in units.items() if u == CUTIECORN and pred == "cavalry"
-               or u != CUTIECORN and st.kind(seat, u).base == pred)
+    return sum(n for u, n in units.items() if (u == CUTIECORN and pred == "cavalry")
+               or (u != CUTIECORN and st.kind(seat, u).base == pred))
 
 
 def withdraw_rights(st: BloodstonesState, b: Battle) -> tuple[bool, bool]:
@@ -110,10 +110,12 @@ def withdraw_rights(st: BloodstonesState, b: Battle) -> tuple[bool, bool]:
     att_cav = _count(st, att, a_units, "cavalry")
     board = st.game.board
     att_rules = st.rules_of(att)
-    if att_rules.has("attacking_next_to_own_ship_defender_needs_cavalry_or_dragon_to_withdraw") and not board.is_sea(b.area):
-        if any(board.is_sea(s) and any(st.kind(att, u).is_ship for u in st.units_at(s, att) if u != CUTIECORN)
-               for s in board.neighbours[b.area]):
-            att_cav += 1  # the Corsairs' "notional" cavalry (Cutiecorn rules)
+    ships_near = not board.is_sea(b.area) and any(
+        board.is_sea(s) and any(st.kind(att, u).is_ship for u in st.units_at(s, att) if u != CUTIECORN)
+        for s in board.neighbours[b.area]
+    )
+    if ships_near and att_rules.has("attacking_next_to_own_ship_defender_needs_cavalry_or_dragon_to_withdraw"):
+        att_cav += 1  # the Corsairs' "notional" cavalry (Cutiecorn rules)
     if _count(st, dfn, d_units, "cavalry") >= att_cav:
         return True, False
     if st.rules_of(dfn).has("withdraw_by_sea_except_against_dragons"):
@@ -215,7 +217,7 @@ def modifier_total(st: BloodstonesState, b: Battle, side: int) -> int:
     for m, n in mods:
         if m is None:
             continue
-        if m.when == "attacking" and side != ATTACKER or m.when == "defending" and side != DEFENDER:
+        if (m.when == "attacking" and side != ATTACKER) or (m.when == "defending" and side != DEFENDER):
             continue
         if m.terrain is not None and m.terrain != terrain:
             continue

@@ -104,10 +104,19 @@ def reachable(
     prof = group_profile(st, seat, group)
     if prof.empty:
         return {}
-    enter = enter_cost_fn(st, seat, prof)
+    raw_enter = enter_cost_fn(st, seat, prof)
+    enter_memo: dict[int, int | None] = {}
+    pass_memo: dict[int, bool] = {}
+
+    def enter(area: int) -> int | None:
+        if area not in enter_memo:
+            enter_memo[area] = raw_enter(area)
+        return enter_memo[area]
 
     def can_pass(area: int) -> bool:
-        return not st.enemy_units_in(area, seat)
+        if area not in pass_memo:
+            pass_memo[area] = not st.enemy_units_in(area, seat)
+        return pass_memo[area]
 
     costs = st.game.board.graph.cheapest_costs(source, enter, can_pass, budget)
     out: dict[int, int] = {}

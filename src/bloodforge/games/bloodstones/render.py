@@ -60,10 +60,11 @@ def render(game: BloodstonesGame, obs: Mapping[str, Any]) -> str:
         lines.append(f"-- build points left: {obs['build_points']} (home area {obs['setup_home']})")
     if obs.get("hand") is not None:
         kinds = game.faction_rules(players[obs["seat"]]["faction"]).kinds if players[obs["seat"]]["faction"] else {}
-        hand = ", ".join(
-            f"{n}x {t}({kinds[t].pips}p" + (f", cost {kinds[t].build_cost}" if kinds and kinds[t].buildable else "") + ")"
-            for t, n in obs["hand"].items()
-        )
+        def tile(t: str, n: int) -> str:
+            cost = f", cost {kinds[t].build_cost}" if kinds and kinds[t].buildable else ""
+            return f"{n}x {t}({kinds[t].pips}p{cost})"
+
+        hand = ", ".join(tile(t, n) for t, n in obs["hand"].items())
         lines.append(f"-- your hand: {hand or 'empty'}")
     if obs.get("game_over"):
         lines.append("-- game over --")

@@ -34,8 +34,11 @@ A = Action.of
 # legal actions
 # ==============================================================================================
 def legal_actions(st: BloodstonesState) -> list[Action]:
-    out = _legal(st)
-    return sorted(set(out))
+    return sorted(set(_legal(st)), key=_order)
+
+
+def _order(a: Action) -> tuple[str, tuple[str, ...]]:
+    return (a.kind, a.args)
 
 
 def _legal(st: BloodstonesState) -> list[Action]:
@@ -152,7 +155,9 @@ def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
             avail = movable_units(st, seat, p.group_area)
             acts.extend(A("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
             budget = st.hand_pips(seat) - p.cost
-            acts.extend(A("to", d) for d in reachable(st, seat, p.group_area, p.group, budget))
+            reach = reachable(st, seat, p.group_area, p.group, budget)
+            st.__dict__["_reach_memo"] = (len(st.history), reach)  # reused by `to` on this position
+            acts.extend(A("to", d) for d in reach)
             return acts
         acts.extend(A("pay", t) for t in st.hands[seat])
         if not p.paid:
@@ -187,7 +192,6 @@ def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
     """First unit of a new moving group: only units that could afford at least one step."""
     if budget <= 0:
         return []
-    board = st.game.board
     rules = st.rules_of(seat)
     out = []
     for area in st.areas_with_units(seat):
@@ -195,13 +199,13 @@ def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
         for unit in avail:
             if unit == CUTIECORN:
                 continue
-            if reachable_first_step(st, seat, area, unit, budget, board, rules.move_cost):
+            if reachable_first_step(st, seat, area, unit, budget, rules.move_cost):
                 out.append(A("move", area, unit))
     return out
 
 
 def reachable_first_step(st: BloodstonesState, seat: int, area: int, unit: str, budget: int,
-                         board: object, move_cost: dict[str, int | None]) -> bool:
+                         move_cost: dict[str, int | None]) -> bool:
     from .movement import passage_sea
 
     b = st.game.board
@@ -292,7 +296,9 @@ def _place(st: BloodstonesState, args: tuple[str, ...]) -> None:
 
 def _commit_build(st: BloodstonesState) -> None:
     p = st.pending
-    assert p is not None and p.unit is not None and p.area is not None
+    assert p is not None
+    assert p.unit is not None
+    assert p.area is not None
     seat = st.active
     for t in p.paid:
         st.send_to_discard(seat, t)
@@ -352,8 +358,13 @@ def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
     dest = _area(args[0])
     seat = st.active
     p = st.pending
-    assert p is not None and p.group_area is not None
-    cost = reachable(st, seat, p.group_area, p.group, None)[dest]
+    assert p is not None
+    assert p.group_area is not None
+    memo = st.__dict__.get("_reach_memo")
+    if memo is not None and memo[0] == len(st.history):
+        cost = memo[1][dest]
+    else:
+        cost = reachable(st, seat, p.group_area, p.group, st.hand_pips(seat) - p.cost)[dest]
     for unit, n in p.group.items():
         st.remove_units(p.group_area, seat, unit, n)
         st.add_units(dest, seat, unit, n)
@@ -545,8 +556,8 @@ def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
                 return f"you have no {args[1]} in area {area}"
         if kind in ("build", "pay", "substitute") and args:
             tile = args[0]
-            if tile != CUTIECORN and tile not in st.hands[seat] and kind != "build" or \
-                    kind == "build" and tile not in st.hands[seat] and tile != CUTIECORN:
+            if (tile != CUTIECORN and tile not in st.hands[seat] and kind != "build") or \
+                    (kind == "build" and tile not in st.hands[seat] and tile != CUTIECORN):
                 return f"you hold no {tile} tile"
         if kind == "done" and st.phase is Phase.MAIN and turn.contested_areas(st, seat):
             areas = sorted({a for a, _ in turn.contested_areas(st, seat)})

@@ -113,7 +113,7 @@ def build_scenario_state(
                 raise ScenarioError(f"area {pl.area}: negative count for {unit}")
             k = kinds[unit]
             sea = board.is_sea(pl.area)
-            if k.is_ship and not sea or sea and not (k.is_ship or k.is_dragon):
+            if (k.is_ship and not sea) or (sea and not (k.is_ship or k.is_dragon)):
                 raise ScenarioError(f"area {pl.area} ({board.terrain[pl.area]}): {unit} cannot stand there")
             st.add_units(pl.area, pl.seat, unit, count)
             on_map[pl.seat][unit] = on_map[pl.seat].get(unit, 0) + count

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Self
 
-from bloodforge.core import Action, Bag, Rng, State
+from bloodforge.core import Action, Bag, BagEmpty, Rng, ScenarioError, State
 
 from .units import CITADEL, CUTIECORN, UNDEAD, FactionRules, UnitKind
 
@@ -229,7 +229,17 @@ class BloodstonesState(State):
     def _apply(self, action: Action) -> None:
         from . import rules
 
-        rules.apply(self, action)
+        if not (self.battle_rig[0] or self.battle_rig[1] or any(b.rigged for b in self.bags)):
+            rules.apply(self, action)
+            return
+        # A scenario's rig may ask for tiles a bag cannot give (e.g. three 3s in one draw); that
+        # is only discovered mid-action, so keep a snapshot and put everything back.
+        snapshot = self.clone()
+        try:
+            rules.apply(self, action)
+        except BagEmpty as err:
+            self.__dict__.update(snapshot.__dict__)
+            raise ScenarioError(f"{action}: the scenario's rig cannot be honoured ({err})") from None
 
     def explain_illegal(self, action: Action) -> str | None:
         from . import rules
