@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from .drawing import map_drawing
+
 if TYPE_CHECKING:
     from .game import BloodstonesGame
 
@@ -52,6 +54,8 @@ def static_info(game: BloodstonesGame) -> dict[str, Any]:
             ],
             "width": (data.model_extra or {}).get("coordinate_space", {}).get("width"),
             "height": (data.model_extra or {}).get("coordinate_space", {}).get("height"),
+            # Outlines and classified borders for drawing (browser UI); see drawing.py.
+            "drawing": map_drawing(board),
         },
         "terrain_rules": {
             "move_cost": dict(rules.move_cost),

@@ -1,0 +1,43 @@
+"""Server settings: one frozen object built from arguments and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_DATA_DIR = Path("bloodforge-data")
+
+
+def default_db_url(data_dir: Path = DEFAULT_DATA_DIR) -> str:
+    """`$DATABASE_URL` if set, else a SQLite file in `data_dir` (created when missing)."""
+    env = os.environ.get("DATABASE_URL")
+    if env:
+        return normalise_db_url(env)
+    data_dir.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(data_dir / 'bloodforge.sqlite3').resolve()}"
+
+
+def normalise_db_url(url: str) -> str:
+    """Accept the usual `postgres://` / `postgresql://` spellings and use the psycopg 3 driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+@dataclass(frozen=True)
+class Settings:
+    db_url: str
+    #: Seconds an AI seat may think before the server plays a random legal action for it.
+    ai_time_budget: float = 10.0
+    #: Pause before each AI action, so that people can follow an AI's turn move by move.
+    ai_delay: float = 0.0
+    #: Threads that run AI agents (they never run on the event loop).
+    ai_workers: int = 2
+    #: Live tables kept in memory; idle ones beyond this are dropped and rebuilt on demand.
+    max_live_tables: int = 2000
+    #: Run Alembic migrations to head on startup.
+    migrate: bool = True
+    #: Resume AI seats whose turn it is when the server starts.
+    resume_ai: bool = True

@@ -1,0 +1,78 @@
+"""Persistent records: a table (game record + seats) and its append-only action log.
+
+A table is stored as what identifies a game before any action (game, version, params, seed,
+optional scenario) plus the action texts in order; replaying them through the engine rebuilds
+every state exactly. `ply` and `to_move` on the table row are a summary kept in the same
+transaction as each action, so the lobby and AI resumption never need to replay a game.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class TableRow(Base):
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    game_version: Mapped[int] = mapped_column(Integer)
+    params: Mapped[dict[str, Any]] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    scenario: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Number of actions in the log (the table's version).
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    #: Seat to act after the last action; None once the game is over.
+    to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: "playing" or "over".
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    #: Scores and returns once the game is over.
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(
+        back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    #: "human" or "agent".
+    kind: Mapped[str] = mapped_column(String(16))
+    agent: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    strength: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: sha256 of the seat's secret token (humans only); the token itself is never stored.
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+    table: Mapped[TableRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("table_id", "ply", name="uq_actions_table_ply"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    #: 0-based position in the log; unique per table, so two racing writers cannot both commit.
+    ply: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

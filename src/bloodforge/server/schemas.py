@@ -1,0 +1,117 @@
+"""Request and response bodies of the JSON API (per resource: Create, Public, ...)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+MAX_SEED = 2**63 - 1
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatCreate(_In):
+    name: str = Field(default="", max_length=40, description="display name (escaped wherever shown)")
+    kind: Literal["human", "agent"] = "human"
+    agent: str | None = Field(default=None, max_length=40, description="agent name for AI seats: random, greedy, ...")
+    strength: int | None = Field(default=None, ge=1, le=10, description="AI strength 1-10 (agents that support it)")
+
+
+class TableCreate(_In):
+    game: str | None = Field(default=None, max_length=40, description="game id; optional with a scenario")
+    name: str = Field(default="", max_length=80)
+    params: dict[str, Any] = Field(default_factory=dict, description="game parameters (see GET /api/games)")
+    seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="omitted: a random seed")
+    scenario: str | dict[str, Any] | None = Field(
+        default=None, description="scenario as YAML/JSON text or an object; sets game, params and seed"
+    )
+    seats: list[SeatCreate] | None = Field(
+        default=None, max_length=16, description="one per player; omitted: seat 0 human, the others greedy AI"
+    )
+
+
+class SeatPublic(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    agent: str | None
+    strength: int | None
+
+
+class TablePublic(BaseModel):
+    id: str
+    name: str
+    game: str
+    game_name: str
+    params: dict[str, Any]
+    players: int
+    seats: list[SeatPublic]
+    status: str
+    ply: int
+    to_move: int | None
+    created_at: datetime
+    updated_at: datetime
+    result: dict[str, Any] | None
+    from_scenario: bool
+    seed: int | None = Field(description="revealed once the game is over (it would reveal hidden tiles)")
+
+
+class SeatLink(BaseModel):
+    seat: int
+    name: str
+    token: str
+    url: str
+
+
+class TableCreated(BaseModel):
+    table: TablePublic
+    links: list[SeatLink]
+    spectator_url: str
+
+
+class ActionSubmit(_In):
+    seat: int = Field(ge=0, le=64)
+    action: str = Field(min_length=1, max_length=200)
+    version: int = Field(ge=0, description="the table version the client saw; refused if stale")
+
+
+class ActionAccepted(BaseModel):
+    version: int
+    action: str
+
+
+class GameDescription(BaseModel):
+    id: str
+    name: str
+    summary: str
+    min_players: int
+    max_players: int
+    version: int
+    parameters: dict[str, Any]
+    grammar: list[dict[str, Any]]
+    agents: list[str]
+
+
+class ErrorBody(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorBody
+
+
+class HistoryEntry(BaseModel):
+    ply: int
+    seat: int
+    action: str | None = Field(description="hidden (null) for other seats' actions while the game runs")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    tables: int
+    live_tables: int
