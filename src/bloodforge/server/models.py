@@ -20,7 +20,7 @@ def utcnow() -> datetime:
 
 
 class Base(DeclarativeBase):
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+    """Declarative base of the server tables."""
 
 
 class TableRow(Base):

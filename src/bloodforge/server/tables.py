@@ -254,8 +254,10 @@ class TableManager:
         return seat
 
     # -- acting -------------------------------------------------------------------------------
-    async def submit(self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool = False) -> int:
-        """Apply one action for `seat` at `version`; returns the new version or raises ApiError."""
+    async def submit(
+        self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool = False
+    ) -> tuple[int, str]:
+        """Apply one action for `seat` at `version`: (new version, canonical text) or ApiError."""
         live = await self.get(table_id)
         async with live.lock:
             st = live.state
@@ -297,7 +299,7 @@ class TableManager:
                 listener(live)
             new_version = live.version
         self._after(live)
-        return new_version
+        return new_version, str(action)
 
     def _after(self, live: LiveTable) -> None:
         for hook in self.after_change:
@@ -310,6 +312,8 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         data = _scenario_dict(req.scenario)
         if req.game is not None and data.get("game") != req.game:
             raise ApiError(422, "scenario/invalid", f"the scenario is for game {data.get('game')!r}, not {req.game!r}")
+        params = data.get("params")
+        _refuse_paths(params if isinstance(params, dict) else {})
         try:
             state = bloodforge.load_scenario(data)
         except KeyError as err:  # UnknownGame
@@ -319,6 +323,7 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         return state.game, state, data
     if req.game is None:
         raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
+    _refuse_paths(req.params)
     seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
     try:
         game = bloodforge.load_game(req.game, seed=seed, **req.params)
@@ -326,11 +331,14 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         raise ApiError(422, "game/unknown", str(err)) from None
     except (BloodforgeError, ValueError, TypeError) as err:
         raise ApiError(422, "params/invalid", str(err)) from None
-    for key, value in req.params.items():
-        if key.endswith("_data") or (key == "map" and isinstance(value, str) and ("/" in value or "\\" in value)):
-            # Paths would let a client read files on the server: only built-in content here.
-            raise ApiError(422, "params/invalid", f"parameter {key!r}: file paths are not accepted by the server")
     return game, game.new_initial_state(), None
+
+
+def _refuse_paths(params: dict[str, Any]) -> None:
+    """Paths in parameters would let a client make the server read its files: refuse them."""
+    for key, value in params.items():
+        if key.endswith("_data") or (key == "map" and isinstance(value, str) and ("/" in value or "\\" in value)):
+            raise ApiError(422, "params/invalid", f"parameter {key!r}: file paths are not accepted by the server")
 
 
 def _scenario_dict(source: str | dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,205 @@
+"""The JSON API under /api: games, tables, seats' views, actions, history and replays.
+
+Every route reaches games through the engine contract only; every refusal is an `ApiError`
+(JSON `{"error": {"code", "message"}}`, 4xx). Seat tokens travel in the `Authorization: Bearer`
+header, never in URLs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from functools import lru_cache
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Header, Path, Query, Request
+
+import bloodforge
+from bloodforge.agents import agent_names
+from bloodforge.core import Game
+
+from .errors import ApiError
+from .replay import ReplayCache, replay_view
+from .schemas import (
+    ActionAccepted,
+    ActionSubmit,
+    ErrorResponse,
+    GameDescription,
+    Health,
+    HistoryEntry,
+    SeatLink,
+    TableCreate,
+    TableCreated,
+    TablePublic,
+)
+from .tables import LiveTable, TableManager, table_public
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422)
+}
+
+router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+def get_manager(request: Request) -> TableManager:
+    manager: TableManager = request.app.state.manager
+    return manager
+
+
+def get_replays(request: Request) -> ReplayCache:
+    replays: ReplayCache = request.app.state.replays
+    return replays
+
+
+Manager = Annotated[TableManager, Depends(get_manager)]
+Replays = Annotated[ReplayCache, Depends(get_replays)]
+TableId = Annotated[str, Path(max_length=32, description="table id")]
+SeatQuery = Annotated[int | None, Query(ge=0, le=64, description="your seat; omitted: spectator view")]
+
+
+def bearer_token(authorization: Annotated[str | None, Header()] = None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(401, "auth/bad_header", "use the header `Authorization: Bearer <seat token>`")
+    return token.strip()
+
+
+Token = Annotated[str | None, Depends(bearer_token)]
+
+
+async def live_table(manager: Manager, table_id: TableId) -> LiveTable:
+    return await manager.get(table_id)
+
+
+Live = Annotated[LiveTable, Depends(live_table)]
+
+
+async def lobby_tables(manager: TableManager, status: str | None = None) -> list[TablePublic]:
+    records = await asyncio.to_thread(manager.store.list_tables, status=status)
+    names = {g["id"]: g["name"] for g in bloodforge.list_games()}
+    out = []
+    for rec in records:
+        live = manager.tables.get(rec.id)
+        if live is not None:
+            out.append(live.public())
+        else:
+            out.append(table_public(rec, game_name=names.get(rec.game, rec.game), ply=rec.ply,
+                                    to_move=rec.to_move, result=rec.result))
+    return out
+
+
+@router.get("/health", response_model=Health)
+async def health(manager: Manager) -> Health:
+    count = await asyncio.to_thread(manager.store.count_tables)
+    return Health(status="ok", tables=count, live_tables=len(manager.tables))
+
+
+@router.get("/games", response_model=list[GameDescription])
+def games() -> list[GameDescription]:
+    """Every game with its player range, parameter schema, action grammar and the AI agents."""
+    return _games()
+
+
+@lru_cache(maxsize=1)
+def _games() -> list[GameDescription]:
+    agents = agent_names()
+    out = []
+    for g in bloodforge.list_games():
+        sample = bloodforge.load_game(g["id"], players=g["min_players"])
+        out.append(GameDescription(
+            id=g["id"], name=g["name"], summary=g["summary"], min_players=g["min_players"],
+            max_players=g["max_players"], version=g["version"], parameters=g["parameters"],
+            grammar=grammar_of(sample), agents=agents,
+        ))
+    return out
+
+
+@router.post("/tables", status_code=201, response_model=TableCreated)
+async def create_table(body: TableCreate, manager: Manager) -> TableCreated:
+    """Create a table; the response holds each human seat's secret join link (shown only now)."""
+    live, tokens = await manager.create(body)
+    links = [
+        SeatLink(seat=s, name=live.seats[s].name, token=t, url=f"/table/{live.id}#seat={s}&token={t}")
+        for s, t in sorted(tokens.items())
+    ]
+    return TableCreated(table=live.public(), links=links, spectator_url=f"/table/{live.id}")
+
+
+@router.get("/tables", response_model=list[TablePublic])
+async def list_tables(
+    manager: Manager, status: Annotated[str | None, Query(pattern="^(playing|over)$")] = None
+) -> list[TablePublic]:
+    return await lobby_tables(manager, status)
+
+
+@router.get("/tables/{table_id}", response_model=TablePublic)
+async def get_table(live: Live) -> TablePublic:
+    return live.public()
+
+
+@router.get("/tables/{table_id}/static")
+async def static_info(live: Live) -> dict[str, Any]:
+    """What never changes in this table's game (map geometry, piece names): `game.static_info()`."""
+    return {"game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info()}
+
+
+def grammar_of(game: Game) -> list[dict[str, Any]]:
+    return [
+        {"kind": s.kind, "args": list(s.args), "optional_args": s.optional_args, "help": s.help}
+        for s in game.grammar().values()
+    ]
+
+
+@router.get("/tables/{table_id}/state")
+async def table_state(live: Live, token: Token, seat: SeatQuery = None) -> dict[str, Any]:
+    """The table as `seat` sees it (observation, readable log, legal actions if it is to move)."""
+    viewer = TableManager.authenticate(live, seat, token)
+    async with live.lock:
+        return live.view(viewer)
+
+
+@router.post("/tables/{table_id}/actions", response_model=ActionAccepted)
+async def submit_action(live: Live, body: ActionSubmit, token: Token, manager: Manager) -> ActionAccepted:
+    """Play one action for your seat at the version you saw; stale versions are refused (409)."""
+    seat = TableManager.authenticate(live, body.seat, token)
+    assert seat is not None
+    version, text = await manager.submit(live.id, seat=seat, text=body.action, version=body.version)
+    return ActionAccepted(version=version, action=text)
+
+
+def _replay_seat(live: LiveTable, seat: int | None, token: str | None) -> int | None:
+    """Running games: your own seat (with its token) or the spectator view. Finished games:
+    any seat's view, since nothing is hidden any more."""
+    if seat is not None and live.state.is_terminal() and token is None:
+        if not 0 <= seat < len(live.seats):
+            raise ApiError(400, "seat/invalid", f"seat must be 0..{len(live.seats) - 1}, got {seat}")
+        return seat
+    return TableManager.authenticate(live, seat, token)
+
+
+@router.get("/tables/{table_id}/history", response_model=list[HistoryEntry])
+async def history(live: Live, token: Token, replays: Replays, seat: SeatQuery = None) -> list[HistoryEntry]:
+    """Who acted at each ply; the action texts of other seats only once the game is over
+    (a text such as `substitute resources` can be a secret while the game runs)."""
+    viewer = _replay_seat(live, seat, token)
+    over = live.state.is_terminal()
+    version = live.version
+    actions = await asyncio.to_thread(replays.actions, live.record, version)
+    return [
+        HistoryEntry(ply=i, seat=s, action=text if over or s == viewer else None)
+        for i, (s, text) in enumerate(actions)
+    ]
+
+
+@router.get("/tables/{table_id}/replay/{ply}")
+async def replay(
+    live: Live, token: Token, replays: Replays, ply: Annotated[int, Path(ge=0)], seat: SeatQuery = None
+) -> dict[str, Any]:
+    """The table after its first `ply` actions, as `seat` saw it then."""
+    viewer = _replay_seat(live, seat, token)
+    plies = live.version
+    if ply > plies:
+        raise ApiError(404, "replay/out_of_range", f"the table has {plies} actions; ply must be 0..{plies}")
+    state = await asyncio.to_thread(replays.state_at, live.record, ply)
+    return replay_view(state, viewer, ply, plies)

@@ -1,0 +1,136 @@
+"""The FastAPI application factory: API, websockets, pages and static UI files."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Request, Response, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .ai import AiRunner
+from .api import router
+from .config import Settings
+from .db import make_engine, make_sessionmaker
+from .errors import ApiError
+from .migrate import upgrade_to_head
+from .replay import ReplayCache
+from .store import Store
+from .tables import TableManager
+from .ws import Hub
+
+log = logging.getLogger("bloodforge.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+#: The UI loads only its own files; names and other user text can never run as script.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
+    "connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+)
+
+
+def create_app(settings: Settings) -> FastAPI:
+    """A ready-to-serve app on `settings.db_url`: migrations run and AI seats resume at startup."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.db_url)
+        if settings.migrate:
+            await asyncio.to_thread(upgrade_to_head, engine)
+        store = Store(make_sessionmaker(engine))
+        manager = TableManager(store, settings)
+        hub = Hub(manager, store)
+        ai = AiRunner(manager, settings)
+        app.state.manager = manager
+        app.state.hub = hub
+        app.state.ai = ai
+        app.state.replays = ReplayCache(store)
+        if settings.resume_ai:
+            resumed = await ai.resume_all()
+            if resumed:
+                log.info("resumed %d table(s) waiting for an AI seat", resumed)
+        try:
+            yield
+        finally:
+            await ai.close()
+            engine.dispose()
+
+    app = FastAPI(
+        title="bloodforge",
+        summary="Board games on one engine: lobby, live tables, AI seats.",
+        version="1",
+        lifespan=lifespan,
+    )
+    app.include_router(router)
+    _errors(app)
+    _pages(app)
+
+    @app.websocket("/ws/lobby")
+    async def lobby_ws(ws: WebSocket) -> None:
+        await ws.app.state.hub.serve_lobby(ws)
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def table_ws(ws: WebSocket, table_id: str) -> None:
+        await ws.app.state.hub.serve_table(ws, table_id[:32])
+
+    @app.middleware("http")
+    async def security_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        response = await call_next(request)
+        if not request.url.path.startswith(("/docs", "/redoc")):  # Swagger UI loads from a CDN
+            response.headers["Content-Security-Policy"] = CSP
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        response.headers["Referrer-Policy"] = "no-referrer"
+        response.headers["X-Frame-Options"] = "DENY"
+        return response
+
+    return app
+
+
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_request: Request, err: ApiError) -> JSONResponse:
+        return JSONResponse(err.body(), status_code=err.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        parts = []
+        for e in err.errors():
+            loc = ".".join(str(x) for x in e.get("loc", ()))
+            parts.append(f"{loc}: {e.get('msg', 'invalid')}")
+        body = ApiError(422, "request/invalid", "; ".join(parts) or "invalid request").body()
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = {404: "http/not_found", 405: "http/method_not_allowed"}.get(err.status_code, f"http/{err.status_code}")
+        return JSONResponse(ApiError(err.status_code, code, str(err.detail)).body(), status_code=err.status_code)
+
+    @app.exception_handler(Exception)
+    async def server_error(_request: Request, err: Exception) -> JSONResponse:
+        log.exception("unexpected error", exc_info=err)
+        return JSONResponse(ApiError(500, "server/error", "unexpected server error").body(), status_code=500)
+
+
+def _pages(app: FastAPI) -> None:
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html")
+
+    @app.get("/table/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        del table_id
+        return FileResponse(WEB_DIR / "table.html")
+
+    @app.get("/table/{table_id}/replay", include_in_schema=False)
+    async def replay_page(table_id: str) -> FileResponse:
+        del table_id
+        return FileResponse(WEB_DIR / "table.html")

@@ -1,0 +1,211 @@
+"""Websockets: a lobby channel and one channel per table, each connection bound to one seat.
+
+A table connection says who it is in its first message (`{"type": "hello", "seat": n, "token":
+t}`; no seat: spectator) so that tokens never appear in URLs or server logs. Every message it
+then receives is built for that seat alone from `LiveTable.view(seat)`; state messages go
+through a per-connection queue, so a broadcast never waits for a slow client and each client
+sees the versions in order.
+
+Client messages: `{"type": "act", "action": text, "version": n, "id": any}` answered by
+`{"type": "ack", "id", "version"}` or `{"type": "error", "id", "error": {code, message}}`;
+`{"type": "ping"}` answered by `{"type": "pong"}`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from .errors import ApiError
+from .store import Store
+from .tables import LiveTable, TableManager
+
+log = logging.getLogger("bloodforge.server.ws")
+
+HELLO_TIMEOUT = 15.0
+MAX_QUEUE = 200
+LOBBY_DEBOUNCE = 0.3
+
+
+@dataclass(eq=False)
+class Connection:
+    ws: WebSocket
+    table_id: str
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    log_sent: int = 0
+
+    def push(self, message: dict[str, Any]) -> None:
+        if self.queue.qsize() >= MAX_QUEUE:  # a client that reads nothing: let it go
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(message)
+
+
+class Hub:
+    def __init__(self, manager: TableManager, store: Store) -> None:
+        self.manager = manager
+        self.store = store
+        self.tables: dict[str, set[Connection]] = {}
+        self.lobby: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        self._lobby_dirty = False
+        self._lobby_task: asyncio.Task[None] | None = None
+        manager.listeners.append(self.broadcast)
+        manager.after_change.append(lambda _live: self.lobby_changed())
+
+    # -- table channel ------------------------------------------------------------------------
+    def broadcast(self, live: LiveTable) -> None:
+        """Queue the new state for every connection of the table (called under its lock)."""
+        for conn in self.tables.get(live.id, ()):
+            self._send_state(conn, live)
+
+    def _send_state(self, conn: Connection, live: LiveTable) -> None:
+        view = live.view(conn.seat, log_from=conn.log_sent)
+        conn.log_sent = view["log_start"] + len(view["log"])
+        conn.push(view)
+
+    async def serve_table(self, ws: WebSocket, table_id: str) -> None:
+        await ws.accept()
+        try:
+            live = await self.manager.get(table_id)
+            hello = await asyncio.wait_for(ws.receive_json(), HELLO_TIMEOUT)
+            if not isinstance(hello, dict) or hello.get("type") != "hello":
+                raise ApiError(400, "request/invalid", 'first message must be {"type": "hello", "seat": n, "token": t}')
+            seat_raw = hello.get("seat")
+            if seat_raw is not None and (isinstance(seat_raw, bool) or not isinstance(seat_raw, int)):
+                raise ApiError(400, "seat/invalid", "seat must be an integer or null")
+            token = hello.get("token")
+            seat = self.manager.authenticate(live, seat_raw, token if isinstance(token, str) else None)
+        except ApiError as err:
+            await _refuse(ws, err)
+            return
+        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, KeyError, ValueError):
+            with contextlib.suppress(Exception):
+                await ws.close(code=4400)
+            return
+        conn = Connection(ws, table_id, seat)
+        async with live.lock:  # the first state and later broadcasts stay in version order
+            self.tables.setdefault(table_id, set()).add(conn)
+            live.watchers += 1
+            self._send_state(conn, live)
+        writer = asyncio.create_task(self._writer(conn))
+        try:
+            await self._reader(conn)
+        finally:
+            conns = self.tables.get(table_id)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self.tables[table_id]
+            live.watchers -= 1
+            conn.queue.put_nowait(None)
+            await writer
+
+    async def _reader(self, conn: Connection) -> None:
+        while True:
+            try:
+                raw = await conn.ws.receive_text()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            reply = await self._handle(conn, raw)
+            if reply is not None:
+                conn.push(reply)
+
+    async def _handle(self, conn: Connection, raw: str) -> dict[str, Any] | None:
+        msg_id: Any = None
+        try:
+            try:
+                msg = json.loads(raw)
+            except json.JSONDecodeError:
+                raise ApiError(400, "request/invalid", "messages must be JSON objects") from None
+            if not isinstance(msg, dict):
+                raise ApiError(400, "request/invalid", "messages must be JSON objects")
+            msg_id = msg.get("id")
+            if not isinstance(msg_id, str | int | None) or isinstance(msg_id, bool):
+                msg_id = None
+            kind = msg.get("type")
+            if kind == "ping":
+                return {"type": "pong", "id": msg_id}
+            if kind != "act":
+                raise ApiError(400, "request/invalid", f"unknown message type {kind!r}; use act or ping")
+            if conn.seat is None:
+                raise ApiError(403, "seat/spectator", "spectators cannot act")
+            action, version = msg.get("action"), msg.get("version")
+            if not isinstance(action, str) or not 0 < len(action) <= 200:
+                raise ApiError(422, "request/invalid", "action must be a text of 1-200 characters")
+            if isinstance(version, bool) or not isinstance(version, int):
+                raise ApiError(422, "request/invalid", "version must be an integer (the version you saw)")
+            new_version, _text = await self.manager.submit(conn.table_id, seat=conn.seat, text=action, version=version)
+            return {"type": "ack", "id": msg_id, "version": new_version}
+        except ApiError as err:
+            return {"type": "error", "id": msg_id, **err.body()}
+
+    async def _writer(self, conn: Connection) -> None:
+        while True:
+            msg = await conn.queue.get()
+            if msg is None:
+                with contextlib.suppress(Exception):
+                    await conn.ws.close()
+                return
+            try:
+                await conn.ws.send_json(msg)
+            except Exception:
+                return
+
+    # -- lobby channel ------------------------------------------------------------------------
+    def lobby_changed(self) -> None:
+        """Coalesce lobby updates: at most one snapshot per LOBBY_DEBOUNCE seconds."""
+        if not self.lobby or (self._lobby_task is not None and not self._lobby_task.done()):
+            return
+        self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
+
+    async def _push_lobby(self) -> None:
+        await asyncio.sleep(LOBBY_DEBOUNCE)
+        snapshot = await self.lobby_snapshot()
+        for q in list(self.lobby):
+            q.put_nowait(snapshot)
+
+    async def lobby_snapshot(self) -> dict[str, Any]:
+        from .api import lobby_tables
+
+        tables = await lobby_tables(self.manager)
+        return {"type": "lobby", "tables": [t.model_dump(mode="json") for t in tables]}
+
+    async def serve_lobby(self, ws: WebSocket) -> None:
+        await ws.accept()
+        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.lobby.add(queue)
+        queue.put_nowait(await self.lobby_snapshot())
+
+        async def drain_client() -> None:
+            with contextlib.suppress(Exception):
+                while True:
+                    await ws.receive_text()
+            queue.put_nowait(None)
+
+        reader = asyncio.create_task(drain_client())
+        try:
+            while True:
+                msg = await queue.get()
+                if msg is None:
+                    return
+                await ws.send_json(msg)
+        except Exception:
+            return
+        finally:
+            self.lobby.discard(queue)
+            reader.cancel()
+            with contextlib.suppress(BaseException):
+                await reader
+
+
+async def _refuse(ws: WebSocket, err: ApiError) -> None:
+    with contextlib.suppress(Exception):
+        await ws.send_json({"type": "error", "id": None, **err.body()})
+        await ws.close(code=4000 + err.status)
