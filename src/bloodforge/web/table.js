@@ -1,0 +1,288 @@
+// A table page, live or replay. Generic over games: it keeps the websocket, the seat, the log,
+// the action panel (every legal action as a button, grouped by verb: the fallback that always
+// works) and the replay controls; `games/<id>.js` draws the board and makes it clickable.
+import { api, clear, el, rememberSeat, toast, wsUrl } from "/static/common.js";
+
+const $ = (id) => document.getElementById(id);
+
+const path = location.pathname.split("/").filter(Boolean); // ["table", id] or ["table", id, "replay"]
+const tableId = decodeURIComponent(path[1] || "");
+const replayMode = path[2] === "replay";
+
+// The seat and its secret come in the URL fragment (never sent to the server, so never logged).
+// Old-style ?seat=&token= links are accepted and moved into the fragment.
+function readSeat() {
+  const hash = new URLSearchParams(location.hash.slice(1));
+  const query = new URLSearchParams(location.search);
+  let seat = hash.get("seat") ?? query.get("seat");
+  let token = hash.get("token") ?? query.get("token");
+  if (query.get("token")) {
+    history.replaceState(null, "", `${location.pathname}#seat=${seat}&token=${encodeURIComponent(token)}`);
+  }
+  seat = seat === null || seat === "" ? null : Number(seat);
+  return { seat: Number.isInteger(seat) ? seat : null, token: token || null };
+}
+
+const { seat, token } = readSeat();
+const ctx = {
+  tableId, seat, token, replayMode,
+  table: null, staticInfo: null, grammar: [], module: null,
+  view: null, busy: false, msgId: 0, ws: null, logLines: [],
+};
+
+async function start() {
+  try {
+    const [table, stat] = await Promise.all([
+      api("GET", `/api/tables/${encodeURIComponent(tableId)}`),
+      api("GET", `/api/tables/${encodeURIComponent(tableId)}/static`),
+    ]);
+    ctx.table = table;
+    ctx.staticInfo = stat.static;
+    ctx.grammar = stat.grammar;
+  } catch (err) {
+    showBanner(`Cannot open this table: ${err.message}`, "error");
+    return;
+  }
+  document.title = `${ctx.table.name} — bloodforge`;
+  $("table-title").textContent = `${ctx.table.name} · ${ctx.table.game_name}`;
+  $("who").textContent = seat === null ? "spectating" : `you are ${ctx.table.seats[seat]?.name ?? `seat ${seat}`}`;
+  if (seat !== null && token) rememberSeat(tableId, seat, token, `${ctx.table.name} — ${ctx.table.seats[seat]?.name}`);
+  const suffix = location.hash;
+  const modeLink = $("mode-link");
+  modeLink.textContent = replayMode ? "Back to the table" : "Replay";
+  modeLink.href = replayMode ? `/table/${encodeURIComponent(tableId)}${suffix}` : `/table/${encodeURIComponent(tableId)}/replay${suffix}`;
+  ctx.module = await loadModule(ctx.table.game);
+  ctx.ui = ctx.module.createView({
+    board: $("board"), hand: $("hand"), players: $("players"), extra: $("extra"),
+    areaInfo: $("area-info"), pending: $("pending"), menu: $("menu"),
+    staticInfo: ctx.staticInfo, grammar: ctx.grammar, table: ctx.table, seat,
+    act: (text) => send(text),
+  });
+  document.addEventListener("keydown", onKey);
+  if (replayMode) startReplay(); else connect();
+}
+
+async function loadModule(gameId) {
+  try {
+    return await import(`/static/games/${encodeURIComponent(gameId)}.js`);
+  } catch (err) {
+    console.warn("no UI module for", gameId, err);
+    return await import("/static/games/generic.js");
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// live mode
+function connect(delay = 500) {
+  const ws = new WebSocket(wsUrl(`/ws/tables/${encodeURIComponent(tableId)}`));
+  ctx.ws = ws;
+  setConn("connecting…");
+  ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "hello", seat, token }));
+    setConn("live");
+    delay = 500;
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    ctx.busy = false;
+    if (ev.code >= 4400 && ev.code < 4500) { setConn("refused"); return; }
+    setConn("reconnecting…");
+    setTimeout(() => connect(Math.min(delay * 2, 10000)), delay);
+  };
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    if (msg.log_start === 0) ctx.logLines = msg.log.slice();
+    else ctx.logLines = ctx.logLines.slice(0, msg.log_start).concat(msg.log);
+    ctx.view = msg;
+    ctx.table = msg.table;
+    render();
+  } else if (msg.type === "ack") {
+    ctx.busy = false;
+    renderActions();
+  } else if (msg.type === "error") {
+    ctx.busy = false;
+    const e = msg.error || {};
+    if (e.code === "auth/bad_token" || e.code === "auth/missing_token" || e.code === "table/not_found") {
+      showBanner(`${e.message}. Check your link.`, "error");
+    } else if (e.code === "action/stale") {
+      toast("The table moved on before your action arrived; here is the current position.", "info");
+    } else {
+      toast(e.message || "refused");
+    }
+    renderActions();
+  }
+}
+
+function send(text) {
+  if (replayMode || !ctx.view || ctx.busy) return;
+  if (!ctx.view.legal.includes(text)) { toast(`Not possible now: ${text}`); return; }
+  ctx.busy = true;
+  ctx.ws.send(JSON.stringify({ type: "act", action: text, version: ctx.view.version, id: ++ctx.msgId }));
+  renderActions();
+}
+
+function onKey(ev) {
+  if (ev.key === "Escape") {
+    ctx.ui.closeMenu?.();
+    if (!replayMode && ctx.view?.legal.includes("cancel")) send("cancel");
+  }
+}
+
+function setConn(text) { $("conn").textContent = text; }
+
+// ---------------------------------------------------------------------------------------------
+// rendering shared by both modes
+function render() {
+  const v = ctx.view;
+  ctx.ui.render(v, replayMode ? [] : v.legal);
+  renderPrompt();
+  renderActions();
+  renderLog();
+  renderBanner();
+}
+
+function seatName(s) {
+  return ctx.table?.seats[s]?.name ?? `seat ${s}`;
+}
+
+function renderPrompt() {
+  const v = ctx.view;
+  const box = clear($("prompt"));
+  if (v.terminal) { box.append(el("strong", { text: "Game over." })); return; }
+  const mine = !replayMode && seat !== null && v.current_player === seat;
+  const hint = ctx.ui.prompt ? ctx.ui.prompt(v, mine) : "";
+  if (mine) {
+    box.classList.add("your-turn");
+    box.append(el("strong", { text: "Your turn. " }), hint);
+  } else {
+    box.classList.remove("your-turn");
+    const s = ctx.table.seats[v.current_player];
+    const who = s ? `${s.name}${s.kind === "agent" ? " (AI)" : ""}` : "?";
+    box.append(el("span", { text: `Waiting for ${who}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+  }
+}
+
+function renderActions() {
+  const box = clear($("actions"));
+  const v = ctx.view;
+  if (!v || replayMode || !v.legal.length) return;
+  const groups = new Map();
+  for (const text of v.legal) {
+    const verb = text.split(" ")[0];
+    if (!groups.has(verb)) groups.set(verb, []);
+    groups.get(verb).push(text);
+  }
+  const label = (t) => (ctx.ui.label ? ctx.ui.label(t) : t);
+  const quick = el("div", { class: "quick" });
+  for (const verb of ["cancel", "done", "stay", "keep"]) {
+    for (const text of groups.get(verb) || []) {
+      quick.append(el("button", {
+        type: "button", class: verb === "cancel" ? "undo" : "primary", disabled: ctx.busy,
+        dataset: { action: text }, onclick: () => send(text), text: label(text),
+      }));
+    }
+    groups.delete(verb);
+  }
+  box.append(quick);
+  const help = new Map(ctx.grammar.map((g) => [g.kind, g.help]));
+  for (const [verb, texts] of groups) {
+    const details = el("details", { class: "verb-group", open: texts.length <= 12 });
+    const count = texts.length > 12 ? ` ${texts.length} options (or click the board)` : ` ${texts.length}`;
+    details.append(el("summary", {}, el("strong", { text: verb }), el("span", { class: "muted small", text: `${count} · ${help.get(verb) || ""}` })));
+    const list = el("div", { class: "verb-buttons" });
+    for (const text of texts) {
+      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: text }));
+    }
+    details.append(list);
+    box.append(details);
+  }
+}
+
+function renderLog() {
+  const box = clear($("log"));
+  const lines = ctx.logLines;
+  const start = Math.max(0, lines.length - 300);
+  for (let i = start; i < lines.length; i++) box.append(el("li", { text: lines[i] }));
+  box.scrollTop = box.scrollHeight;
+}
+
+function renderBanner() {
+  const v = ctx.view;
+  if (!v.terminal || !v.result) { if (!replayMode) $("banner").hidden = true; return; }
+  const winners = v.result.winners.map(seatName);
+  const scores = v.result.scores.map((s, i) => `${seatName(i)} ${s}`).join(" · ");
+  showBanner(`Game over — ${winners.length ? `${winners.join(" and ")} won` : "no winner"}. Scores: ${scores}`, "over");
+}
+
+function showBanner(text, kind) {
+  const b = $("banner");
+  b.hidden = false;
+  b.className = `banner ${kind}`;
+  b.textContent = text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// replay mode: the table after any number of actions, as this seat saw it then
+async function startReplay() {
+  $("replay-bar").hidden = false;
+  setConn("replay");
+  const slider = $("rp-slider");
+  const table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+  ctx.table = table;
+  slider.max = String(table.ply);
+  const go = (ply) => showPly(Math.max(0, Math.min(Number(slider.max), ply)));
+  $("rp-first").onclick = () => go(0);
+  $("rp-prev").onclick = () => go(Number(slider.value) - 1);
+  $("rp-next").onclick = () => go(Number(slider.value) + 1);
+  $("rp-last").onclick = async () => {
+    const t = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
+    slider.max = String(t.ply);
+    go(t.ply);
+  };
+  slider.oninput = () => go(Number(slider.value));
+  let timer = null;
+  $("rp-play").onclick = () => {
+    if (timer) { clearInterval(timer); timer = null; $("rp-play").textContent = "▷ play"; return; }
+    $("rp-play").textContent = "❚❚ pause";
+    timer = setInterval(() => {
+      if (Number(slider.value) >= Number(slider.max)) { clearInterval(timer); timer = null; $("rp-play").textContent = "▷ play"; return; }
+      go(Number(slider.value) + 1);
+    }, 400);
+  };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowLeft") go(Number(slider.value) - 1);
+    if (ev.key === "ArrowRight") go(Number(slider.value) + 1);
+  });
+  try {
+    const q = seat === null ? "" : `?seat=${seat}`;
+    ctx.history = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/history${q}`, undefined, token);
+  } catch { ctx.history = []; }
+  await showPly(table.ply);
+}
+
+let replaySeq = 0;
+async function showPly(ply) {
+  const seq = ++replaySeq;
+  const q = seat === null ? "" : `?seat=${seat}`;
+  let r;
+  try {
+    r = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay/${ply}${q}`, undefined, token);
+  } catch (err) {
+    toast(err.message);
+    return;
+  }
+  if (seq !== replaySeq) return;
+  $("rp-slider").value = String(ply);
+  const last = ply > 0 && ctx.history ? ctx.history[ply - 1] : null;
+  const what = last ? ` · last: ${seatName(last.seat)}${last.action ? ` — ${last.action}` : ""}` : "";
+  $("rp-label").textContent = `action ${ply} of ${r.plies}${what}`;
+  ctx.logLines = r.log;
+  ctx.view = { ...r, legal: [], version: ply, table: ctx.table, result: null };
+  render();
+  if (r.terminal) showBanner("Replay: the game is over at this point.", "over");
+  else $("banner").hidden = true;
+}
+
+start();
