@@ -1,0 +1,124 @@
+"""Test support: a real server on a free port, a throwaway PostgreSQL cluster, API helpers."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from glob import glob
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+
+from bloodforge.server.app import create_app
+from bloodforge.server.config import Settings
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerThread:
+    """uvicorn serving `create_app(settings)` on 127.0.0.1 in a thread: real sockets, real
+    websockets, as a browser or the load benchmark meets them."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
+                                log_level="warning", ws_max_size=65536)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ServerThread:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=20)
+
+
+# -- PostgreSQL --------------------------------------------------------------------------------
+class PgCluster:
+    """A throwaway PostgreSQL server from Debian's binaries in a temp dir, on a free port.
+
+    Run as the `postgres` system user when the tests run as root (PostgreSQL refuses root)."""
+
+    def __init__(self) -> None:
+        bins = sorted(glob("/usr/lib/postgresql/*/bin/initdb"))
+        if not bins:
+            found = shutil.which("initdb")
+            if not found:
+                raise RuntimeError(
+                    "PostgreSQL is not installed: run `bash .ci/run` (it installs Debian's postgresql) "
+                    "or set BLOODFORGE_TEST_PG_URL"
+                )
+            bins = [found]
+        self.bindir = Path(bins[-1]).parent
+        self.port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="bloodforge-pg-"))
+        self.as_user: list[str] = []
+        if os.geteuid() == 0:
+            shutil.chown(self.dir, "postgres", "postgres")
+            self.as_user = ["runuser", "-u", "postgres", "--"]
+
+    def _run(self, *args: str) -> None:
+        subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=120)
+
+    def start(self) -> str:
+        data = self.dir / "data"
+        self._run(str(self.bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
+                  "--no-sync", "-E", "UTF8")
+        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+        self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-t", "60",
+                  "-l", str(self.dir / "log"), "start")
+        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run(str(self.bindir / "pg_ctl"), "-D", str(self.dir / "data"), "-m", "immediate", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def fresh_pg_database(admin_url: str) -> str:
+    """A new empty database on the server of `admin_url`; returns its SQLAlchemy URL."""
+    import psycopg
+
+    name = f"t_{uuid.uuid4().hex[:12]}"
+    plain = admin_url.replace("postgresql+psycopg://", "postgresql://")
+    with psycopg.connect(plain, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    base, _, _db = admin_url.rpartition("/")
+    return f"{base}/{name}"
+
+
+# -- API helpers -------------------------------------------------------------------------------
+def create_table(client: httpx.Client | Any, **body: Any) -> dict[str, Any]:
+    body.setdefault("game", "bloodstones")
+    body.setdefault("params", {"players": 2})
+    body.setdefault("seed", 11)
+    r = client.post("/api/tables", json={k: v for k, v in body.items() if v is not None})
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
