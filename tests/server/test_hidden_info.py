@@ -1,0 +1,115 @@
+"""No response or websocket message for one seat carries another seat's hidden information.
+
+For every registered game: a table of human seats plays random legal moves over the websocket
+while every seat and a spectator listen. Each message must equal what the engine itself gives
+that seat (observation and event log of an independently replayed state), hold legal actions
+only for the seat to move, and contain none of the parts of other seats' views that the
+spectator does not see.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import bloodforge
+from bloodforge.core import Rng, State
+
+from .support import auth, create_table
+
+GAMES = [(g["id"], n) for g in bloodforge.list_games() for n in sorted({g["min_players"], min(4, g["max_players"])})]
+STATE_KEYS = {"type", "table", "version", "seat", "current_player", "phase", "terminal", "result",
+              "observation", "log_start", "log", "legal"}
+
+
+def private_parts(state: State, seat: int, viewer: int) -> list[str]:
+    """JSON texts of what `seat` sees that neither the spectator nor `viewer` does."""
+    mine, public, theirs = state.observation(seat), state.observation(None), state.observation(viewer)
+    out: list[str] = []
+    for key, value in mine.items():
+        if value == public.get(key) or value == theirs.get(key):
+            continue
+        if isinstance(value, list) and all(isinstance(x, str) for x in value):
+            out.extend(x for x in value if x not in (public.get(key) or []) and x not in (theirs.get(key) or []))
+        elif len(json.dumps(value)) >= 40:  # shorter texts, e.g. {"cavalry": 1}, occur by chance
+            out.append(json.dumps(value))
+    visible = set(state.event_log(viewer))
+    out.extend(line for line in state.event_log(seat) if line not in visible)
+    return out
+
+
+def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_far: list[str]) -> None:
+    assert set(msg) == STATE_KEYS
+    assert msg["seat"] == seat
+    assert msg["observation"] == mirror.observation(seat)
+    log_so_far[msg["log_start"]:] = msg["log"]
+    assert log_so_far == mirror.event_log(seat)
+    if seat is None or mirror.current_player != seat:
+        assert msg["legal"] == []
+    else:
+        assert msg["legal"] == [str(a) for a in mirror.legal_actions()]
+    table = json.dumps(msg["table"])
+    assert "token" not in table and (msg["table"]["seed"] is None) == (not mirror.is_terminal())
+    text = json.dumps(msg)
+    for other in range(mirror.num_players):
+        if other == seat:
+            continue
+        if seat is None:
+            secrets = [line for line in mirror.event_log(other) if line not in set(mirror.event_log(None))]
+        else:
+            secrets = private_parts(mirror, other, seat)
+        for secret in secrets:
+            assert secret not in text, f"seat {seat} was sent seat {other}'s {secret[:80]}"
+
+
+@pytest.mark.parametrize(("game_id", "players"), GAMES)
+def test_every_message_holds_only_what_its_seat_may_see(
+    sqlite_client: TestClient, game_id: str, players: int
+) -> None:
+    client = sqlite_client
+    data = create_table(client, game=game_id, params={"players": players}, seed=21,
+                        seats=[{"name": f"P{i}"} for i in range(players)])
+    tid = data["table"]["id"]
+    tokens = {link["seat"]: link["token"] for link in data["links"]}
+    game = bloodforge.load_game(game_id, seed=21, players=players)
+    mirror = game.new_initial_state()
+    rng = Rng(5)
+    viewers: list[int | None] = [*range(players), None]
+    logs: dict[int | None, list[str]] = {v: [] for v in viewers}
+    sockets = {v: client.websocket_connect(f"/ws/tables/{tid}") for v in viewers}
+    try:
+        for v, ws in sockets.items():
+            ws.__enter__()
+            ws.send_json({"type": "hello", "seat": v, "token": tokens.get(v) if v is not None else None})
+            check_message(ws.receive_json(), mirror, v, logs[v])
+        for version in range(160):
+            if mirror.is_terminal():
+                break
+            seat = mirror.current_player
+            assert seat is not None
+            useful = [a for a in mirror.legal_actions() if not a.is_cancel] or mirror.legal_actions()
+            action = str(rng.choice(useful))
+            sockets[seat].send_json({"type": "act", "action": action, "version": version, "id": version})
+            mirror.apply(action)
+            for v, ws in sockets.items():
+                check_message(ws.receive_json(), mirror, v, logs[v])
+            assert sockets[seat].receive_json()["type"] == "ack"
+            if version % 40 == 0:  # the REST view is built the same way
+                for v in viewers:
+                    q = "" if v is None else f"?seat={v}"
+                    r = client.get(f"/api/tables/{tid}/state{q}", headers=auth(tokens[v]) if v is not None else {})
+                    check_message(r.json(), mirror, v, [])
+                    hist = client.get(f"/api/tables/{tid}/history{q}",
+                                      headers=auth(tokens[v]) if v is not None else {}).json()
+                    assert all(h["action"] is None or h["seat"] == v for h in hist)
+                    replay = client.get(f"/api/tables/{tid}/replay/{version}{q}",
+                                        headers=auth(tokens[v]) if v is not None else {}).json()
+                    for other in range(players):
+                        if other != v:
+                            assert replay["observation"]["seat"] == v
+    finally:
+        for ws in sockets.values():
+            ws.__exit__(None, None, None)
