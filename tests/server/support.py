@@ -11,7 +11,6 @@ import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
 from glob import glob
 from pathlib import Path
 from typing import Any

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,7 +43,8 @@ def test_games_lists_every_registered_game_with_schema_and_grammar(client: TestC
     bs = next(g for g in games if g["id"] == "bloodstones")
     assert bs["parameters"]["properties"]["players"]["maximum"] == 6
     assert {"move", "to", "pay", "cancel"} <= {v["kind"] for v in bs["grammar"]}
-    assert "greedy" in bs["agents"] and "random" in bs["agents"]
+    assert "greedy" in bs["agents"]
+    assert "random" in bs["agents"]
 
 
 def test_openapi_schema_documents_the_api(client: TestClient) -> None:
@@ -55,12 +57,15 @@ def test_openapi_schema_documents_the_api(client: TestClient) -> None:
 def test_create_table_gives_one_secret_link_per_human_seat(client: TestClient) -> None:
     data = create_table(client, name="Friday", seats=[{"name": "Ann"}, {"kind": "agent", "agent": "random"}])
     table = data["table"]
-    assert table["name"] == "Friday" and table["players"] == 2 and table["ply"] == 0
+    assert table["name"] == "Friday"
+    assert table["players"] == 2
+    assert table["ply"] == 0
     assert [s["kind"] for s in table["seats"]] == ["human", "agent"]
     assert table["seed"] is None, "the seed would reveal every hidden tile: never shown while playing"
     assert len(data["links"]) == 1
     link = data["links"][0]
-    assert link["seat"] == 0 and len(link["token"]) >= 40
+    assert link["seat"] == 0
+    assert len(link["token"]) >= 40
     assert link["url"] == f"/table/{table['id']}#seat=0&token={link['token']}"
     assert data["spectator_url"] == f"/table/{table['id']}"
     listed = client.get("/api/tables").json()
@@ -80,11 +85,14 @@ def test_seat_view_holds_own_hand_and_legal_actions_only_for_the_seat_to_move(cl
     views = {s: state(client, tid, s, t) for s, t in tokens.items()}
     spectator = state(client, tid)
     current = views[0]["current_player"]
-    assert views[current]["legal"] and views[1 - current]["legal"] == [] and spectator["legal"] == []
+    assert views[current]["legal"]
+    assert views[1 - current]["legal"] == []
+    assert spectator["legal"] == []
     assert views[0]["observation"]["hand"] is not None
     assert spectator["observation"]["hand"] is None
     assert views[0]["observation"]["hand"] != views[1]["observation"]["hand"] or True
-    assert views[0]["seat"] == 0 and spectator["seat"] is None
+    assert views[0]["seat"] == 0
+    assert spectator["seat"] is None
 
 
 def test_play_actions_and_version_advances(client: TestClient) -> None:
@@ -131,7 +139,8 @@ def test_refusals_are_json_4xx_and_change_nothing(client: TestClient) -> None:
     assert_error(client.get("/api/tables/nope/state"), 404, "table/not_found")
     assert_error(client.get("/api/nowhere"), 404, "http/not_found")
     after = state(client, tid)
-    assert after["version"] == 0 and after["observation"] == view["observation"]
+    assert after["version"] == 0
+    assert after["observation"] == view["observation"]
 
 
 def test_ai_seat_cannot_be_played_by_anyone(client: TestClient) -> None:
@@ -182,7 +191,7 @@ def test_names_are_stored_as_text_without_control_characters(client: TestClient)
 
 def test_scenario_table_rebuilds_from_the_stored_scenario(client: TestClient) -> None:
     path = "src/bloodforge/games/bloodstones/scenarios/worked_example_battle.yaml"
-    text = open(path, encoding="utf-8").read()
+    text = Path(path).read_text(encoding="utf-8")
     data = create_table(client, game=None, params=None, seed=None, scenario=text,
                         seats=[{"name": "A"}, {"name": "B"}])
     assert data["table"]["from_scenario"]
@@ -222,7 +231,9 @@ def test_replay_gives_each_ply_as_the_seat_saw_it(client: TestClient) -> None:
         seen.append(mirror.observation(0))
     for ply in (0, 1, 7, 26, 30):
         r = client.get(f"/api/tables/{tid}/replay/{ply}?seat=0", headers=auth(tokens[0])).json()
-        assert r["observation"] == seen[ply] and r["ply"] == ply and r["plies"] == 30
+        assert r["observation"] == seen[ply]
+        assert r["ply"] == ply
+        assert r["plies"] == 30
     assert_error(client.get(f"/api/tables/{tid}/replay/31"), 404, "replay/out_of_range")
     assert_error(client.get(f"/api/tables/{tid}/replay/3?seat=1", headers=auth(tokens[0])), 403, "auth/bad_token")
 
@@ -236,11 +247,13 @@ def test_ai_seats_play_a_whole_game_and_the_result_is_public(client: TestClient)
         time.sleep(0.1)
         table = client.get(f"/api/tables/{tid}").json()
     assert table["status"] == "over", table
-    assert table["seed"] == 11 and table["result"]["winners"]
+    assert table["seed"] == 11
+    assert table["result"]["winners"]
     expected = bloodforge.load_game("bloodstones", players=2, seed=11).new_initial_state()
     hist = client.get(f"/api/tables/{tid}/history").json()
     assert all(h["action"] is not None for h in hist), "finished games show every action"
     for h in hist:
         expected.apply(h["action"])
-    assert expected.is_terminal() and expected.scores() == table["result"]["scores"]
+    assert expected.is_terminal()
+    assert expected.scores() == table["result"]["scores"]
     assert client.get(f"/api/tables/{tid}/replay/3?seat=1").status_code == 200, "any seat's view once over"

@@ -52,7 +52,8 @@ def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_f
     else:
         assert msg["legal"] == [str(a) for a in mirror.legal_actions()]
     table = json.dumps(msg["table"])
-    assert "token" not in table and (msg["table"]["seed"] is None) == (not mirror.is_terminal())
+    assert "token" not in table
+    assert (msg["table"]["seed"] is None) == (not mirror.is_terminal())
     text = json.dumps(msg)
     for other in range(mirror.num_players):
         if other == seat:

@@ -43,19 +43,22 @@ def test_ai_seats_resume_by_themselves_after_a_restart(make_client: ClientFactor
         tid = create_table(client, seats=seats)["table"]["id"]
         time.sleep(0.3)
         stopped_at = client.get(f"/api/tables/{tid}").json()
-    assert stopped_at["status"] == "playing" and stopped_at["ply"] > 0
+    assert stopped_at["status"] == "playing"
+    assert stopped_at["ply"] > 0
     with make_client(db_url) as client:
         deadline = time.monotonic() + 60
         table: dict[str, Any] = client.get(f"/api/tables/{tid}").json()
         while table["status"] != "over" and time.monotonic() < deadline:
             time.sleep(0.1)
             table = client.get(f"/api/tables/{tid}").json()
-        assert table["status"] == "over" and table["ply"] > stopped_at["ply"]
+        assert table["status"] == "over"
+        assert table["ply"] > stopped_at["ply"]
         hist = client.get(f"/api/tables/{tid}/history").json()
     replay = bloodforge.load_game("bloodstones", players=2, seed=11).new_initial_state()
     for h in hist:
         replay.apply(h["action"])
-    assert replay.is_terminal() and replay.scores() == table["result"]["scores"]
+    assert replay.is_terminal()
+    assert replay.scores() == table["result"]["scores"]
 
 
 def test_two_servers_on_one_database_cannot_both_write_a_ply(make_client: ClientFactory, db_url: str) -> None:
@@ -70,7 +73,8 @@ def test_two_servers_on_one_database_cannot_both_write_a_ply(make_client: Client
         ra = a.post(f"/api/tables/{tid}/actions", json={**body, "action": legal[0]}, headers=auth(tokens[seat]))
         rb = b.post(f"/api/tables/{tid}/actions", json={**body, "action": legal[-1]}, headers=auth(tokens[seat]))
         assert ra.status_code == 200
-        assert rb.status_code == 409 and rb.json()["error"]["code"] == "action/stale"
+        assert rb.status_code == 409
+        assert rb.json()["error"]["code"] == "action/stale"
         # b dropped its stale copy: it now serves what a committed
         assert b.get(f"/api/tables/{tid}/state").json()["version"] == 1
         assert b.get(f"/api/tables/{tid}/history").json()[0]["seat"] == seat
@@ -99,7 +103,8 @@ def test_serve_creates_and_migrates_the_default_sqlite_file(tmp_path: Any, monke
 
     monkeypatch.delenv("DATABASE_URL", raising=False)
     url = default_db_url(tmp_path / "data")
-    assert url.startswith("sqlite:///") and (tmp_path / "data").is_dir()
+    assert url.startswith("sqlite:///")
+    assert (tmp_path / "data").is_dir()
     monkeypatch.setenv("DATABASE_URL", "postgres://u:p@db/x")
     assert default_db_url(tmp_path) == "postgresql+psycopg://u:p@db/x"
     engine = create_engine(url)

@@ -35,7 +35,8 @@ def test_seat_connection_plays_and_everyone_sees_it_after_commit(client: TestCli
             socks[cur].send_json({"type": "act", "action": action, "version": step, "id": f"m{step}"})
             for seat, ws in socks.items():
                 msg = ws.receive_json()
-                assert msg["type"] == "state" and msg["version"] == step + 1
+                assert msg["type"] == "state"
+                assert msg["version"] == step + 1
                 with engine.connect() as conn:
                     n = conn.execute(text("SELECT count(*) FROM actions WHERE table_id = :t"), {"t": tid}).scalar()
                 assert n == step + 1, "a state is sent only after its action is committed"
@@ -73,7 +74,8 @@ def test_ws_refusals_keep_the_connection_open(sqlite_client: TestClient) -> None
             else:
                 ws.send_json(payload)
             reply = ws.receive_json()
-            assert reply["type"] == "error" and reply["error"]["code"] == code, (payload, reply)
+            assert reply["type"] == "error", (payload, reply)
+            assert reply["error"]["code"] == code, (payload, reply)
         ws.send_json({"type": "ping", "id": 9})
         assert ws.receive_json() == {"type": "pong", "id": 9}
 
@@ -113,7 +115,8 @@ def test_bad_hello_is_refused_and_closed(sqlite_client: TestClient, hello_msg: d
     with sqlite_client.websocket_connect(f"/ws/tables/{data['table']['id']}") as ws:
         ws.send_json(hello_msg)
         reply = ws.receive_json()
-        assert reply["type"] == "error" and reply["error"]["code"] == code
+        assert reply["type"] == "error"
+        assert reply["error"]["code"] == code
         with pytest.raises(WebSocketDisconnect):
             ws.receive_json()
 

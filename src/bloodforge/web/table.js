@@ -136,6 +136,10 @@ function setConn(text) { $("conn").textContent = text; }
 // rendering shared by both modes
 function render() {
   const v = ctx.view;
+  // For people: nothing. For tests and tools: which version and phase the page shows.
+  document.body.dataset.version = String(v.version);
+  document.body.dataset.phase = v.phase;
+  document.body.dataset.terminal = String(v.terminal);
   ctx.ui.render(v, replayMode ? [] : v.legal);
   renderPrompt();
   renderActions();

@@ -1,0 +1,64 @@
+"""Playing through the page as a person does: every action is made by clicking the map, the
+hand or the buttons, never by calling the API. The legal action texts are read from the side
+panel (which lists them all) only to decide what to click."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page
+
+AREA_VERBS = {"citadel", "start", "move", "to", "battle", "capture", "village", "withdraw", "retreat", "undead"}
+QUICK = {"done", "cancel", "stay", "keep"}
+
+
+def version(page: Page) -> int:
+    return int(page.evaluate("Number(document.body.dataset.version || -1)"))
+
+
+def wait_my_turn(page: Page, timeout: float = 60_000) -> None:
+    page.wait_for_function(
+        "() => document.querySelector('.prompt.your-turn')"
+        " && document.querySelectorAll('#actions button:disabled').length === 0"
+        " || document.body.dataset.terminal === 'true'",
+        timeout=timeout,
+    )
+
+
+def legal(page: Page) -> list[str]:
+    texts: list[str] = page.eval_on_selector_all(
+        "#actions button[data-action]", "els => els.map(e => e.dataset.action)"
+    )
+    return texts
+
+
+def click_area(page: Page, area: str, action: str) -> None:
+    page.locator(f'polygon[data-area="{area}"]').click(force=True)
+    pick_from_menu(page, action)
+
+
+def pick_from_menu(page: Page, action: str) -> None:
+    menu = page.locator("#menu")
+    if menu.is_visible():
+        menu.locator(f'button[data-action="{action}"]').click()
+
+
+def perform(page: Page, action: str) -> None:
+    """Make `action` by the most natural click and wait until the page shows its result."""
+    before = version(page)
+    verb, *args = action.split()
+    if verb in QUICK:
+        page.locator(f'#actions .quick button[data-action="{action}"]').click()
+    elif verb in ("pay", "substitute"):
+        page.locator(f'.tile[data-tile="{args[0]}"]').first.click()
+        pick_from_menu(page, action)
+    elif verb in ("build", "place"):
+        page.locator(f'.tile[data-tile="{args[0]}"]').first.click()
+        page.wait_for_selector(f'.tile.chosen[data-tile="{args[0]}"]')
+        click_area(page, args[1], action)
+    elif verb in AREA_VERBS:
+        click_area(page, args[0], action)
+    else:
+        button = page.locator(f'#actions button[data-action="{action}"]')
+        if not button.is_visible():
+            page.eval_on_selector_all("#actions details", "els => els.forEach(d => d.open = true)")
+        button.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=15_000)

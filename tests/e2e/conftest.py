@@ -1,0 +1,61 @@
+"""End-to-end fixtures: the real server on a free port and Debian's Chromium driven by Playwright.
+
+Chromium is Debian's package (`.ci/run` installs it); Playwright never downloads a browser.
+Screenshots go to artifacts/screenshots/ (git-ignored) for people to look at.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
+
+from bloodforge.server.config import Settings
+from tests.server.support import ServerThread
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not CHROMIUM.exists():
+        raise RuntimeError("Debian's chromium is missing: `bash .ci/run` installs it (apt-get install chromium)")
+    # Playwright's launch() gives Chromium a fresh, empty profile directory of its own.
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ServerThread]:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'e2e.sqlite3'}", ai_delay=0.02, ai_time_budget=5.0)
+    with ServerThread(settings) as s:
+        yield s
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: errors.append(f"unexpected dialog: {d.message}"))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+@pytest.fixture(scope="session")
+def shots() -> Path:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
