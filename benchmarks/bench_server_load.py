@@ -1,0 +1,191 @@
+"""Server load: many simulated players over websocket on 127.0.0.1, many tables at once.
+
+Run on demand (not a test):
+    python benchmarks/bench_server_load.py [--tables 20,100,300] [--seconds 15] [--db URL]
+
+Starts `bloodforge serve` in a subprocess (temp SQLite file unless --db), then for each table
+count: creates that many Bloodstones tables (seat 0 a simulated human client, seat 1 the random
+AI on the server), connects one websocket client per table, and lets every client play random
+legal moves as fast as the server answers, for a fixed time. Each client action is timed from
+send to its ack (the ack follows the commit and the broadcast). A client whose game ends starts
+a new table. Prints one table row per table count: client actions/s, all actions/s (including
+the AI's, from the versions seen), p50/p95/p99 round trip, errors, tables held at once and the
+server's memory. Bounded in time and count, loopback only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import websockets
+from rich.console import Console
+from rich.table import Table
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@dataclass
+class Stats:
+    latencies: list[float] = field(default_factory=list)
+    versions: int = 0
+    errors: int = 0
+    games_finished: int = 0
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+    code = (
+        "from bloodforge.server.runner import serve; "
+        f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay=0.0)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            httpx.get(f"http://127.0.0.1:{port}/api/health", timeout=1).raise_for_status()
+            return proc
+        except httpx.HTTPError:
+            time.sleep(0.2)
+    proc.kill()
+    raise RuntimeError("server did not start")
+
+
+def rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
+async def new_table(http: httpx.AsyncClient, seed: int) -> tuple[str, str]:
+    r = await http.post("/api/tables", json={
+        "game": "bloodstones", "params": {"players": 2}, "seed": seed,
+        "seats": [{"name": "bench"}, {"kind": "agent", "agent": "random"}],
+    })
+    r.raise_for_status()
+    data = r.json()
+    return data["table"]["id"], data["links"][0]["token"]
+
+
+async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, stats: Stats,
+                 held: list[int]) -> None:
+    rng = random.Random(seed)
+    while time.monotonic() < stop_at:
+        table_id, token = await new_table(http, seed)
+        seed += 100_003
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_size=2**22) as ws:
+            held[0] += 1
+            held[1] = max(held[1], held[0])
+            try:
+                await ws.send(json.dumps({"type": "hello", "seat": 0, "token": token}))
+                last_version = 0
+                sent_at: float | None = None
+                view: dict[str, object] = {}
+                while time.monotonic() < stop_at:
+                    msg = json.loads(await ws.recv())
+                    if msg["type"] == "state":
+                        stats.versions += max(0, msg["version"] - last_version)
+                        last_version = msg["version"]
+                        view = msg
+                        if msg["terminal"]:
+                            stats.games_finished += 1
+                            break
+                    elif msg["type"] == "ack":
+                        assert sent_at is not None
+                        stats.latencies.append(time.perf_counter() - sent_at)
+                        sent_at = None
+                    elif msg["type"] == "error":
+                        stats.errors += 1
+                        sent_at = None
+                    legal = view.get("legal") or []
+                    if sent_at is None and isinstance(legal, list) and legal:
+                        useful = [a for a in legal if a != "cancel"] or legal
+                        sent_at = time.perf_counter()
+                        await ws.send(json.dumps({"type": "act", "action": rng.choice(useful),
+                                                  "version": view["version"], "id": last_version}))
+                        view = {**view, "legal": []}
+            finally:
+                held[0] -= 1
+
+
+async def run_level(port: int, tables: int, seconds: float, pid: int) -> dict[str, float]:
+    stats = Stats()
+    held = [0, 0]
+    limits = httpx.Limits(max_connections=64)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) as http:
+        start = time.monotonic()
+        stop_at = start + seconds
+        await asyncio.gather(*(client(port, http, 1000 + i, stop_at, stats, held) for i in range(tables)))
+        elapsed = time.monotonic() - start
+        health = (await http.get("/api/health")).json()
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "tables": tables,
+        "client_actions_s": len(lat) / elapsed,
+        "all_actions_s": stats.versions / elapsed,
+        "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
+        "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "errors": stats.errors,
+        "held": held[1],
+        "games": stats.games_finished,
+        "live_tables": health["live_tables"],
+        "rss": rss_mb(pid),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tables", default="20,100,300", help="comma-separated table counts")
+    parser.add_argument("--seconds", type=float, default=15.0, help="duration of each level")
+    parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
+    args = parser.parse_args()
+    tmp = tempfile.mkdtemp(prefix="bloodforge-bench-")
+    db_url = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
+    port = free_port()
+    proc = start_server(db_url, port)
+    console = Console(width=180)
+    table = Table(title=f"bloodforge server load ({'SQLite' if db_url.startswith('sqlite') else 'PostgreSQL'}, "
+                        f"{os.cpu_count()} cores, clients and server on one machine)")
+    for col in ("tables (clients)", "client actions/s", "all actions/s", "p50 ms", "p95 ms", "p99 ms",
+                "errors", "tables held", "games ended", "server RSS MB"):
+        table.add_column(col, justify="right")
+    try:
+        for level in (int(x) for x in args.tables.split(",")):
+            r = asyncio.run(run_level(port, level, args.seconds, proc.pid))
+            table.add_row(f"{level}", f"{r['client_actions_s']:.0f}", f"{r['all_actions_s']:.0f}",
+                          f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}", f"{r['errors']}",
+                          f"{r['held']}", f"{r['games']}", f"{r['rss']:.0f}")
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    console.print(table)
+
+
+if __name__ == "__main__":
+    main()
