@@ -34,10 +34,7 @@ def _params(players: int, seed: int, cutiecorn: bool) -> dict[str, Any]:
         pool = list(ALL)
     factions = rnd.sample(pool, players)
     params: dict[str, Any] = {"players": players, "factions": factions, "cutiecorn": cutiecorn}
-    if players >= 5:
-        # the house map for 5-6 players is not in the package yet; Map 1 takes them on request
-        params.update(map="map1", allow_unrecommended=True)
-    return params
+    return params  # 5-6 players play on the house map "grand" by default
 
 
 def playout(params: dict[str, Any], seed: int, *, max_actions: int = 6000) -> BloodstonesState:

@@ -133,3 +133,33 @@ def test_map_with_asymmetric_border_names_file_and_border(tmp_path: Path) -> Non
     data["areas"][3]["terrain"] = "lava"
     with pytest.raises(DataFileError, match=r"broken_map2\.json: areas\.3\.terrain"):
         load_board(str(_write(tmp_path, "broken_map2.json", data)))
+
+
+def test_house_map_grand_is_for_five_and_six_players_with_fair_citadel_spots() -> None:
+    """House content: the 5-6 player map (docs/games/bloodstones.md, Data files)."""
+    from bloodforge.games.bloodstones.content import load_board
+
+    board = load_board("grand")
+    data = board.data
+    assert data.house_content is True
+    assert (data.players.min, data.players.max) == (5, 6)
+    terrains = set(board.terrain.values())
+    assert terrains == {"plains", "forest", "hills", "mountains", "desert", "sea"}
+    land = [a for a in board.area_ids if not board.is_sea(a)]
+    assert len(board.graph.components(land)) == 1, "land must be connected without ships"
+    seas = [a for a in board.area_ids if board.is_sea(a)]
+    assert len(seas) >= 10
+    spots = (data.model_extra or {})["citadel_spots"]
+    assert len(spots) == 6
+    for i, a in enumerate(spots):
+        assert board.terrain[a] in data.terrain_rules.citadel_allowed
+        for b in spots[i + 1:]:
+            assert board.graph.distance(a, b) is not None
+            assert board.graph.distance(a, b) >= 3  # type: ignore[operator]
+
+
+def test_five_and_six_players_default_to_the_house_map() -> None:
+    for players in (5, 6):
+        game = bloodforge.load_game("bloodstones", players=players, seed=1)
+        assert game.static_info()["map"]["id"] == "grand"
+    assert bloodforge.load_game("bloodstones", players=4, seed=1).static_info()["map"]["id"] == "map1"

@@ -81,10 +81,15 @@ def play_command(
         console.print(f"record written to {save}")
 
 
+def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
+    """Numbers in numeric order (area 9 before area 10) for people reading the list."""
+    return (action.kind, tuple((0, int(a), "") if a.isdigit() else (1, 0, a) for a in action.args))
+
+
 def ask_human(state: State, seat: int) -> Action | None:
     """Show the position and the numbered legal actions; accept a number or an action text."""
     console.print(escape(state.game.render_text(state.observation(seat))))
-    legal = state.legal_actions()
+    legal = sorted(state.legal_actions(), key=natural_key)
     width = max(len(str(len(legal))), 2)
     for i, a in enumerate(legal):
         console.print(f"  [bold]{i:>{width}}[/bold]  {a}")

@@ -341,9 +341,12 @@ class BloodstonesPolicy:
             unit = str(a.args[0])
             info = model.unit(view.me, unit)
             value = model.unit_value(view.me, unit)
+            cost = float(info["build_cost"] or 0)
             if info["base"] == "ship" and view.me != "corsairs":
                 value -= 0.5
-            return (float(info["build_cost"] or 0), value)
+            if info["base"] == "castle":
+                cost -= 1.5  # immobile: one castle guards the citadel, armies win games
+            return (cost, value)
 
         return str(max(builds, key=score))
 
