@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Engine, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -66,6 +66,8 @@ class TableRecord:
 class Store:
     def __init__(self, sessions: sessionmaker[Session]) -> None:
         self.sessions = sessions
+        self.engine: Engine = sessions.kw["bind"]
+        self.dialect: str = self.engine.dialect.name
 
     def create_table(
         self,
@@ -122,9 +124,11 @@ class Store:
         """Insert action `ply` and advance the table's summary, atomically; StaleWrite if another
         writer got there first (the unique (table_id, ply) key or the ply guard refuses it)."""
         now = utcnow()
+        engine = self.engine
         try:
-            with self.sessions.begin() as session:
-                moved = session.execute(
+            # Core statements on one connection: this is the hot path of every move.
+            with engine.begin() as conn:
+                moved = conn.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id, TableRow.ply == ply)
                     .values(
@@ -132,9 +136,11 @@ class Store:
                         status="playing" if to_move is not None else "over", result=result,
                     )
                 )
-                if moved.rowcount != 1:  # type: ignore[attr-defined]
+                if moved.rowcount != 1:
                     raise StaleWrite(f"table {table_id} is no longer at ply {ply}")
-                session.add(ActionRow(table_id=table_id, ply=ply, seat=seat, text=text, created_at=now))
+                conn.execute(insert(ActionRow).values(
+                    table_id=table_id, ply=ply, seat=seat, text=text, created_at=now
+                ))
         except IntegrityError as err:
             raise StaleWrite(f"ply {ply} of table {table_id} was written by someone else") from err
 

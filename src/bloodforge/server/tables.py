@@ -8,6 +8,7 @@ then swap in the new state and tell the listeners. A refused action changes noth
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import hmac
 import logging
@@ -15,6 +16,7 @@ import secrets
 import time
 import unicodedata
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +62,7 @@ class LiveTable:
     ai_task: asyncio.Task[None] | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
     _static: dict[str, Any] | None = None
+    _public: tuple[int, dict[str, Any]] | None = None
 
     @property
     def id(self) -> str:
@@ -94,9 +97,11 @@ class LiveTable:
         legal: list[str] = []
         if seat is not None and seat == current and self.seats[seat].kind == "human":
             legal = [str(a) for a in st.legal_actions()]
+        if self._public is None or self._public[0] != self.version:
+            self._public = (self.version, self.public().model_dump(mode="json"))
         return {
             "type": "state",
-            "table": self.public().model_dump(mode="json"),
+            "table": self._public[1],
             "version": self.version,
             "seat": seat,
             "current_player": current,
@@ -150,6 +155,10 @@ class TableManager:
         self.tables: dict[str, LiveTable] = {}
         self._loading: dict[str, asyncio.Future[LiveTable]] = {}
         self.listeners: list[Listener] = []
+        # SQLite has one writer at a time: several writing threads would only queue on its lock
+        # (sleeping in its busy handler), so writes go through one thread; PostgreSQL takes more.
+        workers = 1 if store.dialect == "sqlite" else 8
+        self.writer = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="db-write")
         #: Called (outside any lock) after every committed action and on table creation.
         self.after_change: list[Callable[[LiveTable], None]] = []
 
@@ -283,12 +292,13 @@ class TableManager:
                 raise ApiError(422, "action/illegal", str(err)) from None
             except BloodforgeError as err:
                 raise ApiError(422, "action/refused", str(err)) from None
+            write = functools.partial(
+                self.store.append_action,
+                table_id=live.id, ply=live.version, seat=seat, text=str(action),
+                to_move=new.current_player, result=result_of(new),
+            )
             try:
-                await asyncio.to_thread(
-                    self.store.append_action,
-                    table_id=live.id, ply=live.version, seat=seat, text=str(action),
-                    to_move=new.current_player, result=result_of(new),
-                )
+                await asyncio.get_running_loop().run_in_executor(self.writer, write)
             except StaleWrite as err:
                 self.forget(live.id)
                 raise ApiError(409, "action/stale", f"another writer changed the table: {err}") from None
