@@ -11,7 +11,7 @@ QUICK = {"done", "cancel", "stay", "keep"}
 
 
 def version(page: Page) -> int:
-    return int(page.evaluate("Number(document.body.dataset.version || -1)"))
+    return int(page.evaluate("() => Number(document.body.dataset.version || -1)"))
 
 
 def wait_my_turn(page: Page, timeout: float = 60_000) -> None:

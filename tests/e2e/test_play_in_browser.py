@@ -28,7 +28,7 @@ def create_from_lobby(
     page.locator("#create-button").click()
     page.wait_for_url("**/table/**")
     page.wait_for_selector("polygon.cell")
-    page.wait_for_function("document.body.dataset.version !== undefined")
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
 
 
 def snapshot(page: Page) -> dict[str, str]:
@@ -76,13 +76,13 @@ def test_setup_and_a_turn_by_clicking_then_the_ai_answers_and_reload_keeps_it(
             page.screenshot(path=str(shots / "03-setup-build.png"))
     assert built >= 1
     done = pick(legal(page), "done")
-    if done and page.evaluate("document.body.dataset.phase") == "setup_build":
+    if done and page.evaluate("() => document.body.dataset.phase") == "setup_build":
         perform(page, done)
 
     # -- our first main turn: build and pay, move (with an undo) and pay, then done -----------
     while True:
         wait_my_turn(page)
-        if page.evaluate("document.body.dataset.phase") == "main_actions":
+        if page.evaluate("() => document.body.dataset.phase") == "main_actions":
             break
         perform(page, pick(legal(page), "done", "citadel", "build") or legal(page)[0])
     page.screenshot(path=str(shots / "04-main-turn.png"))
@@ -90,7 +90,7 @@ def test_setup_and_a_turn_by_clicking_then_the_ai_answers_and_reload_keeps_it(
     for _ in range(60):
         wait_my_turn(page)
         options = legal(page)
-        if page.evaluate("document.body.dataset.phase") != "main_actions":
+        if page.evaluate("() => document.body.dataset.phase") != "main_actions":
             break
         pending = page.locator("#pending").inner_text()
         if "Choosing" in pending:
@@ -143,9 +143,10 @@ def test_setup_and_a_turn_by_clicking_then_the_ai_answers_and_reload_keeps_it(
 
 def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: ServerThread, shots: Path) -> None:
     create_from_lobby(page, server, shots, name="Newcomer", max_rounds=2)
+    battle_seen = False
     for _ in range(400):
         wait_my_turn(page, timeout=90_000)
-        if page.evaluate("document.body.dataset.terminal") == "true":
+        if page.evaluate("() => document.body.dataset.terminal") == "true":
             break
         options = legal(page)
         # a plain player: build or move when possible, pay, attack if offered, else done
@@ -155,8 +156,11 @@ def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: Ser
         if action == "cancel":
             action = next(o for o in options if o != "cancel")
         perform(page, action)
+        if not battle_seen and page.locator("#extra").is_visible():
+            battle_seen = True
+            page.screenshot(path=str(shots / "08-battle.png"))
     expect(page.locator("#banner")).to_contain_text("Game over")
-    page.screenshot(path=str(shots / "08-game-over.png"))
+    page.screenshot(path=str(shots / "09-game-over.png"))
 
     page.locator("#mode-link").click()
     page.wait_for_selector("#replay-bar:not([hidden])")
@@ -169,4 +173,32 @@ def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: Ser
         page.locator("#rp-next").click()
     page.wait_for_function("() => document.body.dataset.version === '5'")
     expect(page.locator("#rp-label")).to_contain_text("action 5 of")
-    page.screenshot(path=str(shots / "09-replay.png"))
+    page.screenshot(path=str(shots / "10-replay.png"))
+
+
+def test_a_battle_from_an_uploaded_scenario(page: Page, server: ServerThread, shots: Path) -> None:
+    """The rulebook's battle example uploaded as a scenario file in the lobby: attack by clicking
+    the area, then follow the battle panel (tiles, substitution, totals) to its end."""
+    scenarios = Path(__file__).resolve().parents[2] / "src/bloodforge/games/bloodstones/scenarios"
+    scenario = scenarios / "worked_example_battle.yaml"
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    page.locator(".seat-name").first.fill("Attacker")
+    page.locator("#more summary").click()
+    page.locator("#scenario").set_input_files(str(scenario))
+    page.locator("#create-button").click()
+    page.wait_for_url("**/table/**")
+    wait_my_turn(page)
+    perform(page, "battle 27 1")
+    shot = False
+    for _ in range(20):
+        wait_my_turn(page)
+        if page.locator("#extra .btile").count() and not shot:
+            page.screenshot(path=str(shots / "08-battle.png"))
+            shot = True
+        if not page.locator("#extra").is_visible():
+            break
+        options = legal(page)
+        perform(page, pick(options, "keep", "stay", "casualty", "retreat", "raise") or options[0])
+    assert shot
+    assert "battle" in page.locator("#log").inner_text().lower()

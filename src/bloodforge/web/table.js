@@ -155,6 +155,11 @@ function renderPrompt() {
   const v = ctx.view;
   const box = clear($("prompt"));
   if (v.terminal) { box.append(el("strong", { text: "Game over." })); return; }
+  if (replayMode) {
+    box.classList.remove("your-turn");
+    box.append(el("span", { text: `Replay: ${seatName(v.current_player)} to play` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+    return;
+  }
   const mine = !replayMode && seat !== null && v.current_player === seat;
   const hint = ctx.ui.prompt ? ctx.ui.prompt(v, mine) : "";
   if (mine) {

@@ -260,7 +260,9 @@ export function createView(ctx) {
     for (const area of o.areas) {
       const d = drawing.get(area.id);
       if (!d) continue;
-      const seats = Object.keys(area.units).filter((s) => Object.values(area.units[s]).some((n) => n > 0));
+      // Citadels are drawn as towers below; a stack chip shows the other units only.
+      const seats = Object.keys(area.units).filter(
+        (s) => Object.entries(area.units[s]).some(([u, n]) => u !== "citadel" && n > 0));
       const w = 170, h = 110, gap = 16;
       const total = seats.length * w + (seats.length - 1) * gap;
       seats.forEach((s, i) => {
