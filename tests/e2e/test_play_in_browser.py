@@ -120,10 +120,17 @@ def test_setup_and_a_turn_by_clicking_then_the_ai_answers_and_reload_keeps_it(
             break
     assert {"build", "pay", "move", "to", "undo"} <= did, did
 
-    # -- the AI answers live ------------------------------------------------------------------
-    wait_my_turn(page, timeout=90_000)
-    log = page.locator("#log").inner_text()
-    assert "P1" in log, "the AI's moves appear in the log"
+    # -- finish our turn (villages, ...), then the AI answers live ------------------------------
+    def ai_lines() -> int:
+        return sum(1 for line in page.locator("#log li").all_inner_texts() if line.startswith("P1 "))
+
+    before_ai = ai_lines()
+    for _ in range(30):
+        wait_my_turn(page, timeout=90_000)
+        if ai_lines() > before_ai and page.evaluate("() => document.body.dataset.phase") == "main_actions":
+            break
+        perform(page, pick(legal(page), "done") or legal(page)[0])
+    assert ai_lines() > before_ai, "the AI's moves appear in the log"
     page.screenshot(path=str(shots / "06-after-ai-answer.png"))
 
     # -- reload: the same position ------------------------------------------------------------
