@@ -433,6 +433,9 @@ class BloodstonesState(State):
         new.battle_rig = [list(r) for r in self.battle_rig]
         new.log_entries = list(self.log_entries)
         new.over_reason = self.over_reason
+        memo = self.__dict__.get("_reach_memo")
+        if memo is not None and memo[0] == len(self.history):
+            new.__dict__["_reach_memo"] = memo  # same position, same reachable areas
         return new
 
     def _position_json(self) -> dict[str, Any]:
