@@ -71,7 +71,12 @@ class AiRunner:
                     continue
                 log.error("table %s: AI seat %d played %s and was refused: %s", table_id, seat, action, err.message)
                 fallback = self._fallback(snapshot, version)
-                await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
+                try:
+                    await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
+                except ApiError as again:
+                    if again.code != "action/stale":
+                        log.error("table %s: AI seat %d stopped: %s", table_id, seat, again.message)
+                        return
 
     async def _choose(self, live: LiveTable, seat: int, snapshot: State) -> Action:
         agent = self._agent(live, seat)
