@@ -210,6 +210,8 @@ function renderActions() {
 }
 
 function renderLog() {
+  const key = $("log-key");
+  if (key && ctx.table) key.textContent = ctx.table.seats.map((s) => `P${s.seat} = ${s.name}`).join(" · ");
   const box = clear($("log"));
   const lines = ctx.logLines;
   const start = Math.max(0, lines.length - 300);

@@ -368,7 +368,7 @@ export function createView(ctx) {
       card.append(el("div", { class: "player-stats" },
         el("span", { class: "vp", title: "victory points", text: `${p.vp} VP` }),
         el("span", {}, "regroups ", regroups),
-        el("span", { title: "tiles in hand / hand size", text: `hand ${p.hand_count}/${p.hand_limit ?? "?"}` }),
+        el("span", { title: "tiles in hand (hand size)", text: `hand ${p.hand_count} (size ${p.hand_limit ?? "?"})` }),
         el("span", { title: "tiles in bag", text: `bag ${p.bag_count}` }),
         el("span", { title: "villages on the map / in supply", text: `villages ${p.villages_on_map}/${p.village_supply}` }),
         p.captured_villages || p.captured_citadels ? el("span", { text: `captured ${p.captured_villages}v ${p.captured_citadels}c` }) : null,
