@@ -31,10 +31,12 @@ def serve_command(
     port: Annotated[int, typer.Option(help="TCP port")] = 8000,
     db: Annotated[str | None, typer.Option(help="database URL (default: $DATABASE_URL or a SQLite file)")] = None,
     data_dir: Annotated[Path, typer.Option(help="where the default SQLite file lives")] = Path("bloodforge-data"),
+    ai_delay: Annotated[float, typer.Option(help="seconds between AI actions, so people can follow them")] = 0.35,
+    ai_budget: Annotated[float, typer.Option(help="seconds an AI may think per action")] = 10.0,
 ) -> None:
     from bloodforge.server.runner import serve
 
-    serve(host=host, port=port, db_url=db, data_dir=data_dir)
+    serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget)
 
 
 if __name__ == "__main__":  # pragma: no cover
