@@ -182,6 +182,12 @@ def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: Ser
     expect(page.locator("#rp-label")).to_contain_text("action 5 of")
     page.screenshot(path=str(shots / "10-replay.png"))
 
+    page.goto(server.url + "/")
+    page.wait_for_selector(".table-item")
+    expect(page.locator("#mine")).to_contain_text("Newcomer")
+    expect(page.locator(".table-item").first).to_contain_text("finished")
+    page.screenshot(path=str(shots / "11-lobby-tables.png"))
+
 
 def test_a_battle_from_an_uploaded_scenario(page: Page, server: ServerThread, shots: Path) -> None:
     """The rulebook's battle example uploaded as a scenario file in the lobby: attack by clicking

@@ -172,7 +172,7 @@ function renderTables(tables) {
   const list = clear($("tables"));
   if (!tables.length) { list.append(el("li", { class: "muted", text: "No tables yet — create one above." })); return; }
   for (const t of tables) {
-    const seats = t.seats.map((s) => `${s.name}${s.kind === "agent" ? " (AI)" : ""}`).join(", ");
+    const seats = t.seats.map((s) => `${s.name}${s.kind === "agent" && !/\bAI\b/.test(s.name) ? " (AI)" : ""}`).join(", ");
     const status = t.status === "over" ? "finished" : `move ${t.ply}, ${t.seats[t.to_move]?.name ?? "?"} to play`;
     list.append(el("li", { class: "table-item" },
       el("span", { class: "game-tag", text: t.game_name }),
