@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -196,6 +196,7 @@ class Effect(_Strict):
     kind: EffectKind
     amount: int = Field(default=1, ge=1, le=10)
     acts: tuple[ActKind, ...] = ("move", "attack")
+    units: int | Literal["x"] | None = None
     max_target_blood: int | None = Field(default=None, ge=1, le=20)
 
     @model_validator(mode="after")
@@ -204,17 +205,21 @@ class Effect(_Strict):
             raise ValueError("an 'act' effect needs distinct acts from ['move', 'attack']")
         if self.max_target_blood is not None and self.kind != "zombify":
             raise ValueError("max_target_blood only applies to a 'zombify' effect")
+        if self.units is not None and self.kind != "act":
+            raise ValueError("units (how many may Act) only applies to an 'act' effect")
+        if isinstance(self.units, int) and self.units < 1:
+            raise ValueError("units must be at least 1, or 'x' for the blood paid")
         return self
 
-    def text(self) -> str:
+    def text(self, subject: str = "the target") -> str:
         n = self.amount
         stones = f"{n} blood stone" + ("s" if n != 1 else "")
         if self.kind == "damage":
-            return f"the target loses {stones}"
+            return f"{subject} loses {stones}"
         if self.kind == "heal":
-            return f"the target gains {stones} from the supply (up to its maximum)"
+            return f"{subject} gains {stones} from the supply (up to its maximum)"
         if self.kind == "drain":
-            return f"the target loses {stones}; the Witch gains what it lost (up to her maximum)"
+            return f"{subject} loses {stones}; the Witch gains what it lost (up to her maximum)"
         if self.kind == "zombify":
             limit = (
                 ""
@@ -226,11 +231,14 @@ class Effect(_Strict):
             what = " and ".join(
                 {"move": "move once", "attack": "attack once"}[a] for a in self.acts
             )
-            return f"the target may {what} now"
+            if self.units is None:
+                return f"{subject} may {what} now"
+            many = "X" if self.units == "x" else str(self.units)
+            return f"up to {many} of {subject} may each {what} now"
         if self.kind == "teleport":
             return "the Witch moves to the target square"
         if self.kind == "bind":
-            return "the target cannot move during the Soldiers' next turn"
+            return f"{subject} cannot move during the Soldiers' next turn"
         if self.kind == "extra_acts":
             return f"you may Act {n} more time" + ("s" if n != 1 else "") + " this turn"
         return f"the Witch loses {stones}"
@@ -245,7 +253,13 @@ class SpellCard(_Strict):
     targets: tuple[TargetKind, ...] = ()
     effect: Effect
     on_fail: Effect | None = None
+    area: bool = False
     design_note: str = ""
+
+    @property
+    def chooses_target(self) -> bool:
+        """Whether casting asks for a target, or affects every matching unit in range (or none)."""
+        return not (self.area or isinstance(self.range, NoShape | AllShape))
 
     @model_validator(mode="after")
     def _range_fits_effect(self) -> SpellCard:
@@ -253,6 +267,10 @@ class SpellCard(_Strict):
         targets = set(self.targets)
         if len(targets) != len(self.targets):
             raise ValueError(f"spell {self.id!r}: targets are listed twice")
+        if self.effect.units == "x" and self.chance.kind != "blood":
+            raise ValueError(f"spell {self.id!r}: units 'x' needs a blood chance (X = blood paid)")
+        if self.area and (isinstance(self.range, NoShape | AllShape) or "square" in targets):
+            raise ValueError(f"spell {self.id!r}: area applies to unit targets in a pattern range")
         if isinstance(self.range, NoShape):
             if targets:
                 raise ValueError(f"spell {self.id!r}: a 'none' range takes no targets")
@@ -291,9 +309,12 @@ class SpellCard(_Strict):
     def card_text(self) -> str:
         fail = "" if self.on_fail is None else f" If it fails: {self.on_fail.text()}."
         who = ", ".join(self.targets) if self.targets else "-"
+        subject = "the target" if self.chooses_target else f"the {who} in range"
+        if isinstance(self.range, AllShape):
+            subject = f"every {who}"
         return (
             f"{self.name} | Chance: {self.chance.text()} | "
-            f"Range: {shape_text(self.range)} ({who}) | Effect: {self.effect.text()}.{fail}"
+            f"Range: {shape_text(self.range)} ({who}) | Effect: {self.effect.text(subject)}.{fail}"
         )
 
 
@@ -490,6 +511,7 @@ class Content:
     squares_by_name: Mapping[str, Square]
     attack_reach: Mapping[str, Reach | None]
     spell_reach: Mapping[str, Reach | None]
+    memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def darkened(self) -> frozenset[Square]:

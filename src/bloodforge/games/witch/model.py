@@ -110,9 +110,22 @@ class Grant:
     units: tuple[str, ...]
     can_move: set[str]
     can_attack: set[str]
+    slots: int | None = None  # how many more of `units` may start Acting (None: all of them)
+    started: set[str] = field(default_factory=set)
 
     def copy(self) -> Grant:
-        return Grant(self.seat, self.spell, self.units, set(self.can_move), set(self.can_attack))
+        return Grant(
+            self.seat,
+            self.spell,
+            self.units,
+            set(self.can_move),
+            set(self.can_attack),
+            self.slots,
+            set(self.started),
+        )
+
+    def may_act(self, uid: str) -> bool:
+        return uid in self.started or self.slots is None or self.slots > 0
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -121,6 +134,8 @@ class Grant:
             "units": list(self.units),
             "can_move": sorted(self.can_move),
             "can_attack": sorted(self.can_attack),
+            "slots": self.slots,
+            "started": sorted(self.started),
         }
 
     @classmethod
@@ -131,6 +146,8 @@ class Grant:
             tuple(data["units"]),
             set(data.get("can_move", ())),
             set(data.get("can_attack", ())),
+            None if data.get("slots") is None else int(data["slots"]),
+            set(data.get("started", ())),
         )
 
 
@@ -145,13 +162,15 @@ class Event:
     private: str | None = None
     roll: int | None = None
     passed: bool | None = None
+    _views: tuple[dict[str, Any] | None, dict[str, Any] | None] = field(
+        default=(None, None), init=False, repr=False, compare=False
+    )
 
-    def visible_to(self, seat: int | None) -> dict[str, Any] | None:
-        text = (
-            self.private
-            if seat is not None and seat == self.seat and self.private is not None
-            else self.text
-        )
+    def __post_init__(self) -> None:
+        # Built once: observations copy these instead of formatting every event every time.
+        object.__setattr__(self, "_views", (self._view(self.text), self._view(self.private)))
+
+    def _view(self, text: str | None) -> dict[str, Any] | None:
         if text is None:
             return None
         out: dict[str, Any] = {"turn": self.turn, "kind": self.kind, "text": text}
@@ -159,6 +178,12 @@ class Event:
             out["roll"] = self.roll
             out["passed"] = self.passed
         return out
+
+    def visible_to(self, seat: int | None) -> dict[str, Any] | None:
+        public, private = self._views
+        mine = seat is not None and seat == self.seat and private is not None
+        view = private if mine else public
+        return None if view is None else dict(view)
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -17,17 +17,18 @@ from .content import SpellCard, shape_reach, shape_text
 from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH
 
 if TYPE_CHECKING:
+    from .content import Content
     from .state import WitchState
 
 S = TypeVar("S", bound="WitchState")
 
 #: How many of the latest visible log lines an observation carries.
-LOG_WINDOW = 60
+LOG_WINDOW = 30
 
 
-def card_info(spell: SpellCard, deck: str) -> dict[str, Any]:
-    """A spell card as printed: public knowledge about a card id, not about where it is."""
+def _card_template(spell: SpellCard, deck: str) -> dict[str, Any]:
     ch = spell.chance
+    eff = spell.effect
     return {
         "id": spell.id,
         "name": spell.name,
@@ -36,33 +37,52 @@ def card_info(spell: SpellCard, deck: str) -> dict[str, Any]:
         "range": shape_text(spell.range),
         "targets": list(spell.targets),
         "effect": {
-            "kind": spell.effect.kind,
-            "amount": spell.effect.amount,
-            "text": spell.effect.text(),
+            "kind": eff.kind,
+            "amount": eff.amount,
+            "units": eff.units,
+            "max_target_blood": eff.max_target_blood,
+            "text": eff.text(),
         },
         "on_fail": None if spell.on_fail is None else spell.on_fail.text(),
         "text": spell.card_text(),
     }
 
 
+def _statics(c: Content) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """What never changes within a content file, formatted once per file."""
+    memo = c.memo.get("observation")
+    if memo is None:
+        units = {}
+        for uid in c.roster:
+            card = c.units[uid]
+            units[uid] = {
+                "name": card.name,
+                "kind": card.kind,
+                "side": "soldiers" if card.kind == "soldier" else "witch",
+                "glyph": card.glyph,
+                "max_blood": card.blood_cap,
+                "movement": card.movement,
+                "attack": None if card.attack is None else shape_text(card.attack),
+                "reach": 0 if card.attack is None else shape_reach(card.attack),
+            }
+        cards = {sid: _card_template(s, c.deck_of(sid)) for sid, s in c.spells.items()}
+        memo = c.memo["observation"] = (units, cards)
+    result: tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]] = memo
+    return result
+
+
 def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
     c = state.content
     names = c.square_names
+    static_units, static_cards = _statics(c)
     units: dict[str, Any] = {}
     for uid in c.roster:
-        u, card = state.units[uid], c.units[uid]
+        u = state.units[uid]
         units[uid] = {
-            "name": card.name,
-            "kind": card.kind,
-            "side": "soldiers" if card.kind == "soldier" else "witch",
-            "glyph": card.glyph,
+            **static_units[uid],
             "where": u.where,
             "square": None if u.square is None else names[u.square],
             "blood": u.blood,
-            "max_blood": card.blood_cap,
-            "movement": card.movement,
-            "attack": None if card.attack is None else shape_text(card.attack),
-            "reach": 0 if card.attack is None else shape_reach(card.attack),
             "zombified": u.zombified,
             "bound": u.bound,
         }
@@ -109,11 +129,19 @@ def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
         "log": _log(state, seat),
     }
     if seat is not None:
-        deck_label = "phantom" if seat == SOLDIERS else "blood"
-        obs["hand"] = [card_info(c.spells[card], deck_label) for card in state.hands[seat]]
+        obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
         if state.pending is not None and state.side == seat:
             obs["pending"] = state.pending.to_json()
     return obs
+
+
+def _copy_card(t: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **t,
+        "chance": dict(t["chance"]),
+        "targets": list(t["targets"]),
+        "effect": dict(t["effect"]),
+    }
 
 
 def _winner(state: WitchState) -> str | None:

@@ -290,7 +290,7 @@ def grant_actions(state: WitchState) -> list[Action]:
     assert g is not None
     out: list[Action] = []
     for uid in g.units:
-        if state.on_board(uid):
+        if state.on_board(uid) and g.may_act(uid):
             out.extend(_unit_acts(state, uid, uid in g.can_move, uid in g.can_attack))
     out.append(DONE)
     return out
@@ -333,6 +333,10 @@ def _record_act(state: WitchState, uid: str, act: str) -> None:
     g = state.grant
     if g is not None:
         (g.can_move if act == "move" else g.can_attack).discard(uid)
+        if uid not in g.started:
+            g.started.add(uid)
+            if g.slots is not None:
+                g.slots -= 1
         _after_grant_step(state)
         return
     (state.rec.moved if act == "move" else state.rec.attacked).add(uid)
@@ -346,7 +350,8 @@ def _after_grant_step(state: WitchState) -> None:
     if g is None:
         return
     if state.phase == OVER or not any(
-        state.on_board(uid) and (uid in g.can_move or uid in g.can_attack) for uid in g.units
+        state.on_board(uid) and g.may_act(uid) and (uid in g.can_move or uid in g.can_attack)
+        for uid in g.units
     ):
         state.grant = None
 
@@ -388,6 +393,8 @@ def _explain_act(state: WitchState, kind: str, uid: str) -> str | None:
     if g is not None:
         if uid not in g.units:
             return f"{c.spells[g.spell].name} lets only {', '.join(g.units)} Act"
+        if not g.may_act(uid):
+            return f"{c.spells[g.spell].name}: no more units may start Acting"
         left = g.can_move if kind == "move" else g.can_attack
         if uid not in left:
             return f"{uid} may not {kind} again under {c.spells[g.spell].name}"

@@ -87,7 +87,7 @@ def build(
     biggest = max((s.chance.die or 0) for s in c.spells.values())
     for die in rig_spec.dice:
         if not 1 <= die <= biggest:
-            raise ScenarioError(f"rig.dice: {die} is not a face of any die in play (d{biggest} at most)")
+            raise ScenarioError(f"rig.dice: {die} is not a face of any die in play (d{biggest})")
     state.dice = Dice(rig_spec.dice)
     state.phase = TURN
     state.side = SOLDIERS if pos.side == "soldiers" else WITCH

@@ -33,7 +33,7 @@ def spell_limit(state: WitchState) -> int:
 
 def needs_target(state: WitchState, pending: PendingCast) -> bool:
     spell = state.content.spells[pending.card]
-    return pending.target is None and not isinstance(spell.range, NoShape | AllShape)
+    return pending.target is None and spell.chooses_target
 
 
 def needs_pay(spell: SpellCard) -> bool:
@@ -176,9 +176,9 @@ def commit(state: WitchState, pending: PendingCast, x: int) -> None:
         "cast", " ".join(words) + ".", roll=roll, passed=passed if roll is not None else None
     )
     if passed:
-        _effect(state, spell, spell.effect, pending.target)
+        _effect(state, spell, spell.effect, pending.target, x)
     elif spell.on_fail is not None:
-        _effect(state, spell, spell.on_fail, pending.target)
+        _effect(state, spell, spell.on_fail, pending.target, x)
 
 
 def _roll(state: WitchState, spell: SpellCard, x: int) -> tuple[bool, int | None]:
@@ -191,12 +191,16 @@ def _roll(state: WitchState, spell: SpellCard, x: int) -> tuple[bool, int | None
     return value >= roll, roll
 
 
-def _effect(state: WitchState, spell: SpellCard, effect: Effect, target: str | None) -> None:
+def _effect(
+    state: WitchState, spell: SpellCard, effect: Effect, target: str | None, x: int
+) -> None:
     c = state.content
-    if isinstance(spell.range, AllShape):
-        units = [u for u in c.roster if state.on_board(u) and state.tag(u) in spell.targets]
-    else:
+    if spell.chooses_target:
         units = [target] if target is not None and target in state.units else []
+    elif isinstance(spell.range, NoShape):
+        units = []
+    else:
+        units = unit_targets(state, spell)
     kind = effect.kind
     if kind == "damage":
         for uid in units:
@@ -241,13 +245,17 @@ def _effect(state: WitchState, spell: SpellCard, effect: Effect, target: str | N
         alive = tuple(u for u in units if state.units[u].where == BOARD)
         if alive and state.phase != OVER:
             acts = set(effect.acts)
+            slots = x if effect.units == "x" else effect.units
             state.grant = Grant(
                 state.side,
                 spell.id,
                 alive,
                 set(alive) if "move" in acts else set(),
                 set(alive) if "attack" in acts else set(),
+                slots,
             )
+            if slots is not None and slots < len(alive):
+                state.note("acts", f"Up to {slots} of {', '.join(alive)} may Act.")
 
 
 def explain_cast(state: WitchState, card: str) -> str:
