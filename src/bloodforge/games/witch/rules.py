@@ -368,6 +368,12 @@ def explain_illegal(state: WitchState, action: Action) -> str | None:
     if state.grant is not None and kind not in {"move", "attack", "done"}:
         spell = state.content.spells[state.grant.spell].name
         return f"units are Acting by {spell}: move, attack or `done`"
+    if kind == "attack" and len(args) == 2 and args[1] in state.units:
+        where = state.units[args[1]].where
+        if where != BOARD:
+            return f"the target {args[1]} is not on the board ({where})"
+        if args[1] == args[0]:
+            return "a unit cannot attack itself"
     if kind in {"move", "attack"} and args and args[0] in state.units:
         return _explain_act(state, kind, args[0])
     if kind == "place" and args and args[0] in state.units:
