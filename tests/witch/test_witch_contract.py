@@ -251,7 +251,8 @@ def test_render_text_shows_board_blood_hand_turn_and_log() -> None:
     assert "the Witch to move" in text
     assert "Manipulate" in text
     assert "X > d4" in text
-    assert "blood 15/16" in text
+    witch = state.content.units["witch"]
+    assert f"blood {witch.starting_blood}/{witch.blood_cap}" in text
     assert "Recent log" in text
     spectator = game.render_text(state.observation(None))
     assert "Manipulate" not in spectator

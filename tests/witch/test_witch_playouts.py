@@ -51,7 +51,8 @@ def test_random_playouts_keep_every_invariant_after_every_action() -> None:
         else:
             assert witch_alive
             assert soldiers_left
-    assert outcomes[SOLDIERS] and outcomes[None], outcomes
+    assert outcomes[SOLDIERS], outcomes
+    assert outcomes[None], outcomes
 
 
 def test_random_agent_never_cancels_when_it_has_something_else() -> None:

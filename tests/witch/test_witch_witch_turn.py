@@ -253,16 +253,18 @@ def test_zombify_needs_a_weakened_soldier() -> None:
 
 
 def test_blood_feast_drains_into_the_witch_up_to_her_maximum() -> None:
+    cap = scenario().content.units["witch"].blood_cap
     state = scenario(
-        {"witch": {"square": "e6", "blood": 14}, "swordsman": {"square": "e5"}},
+        {"witch": {"square": "e6", "blood": cap - 1}, "swordsman": {"square": "e5", "blood": 4}},
         side="witch",
         hands={"witch": ["blood_feast"]},
     )
-    cap = state.content.units["witch"].blood_cap
+    supply = state.supply
     state.apply("cast blood_feast")
     state.apply("target swordsman")
-    assert state.units["swordsman"].blood == state.content.units["swordsman"].starting_blood - 2
-    assert state.units["witch"].blood == min(cap, 16)
+    assert state.units["swordsman"].blood == 2
+    assert state.units["witch"].blood == cap, "one stone fits under her maximum"
+    assert state.supply == supply + 1, "the other goes to the supply"
     check_invariants(state)
 
 

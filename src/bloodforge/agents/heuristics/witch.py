@@ -85,10 +85,7 @@ def pass_probability(card: dict[str, Any], x: int, phantoms: int) -> float:
 
 
 class WitchPolicy:
-    def __init__(
-        self, samples: int = 6, lookahead: int = 6, debug: bool = False, **weights: float
-    ) -> None:
-        self.debug = debug
+    def __init__(self, samples: int = 6, lookahead: int = 6, **weights: float) -> None:
         self.lookahead = lookahead
         known = {f.name for f in fields(Weights)}
         unknown = sorted(set(weights) - known)
@@ -112,6 +109,13 @@ class WitchPolicy:
         if obs["phase"] == "place":
             return self._place(obs, legal, rng)
         root = state.resample_hidden(seat, rng)
+        if obs["grant"] is not None:
+            # Acting with a spell's units: the greedy chain is the plan (no chance involved).
+            _, _, chain = self._play_grant(root, seat)
+            plan = chain or [Action("done")]
+            self._plan = list(plan[1:])
+            self._plan_at = len(state.history) + 1
+            return plan[0]
         best_v = -float("inf")
         best: list[list[Action]] = []
         for action in legal:
@@ -127,14 +131,10 @@ class WitchPolicy:
                 s = root.clone()
                 s.apply_unchecked(action)
                 v, plan = self._value(s, seat), [action]
-            if self.debug:
-                print(f"  {action}: {v:.2f} {[str(a) for a in plan]}")
             if v > best_v + 1e-9:
                 best_v, best = v, [plan]
             elif abs(v - best_v) <= 1e-9:
                 best.append(plan)
-        if self.debug:
-            print(f"choose: best {best_v:.2f} {[str(a) for a in best[0]]}")
         plan = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
         if plan[0].kind == "end":
             dead = self._dead_card(legal, obs)
@@ -163,7 +163,7 @@ class WitchPolicy:
 
         def key(a: Action) -> float:
             row = _xy(a.args[1])[1] * toward_enemy
-            center = abs(_xy(a.args[1])[0] - (obs["board"]["width"] - 1) / 2)
+            center = abs(_xy(a.args[1])[0] - (int(obs["board"]["width"]) - 1) / 2)
             return (-row if back else row) * 10 - center + rng.random() * 0.5
 
         return max(legal, key=key)
@@ -224,21 +224,22 @@ class WitchPolicy:
         if obs is None:
             obs = s.observation(seat)
         if obs["grant"] is not None and s.current_player == seat:
-            s, obs = self._play_grant(s, seat)
+            s, obs, _ = self._play_grant(s, seat)
         v = self.evaluate(obs, seat)
         if s.current_player == seat and obs["pending"] is None and obs["grant"] is None:
             v += self._options(s, obs, seat)
         return v
 
-    def _play_grant(self, s: State, seat: int) -> tuple[State, dict[str, Any]]:
+    def _play_grant(self, s: State, seat: int) -> tuple[State, dict[str, Any], list[Action]]:
         """Greedy chain through granted Acts: each step looks one attack beyond a move."""
         s = s.clone()
+        chain: list[Action] = []
         for _ in range(12):
             if s.current_player != seat:
                 break
             obs = s.observation(seat)
             if obs["grant"] is None:
-                return s, obs
+                return s, obs, chain
             scored: list[tuple[float, int, Action, State]] = []
             for i, a in enumerate(s.legal_actions()):
                 t = s.clone()
@@ -259,7 +260,8 @@ class WitchPolicy:
                 if v > best_v:
                     best_v, best_a = v, a
             s.apply_unchecked(best_a)
-        return s, s.observation(seat)
+            chain.append(best_a)
+        return s, s.observation(seat), chain
 
     def _options(self, s: State, obs: dict[str, Any], seat: int) -> float:
         """What the rest of this turn still offers: attacks in reach, castable spells."""
@@ -272,7 +274,8 @@ class WitchPolicy:
             gains: dict[str, float] = {}
             for a in legal:
                 if a.kind == "attack" and units[a.args[1]]["side"] == "witch":
-                    g = w.option_attack_witch if units[a.args[1]]["kind"] == "witch" else w.option_attack_other
+                    on_witch = units[a.args[1]]["kind"] == "witch"
+                    g = w.option_attack_witch if on_witch else w.option_attack_other
                     gains[a.args[0]] = max(gains.get(a.args[0], 0.0), g)
             total += sum(sorted(gains.values(), reverse=True)[: max(0, left)])
         spells_left = obs["turn"]["spell_limit"] - obs["turn"]["spells_used"]
@@ -318,7 +321,7 @@ class WitchPolicy:
         press = 1.0 + w.endgame_press * (total - len(soldiers))
         for u in soldiers:
             material -= press * (w.soldier_alive + w.soldier_stone * u["blood"])
-        material -= w.phantom * obs["phantoms"]
+        material -= w.phantom * int(obs["phantoms"])
         threats = 0
         approach = 0
         for u in soldiers:

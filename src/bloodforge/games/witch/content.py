@@ -377,13 +377,13 @@ class BoardModel(_Strict):
         check("soldier_start", self.soldier_start)
         check("preset", list(self.preset.values()))
         dark = set(self.darkened)
-        for field, zone in (
+        for name, zone in (
             ("witch_start", self.witch_start),
             ("soldier_start", self.soldier_start),
         ):
             bad = sorted(dark.intersection(zone))
             if bad:
-                raise ValueError(f"{field}: start squares {bad} are darkened")
+                raise ValueError(f"{name}: start squares {bad} are darkened")
         both = sorted(set(self.witch_start) & set(self.soldier_start))
         if both:
             raise ValueError(f"start zones overlap at {both}")

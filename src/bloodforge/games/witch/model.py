@@ -162,13 +162,13 @@ class Event:
     private: str | None = None
     roll: int | None = None
     passed: bool | None = None
-    _views: tuple[dict[str, Any] | None, dict[str, Any] | None] = field(
+    views: tuple[dict[str, Any] | None, dict[str, Any] | None] = field(
         default=(None, None), init=False, repr=False, compare=False
     )
 
     def __post_init__(self) -> None:
         # Built once: observations copy these instead of formatting every event every time.
-        object.__setattr__(self, "_views", (self._view(self.text), self._view(self.private)))
+        object.__setattr__(self, "views", (self._view(self.text), self._view(self.private)))
 
     def _view(self, text: str | None) -> dict[str, Any] | None:
         if text is None:
@@ -180,7 +180,7 @@ class Event:
         return out
 
     def visible_to(self, seat: int | None) -> dict[str, Any] | None:
-        public, private = self._views
+        public, private = self.views
         mine = seat is not None and seat == self.seat and private is not None
         view = private if mine else public
         return None if view is None else dict(view)

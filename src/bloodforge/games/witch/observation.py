@@ -153,9 +153,11 @@ def _winner(state: WitchState) -> str | None:
 def _log(state: WitchState, seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for event in reversed(state.log):
-        seen = event.visible_to(seat)
-        if seen is not None:
-            out.append(seen)
+        public, private = event.views
+        mine = private is not None and seat is not None and seat == event.seat
+        view = private if mine else public
+        if view is not None:
+            out.append(dict(view))
             if len(out) == LOG_WINDOW:
                 break
     out.reverse()
