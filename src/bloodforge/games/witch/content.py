@@ -309,9 +309,11 @@ class SpellCard(_Strict):
     def card_text(self) -> str:
         fail = "" if self.on_fail is None else f" If it fails: {self.on_fail.text()}."
         who = ", ".join(self.targets) if self.targets else "-"
-        subject = "the target" if self.chooses_target else f"the {who} in range"
+        plural = {"witch": "Witch", "minion": "minions", "soldier": "soldiers"}
+        many = " or ".join(plural.get(t, "zombified units") for t in self.targets)
+        subject = "the target" if self.chooses_target else f"the {many} in range"
         if isinstance(self.range, AllShape):
-            subject = f"every {who}"
+            subject = f"all {many}"
         return (
             f"{self.name} | Chance: {self.chance.text()} | "
             f"Range: {shape_text(self.range)} ({who}) | Effect: {self.effect.text(subject)}.{fail}"

@@ -15,6 +15,14 @@ SOLDIERS = 0
 WITCH = 1
 SIDE_NAMES = ("Soldiers", "Witch")
 
+
+def side_does(seat: int, verb: str) -> str:
+    """`The Soldiers draw` / `The Witch draws`: log lines agree with their subject."""
+    if seat == SOLDIERS:
+        return f"The Soldiers {verb}"
+    return f"The Witch {verb}es" if verb.endswith(("s", "sh", "ch")) else f"The Witch {verb}s"
+
+
 # Where a unit is. Every unit is in exactly one of these places.
 UNPLACED = "unplaced"  # before setup has put it on a start tile
 BOARD = "board"

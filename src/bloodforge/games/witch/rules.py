@@ -27,6 +27,7 @@ from .model import (
     WITCH,
     TurnRecord,
     UnitState,
+    side_does,
 )
 
 if TYPE_CHECKING:
@@ -116,7 +117,7 @@ def start_turn(state: WitchState) -> None:
         plural = "s" if len(drawn) != 1 else ""
         state.note(
             "draw",
-            f"The {SIDE_NAMES[seat]} draw {len(drawn)} {what}{plural}.",
+            f"{side_does(seat, 'draw')} {len(drawn)} {what}{plural}.",
             seat=seat,
             private=f"You draw {names}.",
         )
@@ -124,7 +125,8 @@ def start_turn(state: WitchState) -> None:
 
 def end_turn(state: WitchState) -> None:
     seat = state.side
-    state.note("end", f"The {SIDE_NAMES[seat]} end their turn.")
+    whose = "their" if seat == SOLDIERS else "her"
+    state.note("end", f"{side_does(seat, 'end')} {whose} turn.")
     if seat == SOLDIERS:
         for uid in state.content.soldier_ids:
             state.units[uid].bound = False
@@ -197,7 +199,7 @@ def check_victory(state: WitchState) -> None:
     state.winner = winner
     state.pending = None
     state.grant = None
-    state.note("over", f"The {SIDE_NAMES[winner]} win.")
+    state.note("over", f"{side_does(winner, 'win')}.")
 
 
 # -- movement & attacks -------------------------------------------------------------------------
@@ -320,7 +322,8 @@ def apply(state: WitchState, action: Action) -> None:
     elif kind == "discard":
         state.hands[state.side].remove(args[0])
         state.decks[state.side].discard(args[0])
-        state.note("discard", f"The {SIDE_NAMES[state.side]} discard {c.spells[args[0]].name}.")
+        name = c.spells[args[0]].name
+        state.note("discard", f"{side_does(state.side, 'discard')} {name}.")
     elif kind == "done":
         state.grant = None
     elif kind == "end":
@@ -384,7 +387,8 @@ def explain_illegal(state: WitchState, action: Action) -> str | None:
             return f"pieces are placed in card order; next is {next_to_place(state)}"
         return f"{args[1]} is not a free {SIDE_NAMES[placement_side(state)]} Start tile"
     if kind in {"cast", "discard"} and args and args[0] not in state.hands[state.side]:
-        return f"{args[0]} is not in the {SIDE_NAMES[state.side]}' hand"
+        owner = "Soldiers'" if state.side == SOLDIERS else "Witch's"
+        return f"{args[0]} is not in the {owner} hand"
     if kind == "cast":
         return spells.explain_cast(state, args[0])
     return None

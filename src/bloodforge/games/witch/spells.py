@@ -20,7 +20,7 @@ from bloodforge.core import Action
 from . import rules
 from .board import Square
 from .content import AllShape, AnywhereShape, Effect, NoShape, SpellCard
-from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast
+from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast, side_does
 
 if TYPE_CHECKING:
     from .state import WitchState
@@ -163,7 +163,7 @@ def commit(state: WitchState, pending: PendingCast, x: int) -> None:
         witch.blood -= x
         state.supply += x
     passed, roll = _roll(state, spell, x)
-    words = [f"The {SIDE_NAMES[seat]} cast {spell.name}"]
+    words = [f"{side_does(seat, 'cast')} {spell.name}"]
     if pending.target is not None:
         label = state.name(pending.target) if pending.target in state.units else pending.target
         words.append(f"on {label}")
