@@ -129,6 +129,20 @@ def test_bad_scenarios_raise_scenario_error_naming_the_field(
         new_game().load_scenario({"game": "witch", "position": data, "rig": rig})
 
 
+def test_a_rigged_roll_impossible_on_the_spells_die_is_refused_without_change() -> None:
+    state = scenario(
+        side="witch",
+        units={"minion1": {"square": "e8"}},
+        hands={"witch": ["manipulate"]},
+        rig={"dice": [6]},
+    )
+    state.apply("cast manipulate")
+    before = state.digest()
+    with pytest.raises(ScenarioError, match="impossible on a d4"):
+        state.apply("pay 2")
+    assert state.digest() == before
+
+
 def test_scenario_for_another_game_is_refused() -> None:
     with pytest.raises(ScenarioError, match="not 'witch'"):
         new_game().load_scenario({"game": "chess", "position": {}})

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bloodforge.core import CANCEL, Action
+from bloodforge.core import CANCEL, Action, Deck
 
 from . import spells
 from .board import Square, square_name
@@ -44,8 +44,6 @@ def setup(state: WitchState, preset: bool) -> None:
     for uid in c.roster:
         state.units[uid] = UnitState(uid, UNPLACED, None, c.units[uid].starting_blood)
     state.supply = c.data.blood_stones - sum(u.blood for u in state.units.values())
-    from bloodforge.core import Deck
-
     state.decks = [Deck.shuffled(c.phantom_deck, state.rng), Deck.shuffled(c.blood_deck, state.rng)]
     state.note("setup", f"Blood stones placed on the cards; {state.supply} stay in the supply.")
     if preset:

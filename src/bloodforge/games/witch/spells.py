@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bloodforge.core import Action
+from bloodforge.core import Action, ScenarioError
 
 from . import rules
 from .board import Square
@@ -135,24 +135,27 @@ def pending_actions(state: WitchState) -> list[Action]:
 def apply_step(state: WitchState, action: Action) -> None:
     """One step of the compound cast; the step that leaves nothing to choose commits."""
     if action.kind == "cast":
-        state.pending = PendingCast(action.args[0])
+        pending = PendingCast(action.args[0])
     elif action.kind == "target":
         assert state.pending is not None
-        state.pending = PendingCast(state.pending.card, action.args[0])
-    pending = state.pending
-    assert pending is not None
+        pending = PendingCast(state.pending.card, action.args[0])
+    else:
+        assert state.pending is not None
+        pending = state.pending
     spell = state.content.spells[pending.card]
-    if needs_target(state, pending):
+    if needs_target(state, pending) or (action.kind != "pay" and needs_pay(spell)):
+        state.pending = pending
         return
-    if action.kind == "pay":
-        commit(state, pending, int(action.args[0]))
-    elif not needs_pay(spell):
-        commit(state, pending, 0)
+    commit(state, pending, int(action.args[0]) if action.kind == "pay" else 0)
 
 
 def commit(state: WitchState, pending: PendingCast, x: int) -> None:
     c = state.content
     spell = c.spells[pending.card]
+    die = spell.chance.die
+    if die is not None and state.dice.rigged and not 1 <= state.dice.rigged[0] <= die:
+        # A scenario's rig that cannot happen: refuse before anything changes.
+        raise ScenarioError(f"rigged roll {state.dice.rigged[0]} is impossible on a d{die}")
     seat = state.side
     state.pending = None
     state.hands[seat].remove(spell.id)
