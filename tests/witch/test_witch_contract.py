@@ -12,7 +12,14 @@ from witch_helpers import check_invariants, new_game, scenario, texts
 
 import bloodforge
 from bloodforge.agents import make_agent
-from bloodforge.core import Action, ActionSyntaxError, DataFileError, IllegalAction, Rng
+from bloodforge.core import (
+    Action,
+    ActionSyntaxError,
+    DataFileError,
+    IllegalAction,
+    ParameterError,
+    Rng,
+)
 from bloodforge.games.witch import WitchState
 from bloodforge.games.witch.content import DEFAULT_CONTENT
 from bloodforge.lab.selfplay import play_game
@@ -242,6 +249,16 @@ def test_a_designer_copy_of_the_content_changes_the_game(tmp_path: Path) -> None
     path.write_text(json.dumps(data))
     game = bloodforge.load_game("witch", players=2, content=str(path), setup="preset")
     assert game.new_initial_state().units["witch"].blood == 9
+
+
+def test_preset_setup_needs_a_preset_in_the_content(tmp_path: Path) -> None:
+    data = json.loads(DEFAULT_CONTENT.read_text())
+    del data["board"]["preset"]
+    path = tmp_path / "no_preset.json"
+    path.write_text(json.dumps(data))
+    assert bloodforge.load_game("witch", players=2, content=str(path)).new_initial_state()
+    with pytest.raises(ParameterError, match="board.preset"):
+        bloodforge.load_game("witch", players=2, content=str(path), setup="preset")
 
 
 def test_render_text_shows_board_blood_hand_turn_and_log() -> None:

@@ -71,6 +71,7 @@ def _board(obs: Mapping[str, Any]) -> list[str]:
 
 def _units(obs: Mapping[str, Any]) -> list[str]:
     lines = []
+    bar = max(u["max_blood"] for u in obs["units"].values())
     for uid, u in obs["units"].items():
         where = u["square"] if u["where"] == "board" else u["where"].upper()
         flags = " ZOMBIFIED" if u["zombified"] else ""
@@ -79,7 +80,7 @@ def _units(obs: Mapping[str, Any]) -> list[str]:
         attack = u["attack"] or "no attack"
         lines.append(
             f"  {u['glyph']} {uid:<10} {where:<8} "
-            f"blood {u['blood']:>2}/{u['max_blood']:<2} {blood:<12} "
+            f"blood {u['blood']:>2}/{u['max_blood']:<2} {blood:<{bar}} "
             f"move {u['movement']}  {attack}{flags}"
         )
     lines.append(
