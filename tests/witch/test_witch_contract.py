@@ -257,7 +257,7 @@ def test_preset_setup_needs_a_preset_in_the_content(tmp_path: Path) -> None:
     path = tmp_path / "no_preset.json"
     path.write_text(json.dumps(data))
     assert bloodforge.load_game("witch", players=2, content=str(path)).new_initial_state()
-    with pytest.raises(ParameterError, match="board.preset"):
+    with pytest.raises(ParameterError, match=r"board\.preset"):
         bloodforge.load_game("witch", players=2, content=str(path), setup="preset")
 
 
