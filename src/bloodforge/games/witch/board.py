@@ -28,10 +28,6 @@ def square_name(sq: Square) -> str:
     return f"{chr(97 + sq[0])}{sq[1] + 1}"
 
 
-def manhattan(a: Square, b: Square) -> int:
-    return abs(a[0] - b[0]) + abs(a[1] - b[1])
-
-
 @dataclass(frozen=True)
 class Reach:
     """Per origin square, the rays of (square, may_be_hit) that a pattern covers, nearest first."""
@@ -70,10 +66,6 @@ class Reach:
                     continue
                 if hittable:
                     yield sq
-
-    def covers(self, origin: Square) -> frozenset[Square]:
-        """Every square the pattern could reach on an empty board (for rendering and agents)."""
-        return frozenset(sq for ray in self.rays.get(origin, ()) for sq, hit in ray if hit)
 
 
 def _pattern_offsets(shape: PatternShape) -> list[tuple[int, int]]:
