@@ -143,6 +143,14 @@ class WitchState(State):
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observation.observe(self, seat)
 
+    def event_log(self, seat: int | None) -> list[str]:
+        lines = []
+        for event in self.log:
+            view = event.visible_to(seat)
+            if view is not None:
+                lines.append(str(view["text"]))
+        return lines
+
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         return observation.resample(self, seat, rng)
 
