@@ -112,13 +112,21 @@ def test_conformance_bad_input_leaves_state_untouched(game_id: str) -> None:
         with pytest.raises(ActionSyntaxError):
             state.apply(text)
         assert state.digest() == before
-    legal = state.legal_actions()
-    kinds = {a.kind for a in legal}
-    spec = next(s for s in game.action_grammar() if s.kind not in kinds and s.max_arity == len(s.args))
-    bogus = " ".join([spec.kind, *["999"] * spec.max_arity])
+    # a well-formed action that is legal somewhere later in the game but not now
+    legal = set(state.legal_actions())
+    later = state.clone()
+    rng = Rng(3)
+    foreign = None
+    while foreign is None and not later.is_terminal():
+        later.apply(rng.choice(later.legal_actions()))
+        foreign = next((a for a in later.legal_actions() if a not in legal), None)
+    assert foreign is not None
     with pytest.raises(IllegalAction) as info:
-        state.apply(bogus)
-    assert bogus.split()[0] in str(info.value)
+        state.apply(str(foreign))
+    assert str(foreign) in str(info.value)
+    assert state.digest() == before
+    with pytest.raises(IllegalAction):
+        state.apply(foreign)
     assert state.digest() == before
     with pytest.raises(ActionSyntaxError):
         state.apply(123)  # type: ignore[arg-type]
@@ -149,3 +157,23 @@ def test_conformance_resample_hidden_keeps_what_the_seat_sees(game_id: str) -> N
             assert sample.observation(seat) == state.observation(seat)
             assert sample.legal_actions() == state.legal_actions()
         state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("game_id", sorted({g for g, _ in GAMES}))
+def test_conformance_event_log_is_the_whole_readable_log(game_id: str) -> None:
+    """event_log(seat) is at least as long as the public log and never shows others' private lines."""
+    players = next(n for g, n in GAMES if g == game_id)
+    game = bloodforge.load_game(game_id, players=players, seed=6)
+    state = game.new_initial_state()
+    rng = Rng(2)
+    for _ in range(150):
+        if state.is_terminal():
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    public = state.event_log(None)
+    assert public, "a game in progress has logged something"
+    for seat in range(players):
+        mine = state.event_log(seat)
+        assert len(mine) >= len(public)  # a private line may replace or add to a public one
+        others_private = set().union(*(set(state.event_log(s)) - set(public) for s in range(players) if s != seat))
+        assert not (set(mine) - set(public)) & others_private

@@ -2,7 +2,7 @@
 
 from importlib import import_module
 
-GAME_MODULES: tuple[str, ...] = ("bloodforge.games.bloodstones",)
+GAME_MODULES: tuple[str, ...] = ("bloodforge.games.bloodstones", "bloodforge.games.witch")
 
 for _name in GAME_MODULES:
     import_module(_name)

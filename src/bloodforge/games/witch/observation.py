@@ -1,0 +1,185 @@
+"""What each seat may know: observations, and states resampled from that knowledge.
+
+Public: the board, every unit card with its blood, the supply, hand sizes, deck sizes and the
+face-up discard piles, what was cast and rolled. Private to a seat: the cards in its own hand,
+its own draws, and the spell it is in the middle of casting. Nobody sees a deck's order or the
+RNG, so `resample` reshuffles every pile a seat cannot see into, deals the opponent a fresh hand
+from its hand plus pile, reseeds the RNG and forgets rigged dice.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from bloodforge.core import Dice, Rng
+
+from .content import SpellCard, shape_reach, shape_text
+from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH
+
+if TYPE_CHECKING:
+    from .content import Content
+    from .state import WitchState
+
+S = TypeVar("S", bound="WitchState")
+
+#: How many of the latest visible log lines an observation carries.
+LOG_WINDOW = 30
+
+
+def _card_template(spell: SpellCard, deck: str) -> dict[str, Any]:
+    ch = spell.chance
+    eff = spell.effect
+    return {
+        "id": spell.id,
+        "name": spell.name,
+        "deck": deck,
+        "chance": {"kind": ch.kind, "die": ch.die, "value": ch.value, "text": ch.text()},
+        "range": shape_text(spell.range),
+        "targets": list(spell.targets),
+        "effect": {
+            "kind": eff.kind,
+            "amount": eff.amount,
+            "units": eff.units,
+            "max_target_blood": eff.max_target_blood,
+            "text": eff.text(),
+        },
+        "on_fail": None if spell.on_fail is None else spell.on_fail.text(),
+        "text": spell.card_text(),
+    }
+
+
+def _statics(c: Content) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """What never changes within a content file, formatted once per file."""
+    memo = c.memo.get("observation")
+    if memo is None:
+        units = {}
+        for uid in c.roster:
+            card = c.units[uid]
+            units[uid] = {
+                "name": card.name,
+                "kind": card.kind,
+                "side": "soldiers" if card.kind == "soldier" else "witch",
+                "glyph": card.glyph,
+                "max_blood": card.blood_cap,
+                "movement": card.movement,
+                "attack": None if card.attack is None else shape_text(card.attack),
+                "reach": 0 if card.attack is None else shape_reach(card.attack),
+            }
+        cards = {sid: _card_template(s, c.deck_of(sid)) for sid, s in c.spells.items()}
+        memo = c.memo["observation"] = (units, cards)
+    result: tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]] = memo
+    return result
+
+
+def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
+    c = state.content
+    names = c.square_names
+    static_units, static_cards = _statics(c)
+    units: dict[str, Any] = {}
+    for uid in c.roster:
+        u = state.units[uid]
+        units[uid] = {
+            **static_units[uid],
+            "where": u.where,
+            "square": None if u.square is None else names[u.square],
+            "blood": u.blood,
+            "zombified": u.zombified,
+            "bound": u.bound,
+        }
+    board = c.data.board
+    decks = {}
+    for s, label in ((SOLDIERS, "phantom"), (WITCH, "blood")):
+        deck = state.decks[s]
+        decks[label] = {"pile": len(deck.pile), "discards": list(deck.discards)}
+    over = state.phase == OVER
+    obs: dict[str, Any] = {
+        "game": "witch",
+        "seat": seat,
+        "you": "spectator" if seat is None else SIDE_NAMES[seat].lower(),
+        "phase": state.phase,
+        "turn_number": state.turn_number,
+        "max_turns": state.game.params.max_turns,
+        "current_player": state.current_player,
+        "side_to_move": None if over else SIDE_NAMES[state.side].lower(),
+        "board": {
+            "width": board.width,
+            "height": board.height,
+            "darkened": list(board.darkened),
+            "witch_start": list(board.witch_start),
+            "soldier_start": list(board.soldier_start),
+        },
+        "units": units,
+        "supply": state.supply,
+        "phantoms": state.phantoms(),
+        "hand_sizes": {"soldiers": len(state.hands[SOLDIERS]), "witch": len(state.hands[WITCH])},
+        "hand": None,
+        "decks": decks,
+        "turn": {
+            "acts_used": state.rec.acts_used,
+            "extra_acts": state.rec.extra_acts,
+            "acts_limit": SOLDIER_ACTS + state.rec.extra_acts if state.side == SOLDIERS else 0,
+            "moved": sorted(state.rec.moved),
+            "attacked": sorted(state.rec.attacked),
+            "spells_used": state.rec.spells_used,
+            "spell_limit": 1 if state.side == SOLDIERS else state.game.params.blood_spells_per_turn,
+        },
+        "pending": None,
+        "grant": None if state.grant is None else state.grant.to_json(),
+        "winner": _winner(state),
+        "log": _log(state, seat),
+    }
+    if seat is not None:
+        obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
+        if state.pending is not None and state.side == seat:
+            obs["pending"] = state.pending.to_json()
+    return obs
+
+
+def _copy_card(t: dict[str, Any]) -> dict[str, Any]:
+    return {
+        **t,
+        "chance": dict(t["chance"]),
+        "targets": list(t["targets"]),
+        "effect": dict(t["effect"]),
+    }
+
+
+def _winner(state: WitchState) -> str | None:
+    if state.phase != OVER:
+        return None
+    return "draw" if state.winner is None else SIDE_NAMES[state.winner].lower()
+
+
+def _log(state: WitchState, seat: int | None) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for event in reversed(state.log):
+        public, private = event.views
+        mine = private is not None and seat is not None and seat == event.seat
+        view = private if mine else public
+        if view is not None:
+            out.append(dict(view))
+            if len(out) == LOG_WINDOW:
+                break
+    out.reverse()
+    return out
+
+
+def resample(state: S, seat: int | None, rng: Rng) -> S:
+    """A state `seat` cannot tell apart from this one, with every hidden thing redrawn."""
+    new = state.clone()
+    new.rng = Rng(rng.next_u64())
+    new.dice = Dice()
+    for s in (SOLDIERS, WITCH):
+        deck = new.decks[s]
+        if s == seat:
+            deck.reshuffle_pile(rng)
+            continue
+        if new.pending is not None and new.side == s:
+            # An uncommitted choice the seat never saw: the position before it is as consistent.
+            new.pending = None
+        hand = new.hands[s]
+        pool = sorted(hand + deck.pile)
+        rng.shuffle(pool)
+        new.hands[s] = pool[: len(hand)]
+        deck.pile = pool[len(hand) :]
+    return new

@@ -1,0 +1,37 @@
+"""Parameters of Blood Stone. Defaults are the rulebook as ruled in docs/games/witch.md."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from bloodforge.core.game import GameParams
+
+
+class WitchParams(GameParams):
+    players: int = 2
+    content: str | None = Field(
+        default=None,
+        description="Path to a content file (board, unit cards, spells); "
+        "default: the packaged house content.",
+    )
+    blood_spells_per_turn: int = Field(
+        default=2,
+        ge=1,
+        le=3,
+        description="Blood Spells the Witch may use per turn. The rulebook says both 'once' "
+        "and 'TWO'; the ruling is 2 (see Rulings), 1 plays the other reading.",
+    )
+    max_turns: int = Field(
+        default=100,
+        ge=2,
+        le=10_000,
+        description="House rule: after this many turns (both sides' turns counted) "
+        "the game is a draw.",
+    )
+    setup: Literal["place", "preset"] = Field(
+        default="place",
+        description="'place': each player places their pieces on their start tiles (rulebook); "
+        "'preset': the content file's suggested layout.",
+    )
