@@ -85,27 +85,23 @@ def test_a_slow_ai_keeps_its_time_budget_and_blocks_no_one(server: ServerThread)
 
 
 def test_hostile_websocket_input_is_cut_off_and_the_server_lives_on(server: ServerThread) -> None:
-    import asyncio
     import json
 
-    import websockets
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect
 
     with httpx.Client(base_url=server.url) as client:
         data = create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
     tid = data["table"]["id"]
     ws_url = server.url.replace("http", "ws") + f"/ws/tables/{tid}"
-
-    async def attack() -> None:
-        async with websockets.connect(ws_url) as ws:  # a 1 MB message: over the 64 KiB cap
-            await ws.send(json.dumps({"type": "hello", "seat": None, "junk": "x" * 1_000_000}))
-            with pytest.raises(websockets.ConnectionClosed):
-                await asyncio.wait_for(ws.recv(), 10)
-        async with websockets.connect(ws_url) as ws:  # a first message that is not a hello
-            await ws.send("[]")
-            reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            assert reply["error"]["code"] == "request/invalid"
-
-    asyncio.run(attack())
+    with connect(ws_url) as ws:  # a 1 MB message: over the 64 KiB cap
+        ws.send(json.dumps({"type": "hello", "seat": None, "junk": "x" * 1_000_000}))
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+    with connect(ws_url) as ws:  # a first message that is not a hello
+        ws.send("[]")
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["error"]["code"] == "request/invalid"
     with httpx.Client(base_url=server.url) as client:
         assert client.get("/api/health").json()["status"] == "ok"
         assert client.get(f"/api/tables/{tid}").json()["ply"] == 0
