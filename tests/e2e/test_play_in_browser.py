@@ -215,3 +215,39 @@ def test_a_battle_from_an_uploaded_scenario(page: Page, server: ServerThread, sh
         perform(page, pick(options, "keep", "stay", "casualty", "retreat", "raise") or options[0])
     assert shot
     assert "battle" in page.locator("#log").inner_text().lower()
+
+
+def test_blood_stone_place_select_move_and_the_witch_answers(page: Page, server: ServerThread, shots: Path) -> None:
+    """Blood Stone in the browser: the grid, pieces with blood, placing by clicking start squares,
+    selecting a soldier, moving it by clicking a square, ending the turn, the AI Witch's answer."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#seats .seat-row")
+    page.locator("#game").select_option("witch")
+    page.locator(".seat-name").first.fill("Captain")
+    page.locator("#create-button").click()
+    page.wait_for_url("**/table/**")
+    page.wait_for_selector("rect.sq")
+    for _ in range(12):  # placement: click a highlighted start square (a menu offers the pieces)
+        wait_my_turn(page)
+        if page.locator("rect.sq.actor").count():
+            break
+        before = version(page)
+        page.locator("rect.sq.legal").first.click(force=True)
+        if page.locator("#menu").is_visible():
+            page.locator("#menu button[data-action]").first.click()
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    expect(page.locator("g.piece")).to_have_count(8)
+    before = version(page)
+    page.locator("rect.sq.actor").first.click(force=True)
+    page.wait_for_selector("rect.sq.selected")
+    page.screenshot(path=str(shots / "12-blood-stone-select.png"))
+    page.locator("rect.sq.legal").first.click(force=True)
+    if page.locator("#menu").is_visible():
+        page.locator("#menu button[data-action]").first.click()
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    assert "moves" in page.locator("#log").inner_text()
+    witch_lines = page.locator("#log li").count()
+    perform(page, "end")
+    wait_my_turn(page, timeout=90_000)
+    assert page.locator("#log li").count() > witch_lines + 1, "the Witch's turn appears in the log"
+    page.screenshot(path=str(shots / "13-blood-stone-after-witch.png"))

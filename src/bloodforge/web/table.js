@@ -44,7 +44,8 @@ async function start() {
     return;
   }
   document.title = `${ctx.table.name} — bloodforge`;
-  $("table-title").textContent = `${ctx.table.name} · ${ctx.table.game_name}`;
+  const named = ctx.table.name.startsWith(ctx.table.game_name);
+  $("table-title").textContent = named ? ctx.table.name : `${ctx.table.name} · ${ctx.table.game_name}`;
   $("who").textContent = seat === null ? "spectating" : `you are ${ctx.table.seats[seat]?.name ?? `seat ${seat}`}`;
   if (seat !== null && token) rememberSeat(tableId, seat, token, `${ctx.table.name} — ${ctx.table.seats[seat]?.name}`);
   const suffix = location.hash;
