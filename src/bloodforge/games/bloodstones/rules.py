@@ -276,22 +276,13 @@ def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
     if st.phase is Phase.SETUP_BUILD:
         setup.setup_build(st, unit, area)
         return
-    seat = st.active
-    k = st.kind(seat, unit)
-    assert k.build_cost is not None
-    if unit == CUTIECORN:
-        st.cutiecorn_free = False
-    else:
-        st.hand_remove(seat, unit)
-    st.pending = Pending("build", unit=unit, area=area, cost=k.build_cost)
-    if k.build_cost == 0:
+    cost = st.take_for_building(st.active, unit)
+    st.pending = Pending("build", unit=unit, area=area, cost=cost)
+    if cost == 0:
         _commit_build(st)
 
 
-def _place(st: BloodstonesState, args: tuple[str, ...]) -> None:
-    _build(st, args)
-    if st.pending is not None:
-        st.pending.kind = "build"
+_place = _build  # the Chaos Horde's return to the map is paid like a build
 
 
 def _commit_build(st: BloodstonesState) -> None:

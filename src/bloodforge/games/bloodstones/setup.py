@@ -179,13 +179,7 @@ def setup_build_options(st: BloodstonesState) -> list[tuple[str, int]]:
 
 def setup_build(st: BloodstonesState, unit: str, area: int) -> None:
     seat = st.active
-    k = st.kind(seat, unit)
-    assert k.build_cost is not None
-    if unit == CUTIECORN:
-        st.cutiecorn_free = False
-    else:
-        st.hand_remove(seat, unit)
-    st.build_points -= k.build_cost
+    st.build_points -= st.take_for_building(seat, unit)
     st.add_units(area, seat, unit)
     st.log(f"{st.seat_label(seat)} starts with {unit} in area {area}")
 

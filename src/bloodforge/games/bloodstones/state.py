@@ -375,6 +375,17 @@ class BloodstonesState(State):
         else:
             del h[tile]
 
+    def take_for_building(self, seat: int, unit: str) -> int:
+        """Take the tile (or the unclaimed Cutiecorn) about to be built; returns its build cost."""
+        k = self.kind(seat, unit)
+        if k.build_cost is None:
+            raise ValueError(f"{unit} cannot be built")
+        if unit == CUTIECORN:
+            self.cutiecorn_free = False
+        else:
+            self.hand_remove(seat, unit)
+        return k.build_cost
+
     def hand_size(self, seat: int) -> int:
         return sum(self.hands[seat].values())
 
