@@ -89,7 +89,7 @@ def main() -> None:
             table.add_row(str(players), "checked" if checked else "unchecked", f"{args.games / dt:.1f}",
                           f"{plies / dt:,.0f}", f"{plies / args.games:.0f}",
                           f"{legal_us:.1f}", f"{apply_us:.1f}", f"{clone_us:.1f}")
-    Console().print(table)
+    Console(width=140).print(table)
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
