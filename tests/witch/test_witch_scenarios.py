@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from witch_helpers import check_invariants, new_game, scenario, texts
+from witch_helpers import BASE_UNITS, check_invariants, new_game, scenario, texts
 
 import bloodforge
 from bloodforge.core import ScenarioError
@@ -83,16 +83,7 @@ def test_scenario_last_stand_the_soldiers_can_kill_the_witch() -> None:
     assert state.current_player is None
 
 
-BASE: dict[str, Any] = {
-    "witch": {"square": "e9"},
-    "minion1": {"square": "a9"},
-    "minion2": {"square": "b9"},
-    "minion3": {"square": "h9"},
-    "minion4": {"square": "i9"},
-    "archer": {"square": "a1"},
-    "spearman": {"square": "e1"},
-    "swordsman": {"square": "i1"},
-}
+BASE = BASE_UNITS
 
 
 @pytest.mark.parametrize(
