@@ -285,14 +285,20 @@ def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
 _place = _build  # the Chaos Horde's return to the map is paid like a build
 
 
-def _commit_build(st: BloodstonesState) -> None:
+def _spend_payment(st: BloodstonesState) -> tuple[Pending, int]:
+    """Committing a compound action: the tiles paid go to the discard pile."""
     p = st.pending
     assert p is not None
-    assert p.unit is not None
-    assert p.area is not None
     seat = st.active
     for t in p.paid:
         st.send_to_discard(seat, t)
+    return p, seat
+
+
+def _commit_build(st: BloodstonesState) -> None:
+    p, seat = _spend_payment(st)
+    assert p.unit is not None
+    assert p.area is not None
     st.add_units(p.area, seat, p.unit)
     paid = f" discarding {', '.join(p.paid)}" if p.paid else ""
     st.log(f"{st.seat_label(seat)} builds {p.unit} in area {p.area}{paid}")
@@ -384,11 +390,7 @@ def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
 
 
 def _commit_move(st: BloodstonesState) -> None:
-    p = st.pending
-    assert p is not None
-    seat = st.active
-    for t in p.paid:
-        st.send_to_discard(seat, t)
+    p, seat = _spend_payment(st)
     legs = "; ".join(
         f"{'+'.join(f'{n} {u}' for u, n in sorted(leg['units'].items()))} {leg['from']}->{leg['to']}" for leg in p.legs
     )
@@ -398,11 +400,7 @@ def _commit_move(st: BloodstonesState) -> None:
 
 
 def _commit_one_tile(st: BloodstonesState) -> None:
-    p = st.pending
-    assert p is not None
-    seat = st.active
-    for t in p.paid:
-        st.send_to_discard(seat, t)
+    p, seat = _spend_payment(st)
     if p.kind == "capture":
         owners = [villages.capture_village(st, seat, a) for a in p.targets]
         st.log(f"{st.seat_label(seat)} captures {len(owners)} village(s) in area(s) "
