@@ -36,7 +36,7 @@ def test_agents_are_reproducible(agent: str) -> None:
     a, _ = play_game(game, [agent], agent_seed=3)
     b, _ = play_game(game, [agent], agent_seed=3)
     assert a.digest == b.digest
-    assert a.actions == b.actions
+    assert a.moves == b.moves
 
 
 def test_greedy_beats_random_in_bloodstones() -> None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from .core import Action, Game, State
 from .core.registry import create_game, describe_games
+from .core.scenario import read_scenario
 
 __version__ = "0.1.0"
 
@@ -34,14 +35,12 @@ def load_game(game_id: str, *, seed: int = 0, **params: Any) -> Game:
     return create_game(game_id, seed=seed, **params)
 
 
-def load_scenario(source: str | Path | dict[str, Any]) -> State:
+def load_scenario(source: str | Path | dict[str, Any], *, advance: bool = True) -> State:
     """A state from a scenario file or dict, for whichever game the scenario names."""
-    from .core.scenario import read_scenario
-
     _load_builtin_games()
     scenario = read_scenario(source)
     game = create_game(scenario.game, seed=scenario.seed, **scenario.params)
-    return game.load_scenario(scenario.model_dump())
+    return game.load_scenario(scenario.model_dump(), advance=advance)
 
 
 def state_from_json(data: dict[str, Any]) -> State:

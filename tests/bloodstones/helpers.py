@@ -96,7 +96,7 @@ def to_targets(st: BloodstonesState) -> set[int]:
 def position_digest(st: BloodstonesState) -> str:
     """Digest of everything but the action history (what `cancel` must restore)."""
     data = st.to_json()
-    del data["history"]
+    del data["history"], data["history_seats"]
     blob = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()
 

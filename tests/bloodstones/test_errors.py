@@ -117,7 +117,8 @@ def test_actions_after_the_game_is_over_are_refused() -> None:
             "lists 2 factions for 3 players",
         ),
         ({"players": 2, "colour": "red"}, "colour"),
-        ({"players": 2, "map": "atlantis"}, "unknown map 'atlantis'"),
+        ({"players": 2, "map": "atlantis"}, "map: Input should be 'map1' or 'grand'"),
+        ({"players": 2, "map": "map1", "map_file": "x.json"}, "either map .* or map_file"),
     ],
 )
 def test_bad_parameters_raise_parameter_error(params: dict[str, Any], words: str) -> None:

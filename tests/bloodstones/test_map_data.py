@@ -133,7 +133,7 @@ def test_map_with_asymmetric_border_names_file_and_border(tmp_path: Path) -> Non
     ):
         load_board(str(bad))
     with pytest.raises(ParameterError, match=r"broken_map\.json.*border 26-27"):
-        bloodforge.load_game("bloodstones", players=2, seed=1, map=str(bad))
+        bloodforge.load_game("bloodstones", players=2, seed=1, map_file=str(bad))
     data = json.loads((MAPS_DIR / "map1.json").read_text())
     data["areas"][3]["terrain"] = "lava"
     with pytest.raises(DataFileError, match=r"broken_map2\.json: areas\.3\.terrain"):

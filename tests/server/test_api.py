@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 import bloodforge
+from bloodforge.core import FILE_PARAMETER_KEY, game_class
 
 from .support import auth, create_table
 
@@ -156,6 +157,8 @@ def test_ai_seat_cannot_be_played_by_anyone(client: TestClient) -> None:
         ({"game": "bloodstones", "params": {"players": 9}}, "params/invalid"),
         ({"game": "bloodstones", "params": {"players": 2, "colour": "red"}}, "params/invalid"),
         ({"game": "bloodstones", "params": {"players": 2, "map": "/etc/passwd.json"}}, "params/invalid"),
+        ({"game": "bloodstones", "params": {"players": 2, "map_file": "/etc/passwd.json"}}, "params/invalid"),
+        ({"game": "witch", "params": {"content": "/etc/passwd"}}, "params/invalid"),
         ({"game": "bloodstones", "params": {"players": 2, "faction_data": "x.json"}}, "params/invalid"),
         ({"game": "bloodstones", "params": {"players": 2}, "seats": [{"name": "A"}]}, "seats/invalid"),
         ({"game": "bloodstones", "params": {"players": 2}, "seats": [{}, {"kind": "agent", "agent": "oracle"}]},
@@ -256,3 +259,36 @@ def test_ai_seats_play_a_whole_game_and_the_result_is_public(client: TestClient)
     assert expected.is_terminal()
     assert expected.scores() == table["result"]["scores"]
     assert client.get(f"/api/tables/{tid}/replay/3?seat=1").status_code == 200, "any seat's view once over"
+
+
+def _file_parameter_cases() -> list[tuple[str, str]]:
+    cases = []
+    for info in bloodforge.list_games():
+        for name in game_class(info["id"]).info.params_model.file_parameters():
+            cases.append((info["id"], name))
+    return cases
+
+
+def test_every_game_declares_its_file_parameters_in_the_schema() -> None:
+    """A parameter that opens a file must be declared as one (so the server can refuse it): any
+    parameter whose name or description speaks of a path is marked."""
+    for info in bloodforge.list_games():
+        props = info["parameters"].get("properties", {})
+        for name, prop in props.items():
+            text = f"{name} {prop.get('description', '')}".lower()
+            if "path" in text:
+                assert prop.get(FILE_PARAMETER_KEY) is True, f"{info['id']}.{name} looks like a file parameter"
+
+
+@pytest.mark.parametrize(("game_id", "param"), _file_parameter_cases())
+def test_file_parameters_are_refused_for_every_game(client: TestClient, game_id: str, param: str) -> None:
+    """`POST /api/tables {"game": ..., "params": {"<file param>": "/etc/passwd"}}` never opens the file."""
+    info = next(g for g in bloodforge.list_games() if g["id"] == game_id)
+    params = {"players": info["min_players"], param: "/etc/passwd"}
+    for body in ({"game": game_id, "params": params},
+                 {"scenario": {"game": game_id, "params": params, "position": {}}}):
+        r = client.post("/api/tables", json=body)
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "params/invalid"
+        assert param in r.json()["error"]["message"]
+        assert "root:" not in r.text

@@ -7,10 +7,10 @@ from collections import Counter
 
 from witch_helpers import check_invariants, new_game, scenario
 
-from bloodforge.agents.heuristics.witch import make_policy
 from bloodforge.core import Rng
 from bloodforge.games.witch import WitchState
 from bloodforge.games.witch.model import SOLDIERS, WITCH
+from bloodforge.games.witch.policy import make_policy
 
 
 def states_along_a_game(seed: int, every: int = 7, plies: int = 600) -> list[WitchState]:
@@ -105,12 +105,12 @@ def test_private_draws_are_in_the_drawing_seats_log_only() -> None:
     seen_private = 0
     for state in states_along_a_game(13, every=11):
         for seat in (SOLDIERS, WITCH):
-            draws = [e for e in state.log if e.kind == "draw" and e.seat == seat]
+            draws = [e for e in state.events if e.kind == "draw" and e.visible == {seat}]
             mine = [e["text"] for e in state.observation(seat)["log"] if e["kind"] == "draw"]
             theirs = [e["text"] for e in state.observation(1 - seat)["log"] if e["kind"] == "draw"]
             seen_private += sum(t.startswith("You draw") for t in mine)
             for text in theirs:
-                if any(e.text == text for e in draws):
+                if any(e.masked == text for e in draws):
                     assert not any(n in text for n in names), text
     assert seen_private > 0
 

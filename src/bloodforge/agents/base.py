@@ -25,7 +25,7 @@ class Agent(ABC):
 
     @abstractmethod
     def select_action(self, state: State) -> Action:
-        """A legal action for `state.current_player` (which is this agent's seat)."""
+        """A legal action for this agent's seat, which is one of `state.actors()`."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat})"

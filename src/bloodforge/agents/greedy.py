@@ -1,31 +1,23 @@
-"""The greedy (heuristic) agent: one game-aware policy per game, behind one agent name.
+"""The greedy (heuristic) agent: the game's own policy, behind one agent name.
 
-A good static evaluation is game-specific, so each game contributes a policy module under
-`agents/heuristics/` that reads only observations, legal actions and cloned states.
+A good static evaluation is game knowledge, so each game ships its policy in its own folder
+(`Game.policy()`); the policy reads only observations, legal actions, static info and the
+game's exported rule queries.
 """
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any
 
-from bloodforge.core import Action, Rng, State
+from bloodforge.core import Action, Policy, State
 
 from .base import Agent, register_agent
 
 
-class HeuristicPolicy(Protocol):
-    def choose(self, state: State, seat: int, rng: Rng) -> Action: ...
-
-
-def policy_for(game_id: str, **options: Any) -> HeuristicPolicy:
-    try:
-        module = import_module(f"bloodforge.agents.heuristics.{game_id}")
-    except ModuleNotFoundError as err:
-        if err.name != f"bloodforge.agents.heuristics.{game_id}":
-            raise
-        raise ValueError(f"no heuristic policy for game {game_id!r}") from None
-    policy: HeuristicPolicy = module.make_policy(**options)
+def policy_for(state: State, **options: Any) -> Policy:
+    policy = state.game.policy(**options)
+    if policy is None:
+        raise ValueError(f"{state.game.info.name} has no heuristic policy; use another agent")
     return policy
 
 
@@ -44,16 +36,16 @@ class GreedyAgent(Agent):
         if not 1 <= int(strength) <= 10:
             raise ValueError(f"strength must be 1..10, got {strength}")
         self.strength = int(strength)
-        self._policies: dict[str, HeuristicPolicy] = {}
+        self._policies: dict[str, Policy] = {}
 
     def select_action(self, state: State) -> Action:
         game_id = state.game.id
         policy = self._policies.get(game_id)
         if policy is None:
-            policy = self._policies[game_id] = policy_for(game_id, **self.options)
+            policy = self._policies[game_id] = policy_for(state, **self.options)
         blunder = (10 - self.strength) / 18
         if blunder and self.rng.random() < blunder:
-            legal = [a for a in state.legal_actions() if not a.is_cancel]
+            legal = [a for a in state.legal_actions(self.seat) if not a.is_cancel]
             if legal:
                 return self.rng.choice(legal)
         return policy.choose(state, self.seat, self.rng)

@@ -22,7 +22,7 @@ class RandomAgent(Agent):
         super().__init__(seat, seed, **options)
 
     def select_action(self, state: State) -> Action:
-        legal = state.legal_actions()
+        legal = state.legal_actions(self.seat)
         if not legal:
             raise ValueError(f"no legal action for seat {self.seat}: {state}")
         useful = [a for a in legal if not a.is_cancel] or legal

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from . import odds as odds_cmd
 from . import play as play_cmd
 from . import replay as replay_cmd
 from . import selfplay as selfplay_cmd
@@ -23,6 +24,7 @@ app.command("games", help="List the games with their player counts and parameter
 app.command("play", help="Play a game in the terminal; AI seats move by themselves.")(play_cmd.play_command)
 app.command("selfplay", help="Play many games between agents and summarise them.")(selfplay_cmd.selfplay_command)
 app.command("replay", help="Replay a recorded game (JSONL from selfplay, or a record file).")(replay_cmd.replay_command)
+app.command("odds", help="Exact odds of a battle, from the game's own calculator.")(odds_cmd.odds_command)
 
 
 @app.command("serve", help="Run the web server (lobby, live tables, AI seats, persistence).")

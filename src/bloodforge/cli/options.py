@@ -7,6 +7,9 @@ from typing import Any
 
 import typer
 
+import bloodforge
+from bloodforge.core import UnknownGame
+
 
 def parse_params(pairs: list[str] | None, players: int | None) -> dict[str, Any]:
     """`--param key=value` pairs; values are JSON when they parse as JSON, else plain strings."""
@@ -42,3 +45,12 @@ def parse_seats(specs: list[str] | None, players: int) -> list[str]:
             raise typer.BadParameter(f"{spec!r}: seats are 0..{players - 1}", param_hint="--seat")
         seats[seat] = name.strip()
     return seats
+
+
+def default_players(game_id: str) -> int:
+    """The smallest sensible table of a game (two when the game can be played alone)."""
+    for info in bloodforge.list_games():
+        if info["id"] == game_id:
+            return int(info["min_players"]) if info["min_players"] > 1 else 2
+    known = ", ".join(g["id"] for g in bloodforge.list_games())
+    raise UnknownGame(f"unknown game {game_id!r}; games: {known}")

@@ -10,13 +10,30 @@ from rich.console import Console
 from rich.markup import escape
 
 import bloodforge
-from bloodforge.agents import make_agent
+from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, BloodforgeError, State
 from bloodforge.core.rng import mix_seed
+from bloodforge.match import Driver, Record
 
-from .options import parse_params, parse_seats
+from .options import default_players, parse_params, parse_seats
 
 console = Console()
+
+
+class AbandonedError(Exception):
+    """The person at the terminal quit."""
+
+
+class TerminalHuman(Agent):
+    """A person at this terminal: shown their seat's view, picks by number or by text."""
+
+    name = "human"
+
+    def select_action(self, state: State) -> Action:
+        chosen = ask_human(state, self.seat)
+        if chosen is None:
+            raise AbandonedError
+        return chosen
 
 
 def play_command(
@@ -34,51 +51,61 @@ def play_command(
             game = state.game
         else:
             params = parse_params(param, players)
-            if "players" not in params:
-                info = next(g for g in bloodforge.list_games() if g["id"] == game_id)
-                params["players"] = info["min_players"] if info["min_players"] > 1 else 2
+            params.setdefault("players", default_players(game_id))
             game = bloodforge.load_game(game_id, seed=seed, **params)
             state = game.new_initial_state()
-    except (BloodforgeError, StopIteration) as err:
-        raise typer.BadParameter(str(err) or f"unknown game {game_id!r}") from None
+    except BloodforgeError as err:
+        raise typer.BadParameter(str(err)) from None
     names = parse_seats(seat, game.num_players)
-    agents = {i: make_agent(n, seat=i, seed=mix_seed(seed, "cli", i)) for i, n in enumerate(names) if n != "human"}
+    agents: dict[int, Agent] = {
+        i: TerminalHuman(i) if n == "human" else make_agent(n, seat=i, seed=mix_seed(seed, "cli", i))
+        for i, n in enumerate(names)
+    }
     humans = [i for i, n in enumerate(names) if n == "human"]
-    console.print(f"[bold]{game.info.name}[/bold] seed {seed}; seats: "
+    console.print(f"[bold]{game.info.name}[/bold] seed {game.seed}; seats: "
                   + ", ".join(f"{i}={n}" for i, n in enumerate(names)))
+    driver = Driver(agents, checked=True)
     shown_log = 0
+
+    def show_log(viewer: int | None) -> None:
+        nonlocal shown_log
+        log = state.event_log(viewer)
+        for line in log[shown_log:]:
+            console.print(f"  [dim]{escape(line)}[/dim]")
+        shown_log = len(log)
+
+    def echo(st: State, acted: int | None, action: Action) -> None:
+        if acted is not None and acted not in humans:
+            console.print(f"[cyan]{escape(st.seat_label(acted))} ({names[acted]}):[/cyan] {escape(str(action))}")
+
     try:
         while not state.is_terminal():
-            current = state.current_player
-            assert current is not None
-            viewer = current if current in humans else (humans[0] if humans else None)
-            log = state.event_log(viewer)
-            for line in log[shown_log:]:
-                console.print(f"  [dim]{escape(line)}[/dim]")
-            shown_log = len(log)
-            if current in agents:
-                action = agents[current].select_action(state)
-                console.print(f"[cyan]seat {current} ({names[current]}):[/cyan] {action}")
-                state.apply(action)
-                continue
-            chosen = ask_human(state, current)
-            if chosen is None:
-                console.print("Game abandoned.")
-                raise typer.Exit(1)
-            state.apply(chosen)
+            current = driver.next_seat(state)
+            show_log(current if current in humans else (humans[0] if humans else None))
+            driver.step(state, echo)
+    except AbandonedError:
+        console.print("Game abandoned.")
+        _save(save, state, names)
+        raise typer.Exit(1) from None
     except KeyboardInterrupt:
         console.print("\nInterrupted.")
+        _save(save, state, names)
         raise typer.Exit(130) from None
-    for line in state.event_log(humans[0] if humans else None)[shown_log:]:
-        console.print(f"  [dim]{escape(line)}[/dim]")
+    show_log(humans[0] if humans else None)
     console.print(escape(game.render_text(state.observation(humans[0] if humans else None))))
-    console.print(f"[bold]Game over.[/bold] scores {state.scores()} returns {state.returns()}")
-    if save is not None:
-        import json
+    outcome = state.outcome()
+    assert outcome is not None
+    winners = ", ".join(state.seat_label(s) for s in outcome.winners) or "nobody"
+    console.print(f"[bold]Game over.[/bold] Winner: {escape(winners)}; scores {outcome.scores}")
+    _save(save, state, names)
 
-        record = game.record() | {"agents": names, "actions": list(state.history), "digest": state.digest()}
-        save.write_text(json.dumps(record, indent=1))
-        console.print(f"record written to {save}")
+
+def _save(path: Path | None, state: State, names: list[str]) -> None:
+    if path is None:
+        return
+    record = Record.of(state, agents=names)
+    path.write_text(record.model_dump_json(indent=1), encoding="utf-8")
+    console.print(f"record written to {escape(str(path))} (replay it with `bloodforge replay {escape(str(path))}`)")
 
 
 def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
@@ -89,20 +116,22 @@ def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
 def ask_human(state: State, seat: int) -> Action | None:
     """Show the position and the numbered legal actions; accept a number or an action text."""
     console.print(escape(state.game.render_text(state.observation(seat))))
-    legal = sorted(state.legal_actions(), key=natural_key)
+    legal = sorted(state.legal_actions(seat), key=natural_key)
     width = max(len(str(len(legal))), 2)
     for i, a in enumerate(legal):
-        console.print(f"  [bold]{i:>{width}}[/bold]  {a}")
+        console.print(f"  [bold]{i:>{width}}[/bold]  {escape(str(a))}")
     while True:
         try:
-            raw = console.input(f"[green]seat {seat}[/green] action (number or text, q to quit): ").strip()
+            raw = console.input(f"[green]{escape(state.seat_label(seat))}[/green] action (number or text, q to quit): ")
         except EOFError:
             return None
+        raw = raw.strip()
         if raw in {"q", "quit", "exit"}:
             return None
         if raw.isdigit() and int(raw) < len(legal):
             return legal[int(raw)]
         try:
-            return state.game.parse_action(state, raw)
+            return state.game.parse_action(state, raw, seat)
         except BloodforgeError as err:
-            console.print(f"[red]{err}[/red]")
+            console.print(f"[red]{escape(str(err))}[/red]")
+

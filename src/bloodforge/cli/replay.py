@@ -1,65 +1,48 @@
-"""`bloodforge replay`: rebuild a recorded game action by action and check its digest."""
+"""`bloodforge replay`: rebuild a recorded game entry by entry and check its digest."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-import bloodforge
-from bloodforge.core import BloodforgeError
+from bloodforge.match import ReplayError, read_records
 
 console = Console()
 
 
-def read_records(path: Path) -> list[dict[str, Any]]:
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-        return data if isinstance(data, list) else [data]
-    except json.JSONDecodeError:
-        pass
-    records = []
-    for i, line in enumerate(text.splitlines(), 1):
-        if line.strip():
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as err:
-                raise typer.BadParameter(f"{path}:{i}: not JSON ({err})") from None
-    return records
-
-
 def replay_command(
-    file: Annotated[Path, typer.Argument(help="JSONL from `selfplay --jsonl` or a saved record", exists=True)],
+    file: Annotated[Path, typer.Argument(help="a record (`play --save`) or JSONL from `selfplay --jsonl`")],
     index: Annotated[int, typer.Option(help="which record of the file (0-based)")] = 0,
     seat: Annotated[int | None, typer.Option(help="show the game as this seat sees it (default: spectator)")] = None,
-    steps: Annotated[bool, typer.Option(help="print every action as it is replayed")] = False,
+    steps: Annotated[bool, typer.Option(help="print every entry as it is replayed")] = False,
 ) -> None:
-    records = read_records(file)
+    try:
+        records = read_records(file)
+    except ReplayError as err:
+        raise typer.BadParameter(str(err), param_hint="FILE") from None
     if not 0 <= index < len(records):
         raise typer.BadParameter(f"{file} holds {len(records)} record(s); index {index} is out of range")
     rec = records[index]
-    if "actions" not in rec:
-        raise typer.BadParameter("this record has no actions (selfplay writes them with --jsonl)")
     try:
-        game = bloodforge.load_game(rec["game"], seed=rec["seed"], **rec["params"])
-        state = game.new_initial_state()
-        for i, text in enumerate(rec["actions"]):
-            if steps:
-                console.print(f"{i:>5}  seat {state.current_player}: {text}")
-            state.apply(text)
-    except BloodforgeError as err:
+        state = rec.initial_state()
+        if seat is not None and not 0 <= seat < state.num_players:
+            raise typer.BadParameter(f"seats are 0..{state.num_players - 1}", param_hint="--seat")
+        for i, state in enumerate(rec.states()):
+            if steps and i > 0:
+                who, text = rec.moves[i - 1]
+                label = "game" if who is None else state.seat_label(who)
+                console.print(f"{i - 1:>5}  {escape(label)}: {escape(text)}")
+    except ReplayError as err:
         raise typer.BadParameter(f"replay failed: {err}") from None
     for line in state.event_log(seat):
         console.print(f"  [dim]{escape(line)}[/dim]")
-    console.print(escape(game.render_text(state.observation(seat))))
-    expected = rec.get("digest")
-    if expected and expected != state.digest():
-        console.print(f"[red]digest mismatch[/red]: record {expected}, replay {state.digest()}")
+    console.print(escape(state.game.render_text(state.observation(seat))))
+    if rec.digest and rec.digest != state.digest():
+        console.print(f"[red]digest mismatch[/red]: record {rec.digest[:16]}, replay {state.digest()[:16]}")
         raise typer.Exit(2)
-    verdict = "matches" if expected else "computed"
-    console.print(f"replayed {len(rec['actions'])} actions; digest {verdict}: {state.digest()[:16]}")
+    verdict = "matches" if rec.digest else "computed"
+    console.print(f"replayed {len(rec.moves)} entries; digest {verdict}: {state.digest()[:16]}")

@@ -7,7 +7,7 @@ import sys
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Annotated, Any
+from typing import IO, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -15,15 +15,19 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 import bloodforge
+from bloodforge.agents import agent_names
 from bloodforge.core import BloodforgeError
 from bloodforge.lab.selfplay import expand_agent_names, play_game
+from bloodforge.match import Record
 
-from .options import parse_params
+from .options import default_players, parse_params
 
 console = Console(stderr=True)
 
+Job = tuple[str, int, dict[str, Any], list[str]]
 
-def _one(job: tuple[str, int, dict[str, Any], list[str]]) -> dict[str, Any]:
+
+def _one(job: Job) -> dict[str, Any]:
     game_id, seed, params, agents = job
     game = bloodforge.load_game(game_id, seed=seed, **params)
     record, _ = play_game(game, agents)
@@ -40,22 +44,18 @@ def selfplay_command(
     workers: Annotated[int, typer.Option(help="worker processes (1 = in this process)")] = 1,
     param: Annotated[list[str] | None, typer.Option(help="game parameter KEY=VALUE (repeatable)")] = None,
 ) -> None:
-    params = parse_params(param, players)
     try:
-        if "players" not in params:
-            info = next(g for g in bloodforge.list_games() if g["id"] == game_id)
-            params["players"] = info["min_players"] if info["min_players"] > 1 else 2
+        params = parse_params(param, players)
+        params.setdefault("players", default_players(game_id))
         bloodforge.load_game(game_id, seed=seed, **params)
         names = expand_agent_names([agents], params["players"])
-        from bloodforge.agents import agent_names
-
         unknown = [n for n in names if n not in agent_names()]
         if unknown:
             raise typer.BadParameter(f"unknown agent(s) {unknown}; known: {agent_names()}")
-    except (BloodforgeError, ValueError, StopIteration) as err:
-        raise typer.BadParameter(str(err) or f"unknown game {game_id!r}") from None
-    jobs = [(game_id, seed + i, params, names) for i in range(games)]
-    out = None
+    except (BloodforgeError, ValueError) as err:
+        raise typer.BadParameter(str(err)) from None
+    jobs: list[Job] = [(game_id, seed + i, params, names) for i in range(games)]
+    out: IO[str] | None = None
     if jsonl == "-":
         out = sys.stdout
     elif jsonl:
@@ -63,53 +63,66 @@ def selfplay_command(
     results: list[dict[str, Any]] = []
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                TimeElapsedColumn(), TimeRemainingColumn())
+
+    def keep(rec: dict[str, Any]) -> None:
+        results.append(rec)
+        if out is not None:
+            out.write(json.dumps(rec, separators=(",", ":")) + "\n")
+
     try:
         with Progress(*columns, console=console, transient=False) as progress:
             task = progress.add_task(f"{game_id} self-play", total=games)
             if workers > 1:
                 with ProcessPoolExecutor(max_workers=workers) as pool:
                     for rec in pool.map(_one, jobs, chunksize=max(1, games // (workers * 8))):
-                        results.append(rec)
-                        if out is not None:
-                            out.write(json.dumps(rec) + "\n")
+                        keep(rec)
                         progress.advance(task)
             else:
                 for job in jobs:
-                    rec = _one(job)
-                    results.append(rec)
-                    if out is not None:
-                        out.write(json.dumps(rec) + "\n")
+                    keep(_one(job))
                     progress.advance(task)
     finally:
         if out is not None and out is not sys.stdout:
             out.close()
-    summarise(results, names)
+    summarise([Record.from_json(r) for r in results], names)
 
 
-def summarise(results: list[dict[str, Any]], names: list[str]) -> None:
+def summarise(records: list[Record], names: list[str]) -> None:
     n = len(names)
+    games = max(len(records), 1)
     wins = [0.0] * n
     score_sum = [0.0] * n
+    role_games: dict[str, int] = defaultdict(int)
+    role_wins: dict[str, float] = defaultdict(float)
     plies = 0
     seconds = 0.0
-    for rec in results:
-        for i, r in enumerate(rec["returns"]):
-            wins[i] += r
-            score_sum[i] += rec["scores"][i]
-        plies += rec["plies"]
-        seconds += rec["seconds"]
-    table = Table(title=f"{len(results)} games")
+    for rec in records:
+        returns = rec.returns or [0.0] * n
+        scores = rec.scores or [0.0] * n
+        roles = rec.roles or [""] * n
+        for i in range(n):
+            wins[i] += returns[i]
+            score_sum[i] += scores[i]
+            if roles[i]:
+                role_games[roles[i]] += 1
+                role_wins[roles[i]] += returns[i]
+        plies += rec.plies or 0
+        seconds += rec.seconds or 0.0
+    table = Table(title=f"{len(records)} games")
     table.add_column("seat")
     table.add_column("agent")
     table.add_column("win share", justify="right")
     table.add_column("mean score", justify="right")
     for i in range(n):
-        table.add_row(str(i), names[i], f"{wins[i] / max(len(results), 1):.3f}",
-                      f"{score_sum[i] / max(len(results), 1):.1f}")
+        table.add_row(str(i), names[i], f"{wins[i] / games:.3f}", f"{score_sum[i] / games:.1f}")
     console.print(table)
-    by_agent: dict[str, float] = defaultdict(float)
-    for i, name in enumerate(names):
-        by_agent[name] += wins[i]
-    games = max(len(results), 1)
+    if role_games:
+        by_role = Table(title="by faction / side")
+        by_role.add_column("plays")
+        by_role.add_column("games", justify="right")
+        by_role.add_column("win share", justify="right")
+        for role in sorted(role_games):
+            by_role.add_row(role, str(role_games[role]), f"{role_wins[role] / role_games[role]:.3f}")
+        console.print(by_role)
     console.print(f"mean plies {plies / games:.0f}; {plies / max(seconds, 1e-9):.0f} actions/s; "
-                  f"{len(results) / max(seconds, 1e-9):.1f} games/s (time inside games)")
+                  f"{len(records) / max(seconds, 1e-9):.1f} games/s (time inside games)")

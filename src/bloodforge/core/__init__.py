@@ -1,6 +1,6 @@
 """Game-agnostic engine: the contract, randomness, bags, decks, dice, graphs and scenarios."""
 
-from .action import CANCEL, Action, ActionSpec
+from .action import ARG_TYPES, CANCEL, TIMEOUT, Action, ActionSpec
 from .bag import Bag, BagEmpty
 from .deck import Deck
 from .dice import Dice
@@ -13,15 +13,31 @@ from .errors import (
     ParameterError,
     ScenarioError,
     UnknownGame,
+    format_validation_error,
 )
-from .game import Game, GameInfo, GameParams, State, winners_share
+from .game import (
+    FILE_PARAMETER_KEY,
+    Game,
+    GameInfo,
+    GameParams,
+    Outcome,
+    State,
+    data_file_field,
+    winners_of,
+    winners_share,
+)
 from .graph import AreaGraph, SquareGrid
-from .registry import create_game, describe_games, game_class, register_game, registered_ids
+from .log import EventLog, LogEvent, seats
+from .policy import Policy
+from .registry import create_game, describe_games, game_class, register_game, registered_ids, unregister_game
 from .rng import Rng, mix_seed
 from .scenario import Scenario, read_scenario
 
 __all__ = [
+    "ARG_TYPES",
     "CANCEL",
+    "FILE_PARAMETER_KEY",
+    "TIMEOUT",
     "Action",
     "ActionSpec",
     "ActionSyntaxError",
@@ -33,11 +49,15 @@ __all__ = [
     "DataFileError",
     "Deck",
     "Dice",
+    "EventLog",
     "Game",
     "GameInfo",
     "GameParams",
     "IllegalAction",
+    "LogEvent",
+    "Outcome",
     "ParameterError",
+    "Policy",
     "Rng",
     "Scenario",
     "ScenarioError",
@@ -45,11 +65,16 @@ __all__ = [
     "State",
     "UnknownGame",
     "create_game",
+    "data_file_field",
     "describe_games",
+    "format_validation_error",
     "game_class",
     "mix_seed",
     "read_scenario",
     "register_game",
     "registered_ids",
+    "seats",
+    "unregister_game",
+    "winners_of",
     "winners_share",
 ]

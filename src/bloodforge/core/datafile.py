@@ -13,8 +13,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
-from .errors import DataFileError
-from .game import format_validation_error
+from .errors import DataFileError, format_validation_error
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -7,6 +7,8 @@ message names the offending input and says why it was refused.
 
 from __future__ import annotations
 
+from pydantic import ValidationError
+
 
 class BloodforgeError(Exception):
     """Base of every error raised on purpose by bloodforge."""
@@ -41,3 +43,12 @@ class UnknownGame(BloodforgeError, KeyError):  # noqa: N818 - reads better at ca
 
     def __str__(self) -> str:  # KeyError would otherwise quote the message
         return str(self.args[0]) if self.args else "unknown game"
+
+
+def format_validation_error(err: ValidationError, source: str) -> str:
+    """One line naming the source, each failing field's path and why."""
+    parts = []
+    for e in err.errors():
+        loc = ".".join(str(x) for x in e["loc"]) or "(root)"
+        parts.append(f"{loc}: {e['msg']}")
+    return f"{source}: " + "; ".join(parts)

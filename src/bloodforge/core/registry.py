@@ -19,6 +19,11 @@ def register_game(cls: type[Game]) -> type[Game]:
     return cls
 
 
+def unregister_game(game_id: str) -> None:
+    """Forget a game (tests register throwaway games and take them away again)."""
+    _GAMES.pop(game_id, None)
+
+
 def registered_ids() -> list[str]:
     return sorted(_GAMES)
 

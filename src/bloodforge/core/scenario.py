@@ -13,8 +13,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .datafile import read_structured
-from .errors import DataFileError, ScenarioError
-from .game import format_validation_error
+from .errors import DataFileError, ScenarioError, format_validation_error
 
 
 class Scenario(BaseModel):

@@ -1,4 +1,4 @@
-"""Play complete games between agents and summarise each as one JSON-safe record.
+"""Play complete games between agents; each game comes back as one `Record`.
 
 Both the CLI's `selfplay` and the lab use this, so a record written by one can be replayed by
 `bloodforge replay` and aggregated by the other.
@@ -6,50 +6,15 @@ Both the CLI's `selfplay` and the lab use this, so a record written by one can b
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from bloodforge.agents import make_agent
 from bloodforge.core import Game, State
 from bloodforge.core.rng import mix_seed
+from bloodforge.match import PlyLimitExceededError, Record, play_match
 
-
-class PlyLimitExceededError(RuntimeError):
-    """A game ran past the safety cap on plies without ending: a bug in the rules or an agent."""
-
-
-@dataclass
-class GameRecord:
-    game: str
-    params: dict[str, Any]
-    seed: int
-    agents: list[str]
-    winner: list[int]
-    scores: list[float]
-    returns: list[float]
-    plies: int
-    digest: str
-    seconds: float
-    actions: list[str]
-
-    def to_json(self, with_actions: bool = True) -> dict[str, Any]:
-        data = {
-            "game": self.game,
-            "params": self.params,
-            "seed": self.seed,
-            "agents": self.agents,
-            "winner": self.winner,
-            "scores": self.scores,
-            "returns": self.returns,
-            "plies": self.plies,
-            "digest": self.digest,
-            "seconds": round(self.seconds, 4),
-        }
-        if with_actions:
-            data["actions"] = self.actions
-        return data
+__all__ = ["PlyLimitExceededError", "expand_agent_names", "play_game"]
 
 
 def play_game(
@@ -60,45 +25,20 @@ def play_game(
     max_plies: int = 200_000,
     checked: bool = False,
     agent_options: dict[str, Any] | None = None,
-) -> tuple[GameRecord, State]:
+    timeout_rate: float = 0.0,
+) -> tuple[Record, State]:
     """Play one game to the end; `checked` validates every action through the public `apply`."""
     names = expand_agent_names(agent_names, game.num_players)
     base = game.seed if agent_seed is None else agent_seed
-    agents = [
-        make_agent(n, seat=i, seed=mix_seed(base, "agent", i), **(agent_options or {}))
+    agents = {
+        i: make_agent(n, seat=i, seed=mix_seed(base, "agent", i), **(agent_options or {}))
         for i, n in enumerate(names)
-    ]
-    state = game.new_initial_state()
-    start = time.perf_counter()
-    plies = 0
-    while not state.is_terminal():
-        seat = state.current_player
-        assert seat is not None
-        action = agents[seat].select_action(state)
-        if checked:
-            state.apply(action)
-        else:
-            state.apply_unchecked(action)
-        plies += 1
-        if plies > max_plies:
-            raise PlyLimitExceededError(f"{game.id} seed {game.seed}: no end after {max_plies} plies")
-    seconds = time.perf_counter() - start
-    returns = state.returns()
-    best = max(returns)
-    record = GameRecord(
-        game=game.id,
-        params=game.params_dict(),
-        seed=game.seed,
-        agents=names,
-        winner=[i for i, r in enumerate(returns) if r == best and r > 0],
-        scores=state.scores(),
-        returns=returns,
-        plies=plies,
-        digest=state.digest(),
-        seconds=seconds,
-        actions=list(state.history),
+    }
+    result = play_match(
+        game.new_initial_state(), agents, agent_names=names, max_plies=max_plies, checked=checked,
+        timeout_rate=timeout_rate, host_seed=mix_seed(base, "host"),
     )
-    return record, state
+    return result.record, result.state
 
 
 def expand_agent_names(names: Sequence[str], players: int) -> list[str]:

@@ -24,7 +24,7 @@ import yaml
 
 import bloodforge
 from bloodforge.agents import Agent, agent_names
-from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State
+from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State, UnknownGame, game_class
 
 from .config import Settings
 from .errors import ApiError, not_found
@@ -323,7 +323,7 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         if req.game is not None and data.get("game") != req.game:
             raise ApiError(422, "scenario/invalid", f"the scenario is for game {data.get('game')!r}, not {req.game!r}")
         params = data.get("params")
-        _refuse_paths(params if isinstance(params, dict) else {})
+        _refuse_files(str(data.get("game")), params if isinstance(params, dict) else {})
         try:
             state = bloodforge.load_scenario(data)
         except KeyError as err:  # UnknownGame
@@ -333,7 +333,7 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         return state.game, state, data
     if req.game is None:
         raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
-    _refuse_paths(req.params)
+    _refuse_files(req.game, req.params)
     seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
     try:
         game = bloodforge.load_game(req.game, seed=seed, **req.params)
@@ -344,11 +344,20 @@ def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
     return game, game.new_initial_state(), None
 
 
-def _refuse_paths(params: dict[str, Any]) -> None:
-    """Paths in parameters would let a client make the server read its files: refuse them."""
-    for key, value in params.items():
-        if key.endswith("_data") or (key == "map" and isinstance(value, str) and ("/" in value or "\\" in value)):
-            raise ApiError(422, "params/invalid", f"parameter {key!r}: file paths are not accepted by the server")
+def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
+    """Parameters that name files would let a client make the server open its files: every
+    game declares them with `data_file_field`, and the server refuses them all."""
+    try:
+        files = game_class(game_id).info.params_model.file_parameters()
+    except UnknownGame:
+        return  # the game lookup that follows gives the clear error
+    named = [k for k in files if params.get(k) is not None]
+    if named:
+        raise ApiError(
+            422, "params/invalid",
+            f"parameter {named[0]!r} names a file; the server accepts no file parameters "
+            f"({', '.join(files)}): play a designer's copy with the CLI or the lab",
+        )
 
 
 def _scenario_dict(source: str | dict[str, Any]) -> dict[str, Any]:

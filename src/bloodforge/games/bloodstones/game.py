@@ -11,6 +11,7 @@ from bloodforge.core.errors import DataFileError, ParameterError
 
 from .content import Board, FactionsFile, default_map_for, load_board, load_factions
 from .params import BloodstonesParams
+from .policy import BloodstonesPolicy
 from .state import BloodstonesState
 from .units import FactionRules, compile_faction
 
@@ -57,7 +58,7 @@ class BloodstonesGame(Game):
         super().__init__(params, seed)
         try:
             self.factions_file: FactionsFile = load_factions(params.faction_data)
-            self.board: Board = load_board(params.map or default_map_for(params.players))
+            self.board: Board = load_board(params.map_file or params.map or default_map_for(params.players))
         except DataFileError as err:
             raise ParameterError(str(err)) from None
         known = {f.id for f in self.factions_file.factions}
@@ -83,7 +84,7 @@ class BloodstonesGame(Game):
             self._faction_rules[faction_id] = rules
         return rules
 
-    def new_initial_state(self) -> BloodstonesState:
+    def _new_initial_state(self) -> BloodstonesState:
         from . import setup
 
         st = BloodstonesState(self, self.initial_rng())
@@ -99,13 +100,16 @@ class BloodstonesGame(Game):
         args = tuple(str(int(a)) if a.isascii() and a.isdigit() else a.lower() for a in action.args)
         return Action(action.kind, args)
 
-    def _state_from_position(self, position: Mapping[str, Any], rng: Rng, history: list[str]) -> BloodstonesState:
-        return BloodstonesState.from_position(self, dict(position), rng, history)
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> BloodstonesState:
+        return BloodstonesState.from_position(self, dict(position), rng)
 
     def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> BloodstonesState:
         from .scenario import build_scenario_state
 
         return build_scenario_state(self, position, rig)
+
+    def policy(self, **options: Any) -> BloodstonesPolicy:
+        return BloodstonesPolicy(**options)
 
     def static_info(self) -> dict[str, Any]:
         from .static import static_info

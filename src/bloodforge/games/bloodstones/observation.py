@@ -18,26 +18,6 @@ if TYPE_CHECKING:
     from .state import BloodstonesState
 
 
-def visible_log(st: BloodstonesState, seat: int | None) -> list[str]:
-    return [t for t, to in st.log_entries if to is None or to == seat]
-
-
-def log_tail(st: BloodstonesState, seat: int | None, n: int) -> tuple[list[str], int]:
-    """The last `n` lines `seat` may read and how many it may read in all, without copying the
-    whole log: agents observe thousands of cloned states per decision."""
-    entries = st.log_entries
-    tail: list[str] = []
-    for text, to in reversed(entries):
-        if to is None or to == seat:
-            tail.append(text)
-            if len(tail) == n:
-                break
-    tail.reverse()
-    private = sum(1 for _, to in entries if to is not None)
-    mine = sum(1 for _, to in entries if to == seat) if seat is not None and private else 0
-    return tail, len(entries) - private + mine
-
-
 def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
     n = st.num_players
     players = []
@@ -70,7 +50,7 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
             "units": {str(s): dict(sorted(c.items())) for s, c in sorted(st.units.get(a, {}).items())},
             "village": None if v is None else {"seat": v[0], "count": v[1]},
         })
-    log, log_size = log_tail(st, seat, 60)
+    log, log_size = st.events.tail_for(seat, 60), st.events.count_for(seat)
     obs: dict[str, Any] = {
         "game": "bloodstones",
         "seat": seat,

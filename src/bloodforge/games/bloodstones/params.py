@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import Field, model_validator
 
-from bloodforge.core.game import GameParams
+from bloodforge.core.game import GameParams, data_file_field
 
 #: Rulebook recommendations: Corsairs only with three or more players, the Chaos Horde only
 #: with four or more (setup, "Choose factions", and both faction notes).
@@ -20,20 +22,23 @@ class BloodstonesParams(GameParams):
     choose_factions: bool = Field(
         default=False, description="players choose factions in turn order from the first player"
     )
-    map: str | None = Field(
-        default=None, description="'map1', 'grand' or a map file path; omitted: map1 up to 4 players, else grand"
+    map: Literal["map1", "grand"] | None = Field(
+        default=None, description="'map1' (published) or 'grand'; omitted: map1 up to 4 players, else grand"
     )
+    map_file: str | None = data_file_field("path to a designer's map file (instead of a built-in map)")
     cutiecorn: bool = Field(default=False, description="use the optional Cutiecorn rules")
     allow_unrecommended: bool = Field(
         default=False, description="allow factions or maps outside the rulebook's player-count recommendations"
     )
-    faction_data: str | None = Field(default=None, description="path to a designer's copy of factions.json")
+    faction_data: str | None = data_file_field("path to a designer's copy of factions.json")
     max_rounds: int | None = Field(
         default=100, ge=1, description="house safety cap: the end is triggered after this many rounds"
     )
 
     @model_validator(mode="after")
     def _factions_consistent(self) -> BloodstonesParams:
+        if self.map is not None and self.map_file is not None:
+            raise ValueError("give either map (a built-in map) or map_file (a file), not both")
         if self.factions is not None:
             if self.choose_factions:
                 raise ValueError("give either factions or choose_factions, not both")

@@ -13,8 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bloodforge.core import Bag
-from bloodforge.core.errors import ScenarioError
-from bloodforge.core.game import format_validation_error
+from bloodforge.core.errors import ScenarioError, format_validation_error
 
 from .state import BloodstonesState, Phase
 from .units import CITADEL, CUTIECORN, UNDEAD

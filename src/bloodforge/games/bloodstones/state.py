@@ -159,9 +159,7 @@ class BloodstonesState(State):
 
     def __init__(self, game: BloodstonesGame, rng: Rng) -> None:
         n = game.num_players
-        self.game = game
-        self.rng = rng
-        self.history = []
+        self._init_core(game, rng)
         self.factions: list[str | None] = [None] * n
         self.order: list[int] = list(range(n))
         self.phase = Phase.CHOOSE_FACTION
@@ -193,7 +191,6 @@ class BloodstonesState(State):
         self.final_queue: list[int] = []
         self.turns_taken = 0
         self.battle_rig: list[list[int]] = [[], []]
-        self.log_entries: list[tuple[str, int | None]] = []
         self.over_reason = ""
 
     # -- derived ------------------------------------------------------------------------------
@@ -215,18 +212,22 @@ class BloodstonesState(State):
         return 3 if self.num_players == 2 else 2
 
     # -- the contract -------------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
+    def _actors(self) -> list[int]:
         if self.phase is Phase.OVER:
-            return None
-        return self.active if self.decider is None else self.decider
+            return []
+        return [self.active if self.decider is None else self.decider]
 
-    def _legal_actions(self) -> list[Action]:
+    def _is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # one seat acts at a time: the rules know which
         from . import rules
 
         return rules.legal_actions(self)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, seat: int | None) -> None:
+        del seat
         from . import rules
 
         if not (self.battle_rig[0] or self.battle_rig[1] or any(b.rigged for b in self.bags)):
@@ -254,15 +255,13 @@ class BloodstonesState(State):
     def scores(self) -> list[float]:
         return [float(v) for v in self.vp]
 
+    def seat_roles(self) -> list[str]:
+        return [self.game.faction_rules(f).faction.name if f else "" for f in self.factions]
+
     def returns(self) -> list[float]:
         from .scoring import final_returns
 
         return final_returns(self)
-
-    def event_log(self, seat: int | None) -> list[str]:
-        from .observation import visible_log
-
-        return visible_log(self, seat)
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         from .observation import observe
@@ -399,7 +398,7 @@ class BloodstonesState(State):
 
     def log(self, text: str, to: int | None = None) -> None:
         """Record an event; `to` limits it to one seat (it mentions hidden tiles)."""
-        self.log_entries.append((text, to))
+        self.events.add(text, to=to)
 
     def seat_label(self, seat: int) -> str:
         fid = self.factions[seat]
@@ -408,9 +407,7 @@ class BloodstonesState(State):
     # -- copying and serialising --------------------------------------------------------------
     def clone(self) -> Self:
         new = object.__new__(type(self))
-        new.game = self.game
-        new.rng = self.rng.copy()
-        new.history = list(self.history)
+        self._clone_core(new)
         new.factions = list(self.factions)
         new.order = list(self.order)
         new.phase = self.phase
@@ -442,7 +439,6 @@ class BloodstonesState(State):
         new.final_queue = list(self.final_queue)
         new.turns_taken = self.turns_taken
         new.battle_rig = [list(r) for r in self.battle_rig]
-        new.log_entries = list(self.log_entries)
         new.over_reason = self.over_reason
         memo = self.__dict__.get("_reach_memo")
         if memo is not None and memo[0] == len(self.history):
@@ -482,14 +478,12 @@ class BloodstonesState(State):
             "final_queue": self.final_queue,
             "turns_taken": self.turns_taken,
             "battle_rig": self.battle_rig,
-            "log": [[t, to] for t, to in self.log_entries],
             "over_reason": self.over_reason,
         }
 
     @classmethod
-    def from_position(cls, game: BloodstonesGame, pos: dict[str, Any], rng: Rng, history: list[str]) -> Self:
+    def from_position(cls, game: BloodstonesGame, pos: dict[str, Any], rng: Rng) -> Self:
         st = cls(game, rng)
-        st.history = history
         st.factions = list(pos["factions"])
         st.order = [int(x) for x in pos["order"]]
         st.phase = Phase(pos["phase"])
@@ -517,6 +511,5 @@ class BloodstonesState(State):
         st.final_queue = list(pos["final_queue"])
         st.turns_taken = int(pos["turns_taken"])
         st.battle_rig = [list(r) for r in pos["battle_rig"]]
-        st.log_entries = [(str(t), to) for t, to in pos["log"]]
         st.over_reason = str(pos["over_reason"])
         return st

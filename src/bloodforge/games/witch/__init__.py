@@ -25,6 +25,7 @@ from . import actions, rules
 from .content import Content, load_content
 from .model import SOLDIERS, WITCH
 from .params import WitchParams
+from .policy import WitchPolicy
 from .render import render
 from .scenario import build as build_scenario
 from .state import WitchState
@@ -57,7 +58,7 @@ class WitchGame(Game):
         if params.setup == "preset" and not self.content.data.board.preset:
             raise ParameterError(f"setup='preset' needs board.preset in {self.content.source}")
 
-    def new_initial_state(self) -> WitchState:
+    def _new_initial_state(self) -> WitchState:
         state = WitchState(self, self.initial_rng(), [])
         rules.setup(state, preset=self.params.setup == "preset")
         return state
@@ -68,15 +69,16 @@ class WitchGame(Game):
     def canonical_action(self, action: Action) -> Action:
         return actions.canonical(self.content, action)
 
-    def _state_from_position(
-        self, position: Mapping[str, Any], rng: Rng, history: list[str]
-    ) -> WitchState:
-        return WitchState.from_position(self, dict(position), rng, history)
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> WitchState:
+        return WitchState.from_position(self, dict(position), rng)
 
     def _state_from_scenario(
         self, position: Mapping[str, Any], rig: Mapping[str, Any] | None
     ) -> WitchState:
         return build_scenario(self, position, rig)
+
+    def policy(self, **options: Any) -> WitchPolicy:
+        return WitchPolicy(**options)
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)

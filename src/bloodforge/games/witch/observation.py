@@ -152,12 +152,11 @@ def _winner(state: WitchState) -> str | None:
 
 def _log(state: WitchState, seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
-    for event in reversed(state.log):
-        public, private = event.views
-        mine = private is not None and seat is not None and seat == event.seat
-        view = private if mine else public
-        if view is not None:
-            out.append(dict(view))
+    for event in reversed(state.events):
+        text = event.text_for(seat)
+        if text is not None:
+            view: dict[str, Any] = {**(event.data or {}), "kind": event.kind, "text": text}
+            out.append(view)
             if len(out) == LOG_WINDOW:
                 break
     out.reverse()

@@ -6,15 +6,13 @@ from typing import Literal
 
 from pydantic import Field
 
-from bloodforge.core.game import GameParams
+from bloodforge.core.game import GameParams, data_file_field
 
 
 class WitchParams(GameParams):
     players: int = 2
-    content: str | None = Field(
-        default=None,
-        description="Path to a content file (board, unit cards, spells); "
-        "default: the packaged house content.",
+    content: str | None = data_file_field(
+        "Path to a content file (board, unit cards, spells); default: the packaged house content."
     )
     blood_spells_per_turn: int = Field(
         default=2,

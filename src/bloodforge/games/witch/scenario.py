@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bloodforge.core import Deck, Dice, ScenarioError
-from bloodforge.core.game import format_validation_error
+from bloodforge.core.errors import format_validation_error
 
 from . import rules
 from .model import BOARD, HAND_LIMIT, REALM, REMOVED, SOLDIERS, TURN, WITCH, TurnRecord, UnitState

@@ -20,7 +20,6 @@ from .model import (
     SIDE_NAMES,
     SOLDIERS,
     WITCH,
-    Event,
     Grant,
     PendingCast,
     TurnRecord,
@@ -36,9 +35,7 @@ class WitchState(State):
     game: WitchGame
 
     def __init__(self, game: WitchGame, rng: Rng, history: list[str]) -> None:
-        self.game = game
-        self.rng = rng
-        self.history = history
+        self._init_core(game, rng, history)
         self.phase = ""
         self.side = SOLDIERS
         self.turn_number = 0
@@ -52,7 +49,6 @@ class WitchState(State):
         self.pending: PendingCast | None = None
         self.grant: Grant | None = None
         self.winner: int | None = None
-        self.log: list[Event] = []
 
     @property
     def content(self) -> Content:
@@ -79,18 +75,35 @@ class WitchState(State):
     def name(self, uid: str) -> str:
         return self.content.units[uid].name
 
-    def note(self, kind: str, text: str | None, **extra: Any) -> None:
-        self.log.append(Event(self.turn_number, kind, text, **extra))
+    def note(
+        self, kind: str, text: str, *, seat: int | None = None, private: str | None = None,
+        roll: int | None = None, passed: bool | None = None,
+    ) -> None:
+        """Log an event; `private` is what `seat` reads instead of the public `text`."""
+        data: dict[str, Any] = {"turn": self.turn_number}
+        if roll is not None:
+            data.update(roll=roll, passed=passed)
+        if private is not None:
+            self.events.add(private, to=seat, masked=text, kind=kind, data=data)
+        else:
+            self.events.add(text, kind=kind, data=data)
 
     # -- contract hooks ----------------------------------------------------------------------
-    @property
-    def current_player(self) -> int | None:
-        return None if self.phase == OVER else self.side
+    def _actors(self) -> list[int]:
+        return [] if self.phase == OVER else [self.side]
 
-    def _legal_actions(self) -> list[Action]:
+    def _is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def seat_roles(self) -> list[str]:
+        return [SIDE_NAMES[SOLDIERS], SIDE_NAMES[WITCH]]
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # one seat acts at a time: the rules know which
         return rules.legal_actions(self)
 
-    def _apply(self, action: Action) -> None:
+    def _apply(self, action: Action, seat: int | None) -> None:
+        del seat
         rules.apply(self, action)
 
     def explain_illegal(self, action: Action) -> str | None:
@@ -106,9 +119,7 @@ class WitchState(State):
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
-        new.game = self.game
-        new.rng = self.rng.copy()
-        new.history = list(self.history)
+        self._clone_core(new)
         new.phase = self.phase
         new.side = self.side
         new.turn_number = self.turn_number
@@ -122,7 +133,6 @@ class WitchState(State):
         new.pending = self.pending
         new.grant = None if self.grant is None else self.grant.copy()
         new.winner = self.winner
-        new.log = list(self.log)
         return new
 
     def scores(self) -> list[float]:
@@ -143,14 +153,6 @@ class WitchState(State):
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observation.observe(self, seat)
 
-    def event_log(self, seat: int | None) -> list[str]:
-        lines = []
-        for event in self.log:
-            view = event.visible_to(seat)
-            if view is not None:
-                lines.append(str(view["text"]))
-        return lines
-
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         return observation.resample(self, seat, rng)
 
@@ -169,15 +171,12 @@ class WitchState(State):
             "pending": None if self.pending is None else self.pending.to_json(),
             "grant": None if self.grant is None else self.grant.to_json(),
             "winner": self.winner,
-            "log": [e.to_json() for e in self.log],
         }
 
     @classmethod
-    def from_position(
-        cls, game: WitchGame, position: dict[str, Any], rng: Rng, history: list[str]
-    ) -> Self:
+    def from_position(cls, game: WitchGame, position: dict[str, Any], rng: Rng) -> Self:
         """Inverse of `_position_json` (trusted input: a state this code wrote)."""
-        state = cls(game, rng, history)
+        state = cls(game, rng, [])
         by_name = game.content.squares_by_name
         state.phase = str(position["phase"])
         state.side = int(position["side"])
@@ -201,7 +200,6 @@ class WitchState(State):
         state.grant = None if g is None else Grant.from_json(g)
         w = position.get("winner")
         state.winner = None if w is None else int(w)
-        state.log = [Event.from_json(e) for e in position.get("log", ())]
         return state
 
 
