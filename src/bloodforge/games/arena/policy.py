@@ -1,0 +1,160 @@
+"""The greedy Champion policy (`Game.policy()`): observation, legal actions and static info only.
+
+It plays like an eager brawler: take all energy, invoke when it unlocks Triples, use every
+free bonus, close in on the weakest reachable enemy, hit it with the strongest attack, push
+foes into walls and each other, and answer NPC questions against the NPC's interest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bloodforge.core import Action, Rng, State
+
+from .hexes import Hex, distance, parse_hex
+
+RANK = {"singles": 1, "doubles": 2, "triples": 3}
+
+
+class ArenaPolicy:
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+
+    def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        legal = state.legal_actions(seat)
+        obs = state.observation(seat)
+        info = state.game.static_info()
+        view = _View(obs, info, seat)
+        best = max(legal, key=lambda a: (view.score(a), -legal.index(a)))
+        del rng
+        return best
+
+
+class _View:
+    def __init__(self, obs: dict[str, Any], info: dict[str, Any], seat: int) -> None:
+        self.obs = obs
+        self.info = info
+        self.units = {u["id"]: u for u in obs["units"]}
+        self.me = next(u for u in obs["units"] if u["seat"] == seat)
+        self.cells = {h["id"] for h in info["board"]["hexes"]}
+        self.champ = next(c for c in info["champions"] if c["id"] == self.me["id"])
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def enemies(self) -> list[dict[str, Any]]:
+        return [u for u in self.obs["units"] if u["alive"] and u["hex"] and u["side"] != self.me["side"]
+                and u["hp"] is not None]
+
+    def hexof(self, u: dict[str, Any]) -> Hex:
+        h = parse_hex(u["hex"])
+        assert h is not None
+        return h
+
+    def reach(self) -> int:
+        best = 0
+        for a in self.champ["attacks"]:
+            best = max(best, self.champ["range"] + self.me["mods"].get("range", 0) + a["range_bonus"])
+        return best
+
+    def nearest_enemy_distance(self, h: Hex) -> int:
+        foes = self.enemies()
+        return min((distance(h, self.hexof(e)) for e in foes), default=0)
+
+    def weakest_distance(self, h: Hex) -> int:
+        foes = self.enemies()
+        if not foes:
+            return 0
+        weak = min(foes, key=lambda e: (e["hp"], e["id"]))
+        return distance(h, self.hexof(weak))
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def score(self, a: Action) -> float:
+        k = a.kind
+        if k == "choose":
+            return self.score_choice(a.args[0])
+        if k == "pick":
+            card = next(c for c in self.champ["cards"] if c["id"] == a.args[0])
+            return 10 - card["speed"] + (3 if card.get("immediate") else 0)
+        if k == "place":
+            h = parse_hex(a.args[0])
+            assert h is not None
+            return -self.nearest_enemy_distance(h) if self.enemies() else -distance(h, (0, 0))
+        if k == "energy":
+            return 100
+        if k == "invoke":
+            return 90 if self.me["rolled"] != "triples" and not self.me["attacked"] else -1
+        if k in ("bonus", "spell"):
+            return 80
+        if k == "pact":
+            pact = next(p for p in self.champ["pacts"] if p["id"] == a.args[0])
+            heals = any(e["op"] == "heal" for o in pact["ability"]["options"] for e in o)
+            if heals:
+                return 70 if self.me["hp"] < 0.7 * self.me["max_hp"] else -5
+            spare = self.me["energy"] - pact["cost"] >= self.champ["ultimate_cost"] or self.me["invoked"]
+            return 60 if spare else -5
+        if k == "target":
+            t = self.units[a.args[0]]
+            return 50 + 1000 - (t["hp"] or 0)
+        if k == "done":
+            return 40
+        if k == "attack":
+            h = self.hexof(self.me)
+            if self.nearest_enemy_distance(h) > self.reach() and not self.me["moved"]:
+                return -2
+            atk = next(x for x in self.champ["attacks"] if x["id"] == a.args[0])
+            return 30 + 5 * RANK[atk["category"]] + atk["damage"] + atk["targets_bonus"] * 3 + len(atk["effects"])
+        if k == "move":
+            h = parse_hex(a.args[0])
+            assert h is not None
+            here = self.hexof(self.me)
+            r = self.reach()
+            now_in = self.nearest_enemy_distance(here) <= r
+            if now_in:
+                return -3
+            d = self.weakest_distance(h)
+            return 20 - max(0, d - r) - 0.1 * d
+        if k == "minion":
+            h = parse_hex(a.args[1])
+            assert h is not None
+            return 5 - 0.5 * self.nearest_enemy_distance(h)
+        if k == "end":
+            return 0
+        if k == "cancel":
+            return -10
+        return -1
+
+    def score_choice(self, option: str) -> float:
+        p = self.obs["pending"] or {}
+        kind = p.get("kind")
+        if kind == "bonus_die":
+            return 1 if option == "temp" else 0
+        if option == "stop":
+            return -0.5
+        h = parse_hex(option)
+        if h is not None:
+            if kind == "force":
+                subject = self.units[p["data"]["subject"]]
+                mine = subject["side"] == self.me["side"]
+                hit = self._occupant(h)
+                if h not in {parse_hex(c) for c in self.cells}:
+                    return -10 if mine else 10
+                if hit is not None:
+                    return -10 if mine else (10 if hit["side"] != self.me["side"] else 4)
+                return 0
+            if kind in ("npc_move", "npc_approach"):
+                return distance(h, self.hexof(self.me))  # keep the NPC far from us
+            if kind == "move":
+                return -self.weakest_distance(h)
+            return 0
+        if kind == "npc_target":
+            t = self.units.get(option)
+            return 0 if t is None else (-10 if t["side"] == self.me["side"] else 0)
+        if kind == "select":
+            t = self.units.get(option)
+            return 0 if t is None else (10 if t["side"] != self.me["side"] else -10) + (t["hp"] or 0) / 1000
+        return 0
+
+    def _occupant(self, h: Hex) -> dict[str, Any] | None:
+        for u in self.obs["units"]:
+            if u["alive"] and u["hex"] and parse_hex(u["hex"]) == h:
+                return u
+        return None
