@@ -77,7 +77,8 @@ def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int
     drain(w)
 
 
-def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str, ctx: dict[str, object] | None = None) -> None:
+def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str,
+          ctx: dict[str, object] | None = None) -> None:
     for e in effects:
         c: dict[str, object] = {"why": why}
         if ctx:

@@ -69,7 +69,8 @@ def origins(w: World, u: Unit, atk: Attack) -> list[Hex]:
 def origin_for(w: World, u: Unit, atk: Attack, target: Unit) -> Hex | None:
     assert target.hex is not None
     hexes = origins(w, u, atk)
-    return min(hexes, key=lambda h: (distance(h, target.hex), h)) if hexes else None  # type: ignore[arg-type]
+    at = target.hex
+    return min(hexes, key=lambda h: (distance(h, at), h)) if hexes else None
 
 
 def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:

@@ -383,10 +383,10 @@ class Content(_Strict):
         raise KeyError(did)
 
     def minion(self, mid: str) -> MinionDef:
-        for c in [*self.champions, *self.bosses]:
-            for m in c.minions:
-                if m.id == mid:
-                    return m
+        every = [m for c in self.champions for m in c.minions] + [m for b in self.bosses for m in b.minions]
+        for m in every:
+            if m.id == mid:
+                return m
         raise KeyError(mid)
 
 

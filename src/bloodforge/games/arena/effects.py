@@ -8,11 +8,9 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .content import Effect
 from .dice import gain_die, gain_energy
-from .hexes import Hex, distance, hex_id, parse_hex
+from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
 from .world import World
@@ -224,7 +222,8 @@ def resolve(w: World, item: QItem) -> bool:
     elif op == "discard":
         discard_card(w, subj)
     elif op == "place_tile":
-        assert e.tile is not None and subj.hex is not None
+        assert e.tile is not None
+        assert subj.hex is not None
         place_tile(w, e.tile, subj.hex, src.uid if src is not None else None)
     return True
 
@@ -303,14 +302,6 @@ def discard_card(w: World, u: Unit) -> None:
 
 
 # -- forced movement ----------------------------------------------------------------------------
-def force(w: World, op: str, forcer: Unit | None, origin: Hex, subject: Unit, amount: int, ctx: dict[str, Any],
-          effect: Effect) -> QItem:
-    """A Push/Pull/Throw waiting in the queue (R-FM)."""
-    c = dict(ctx)
-    c.update(left=amount, origin=hex_id(origin), started=True)
-    return QItem(effect, forcer.uid if forcer is not None else f"env:{op}", subject.uid, c)
-
-
 def chooser_of(w: World, forcer: Unit | None, subject: Unit) -> tuple[int | None, bool]:
     """Who paths a forced movement and whether it must go the full distance (R-FM-3, TB-FMC,
     F1, F8): a human forcer paths their own (up to X); NPCs and Environmentals push as far as
@@ -361,6 +352,7 @@ def forced_step(w: World, item: QItem) -> bool:
     if chosen == "stop":
         return True
     target = parse_hex(str(chosen))
+    assert target is not None
     kind = next(k for h, k in options if h == target)
     if kind == "free":
         w.log(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
@@ -384,11 +376,12 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
     what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
     w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision")
     victims = [subj]
-    if occupant is not None and occupant.hp is not None:
-        if neutral or forcer is None or (occupant.uid != forcer.uid and w.enemies(forcer, occupant)):
-            victims.append(occupant)
-    for v in victims:
-        damage(w, v, amount, "collision")
+    hurt = neutral or forcer is None or (occupant is not None and occupant.uid != forcer.uid
+                                         and w.enemies(forcer, occupant))
+    if occupant is not None and occupant.hp is not None and hurt:
+        victims.append(occupant)
+    for victim in victims:
+        damage(w, victim, amount, "collision")
 
 
 def throw(w: World, item: QItem, subj: Unit, forcer: Unit | None, origin: Hex, left: int, seat: int | None) -> bool:
@@ -447,7 +440,3 @@ def walk(w: World, u: Unit, path: tuple[Hex, ...]) -> None:
     if path:
         w.log(f"{u.name} moves {hex_id(start) if start else '-'} -> {hex_id(path[-1])}", kind="move")
 
-
-def dist(a: Unit, b: Unit) -> int:
-    assert a.hex is not None and b.hex is not None
-    return distance(a.hex, b.hex)

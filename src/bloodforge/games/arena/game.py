@@ -115,7 +115,10 @@ class ArenaState(World, State):
             fell = self.board.eliminated.index(u.uid) if u.uid in self.board.eliminated else len(self.board.eliminated)
             lasted.append(float(fell))
             hp.append(float(max(u.hp or 0, 0)))
-        return winners_share(self.scores(), [lasted, hp])
+        scores = self.scores()
+        if any(scores):
+            return winners_share(scores)
+        return winners_share(scores, [lasted, hp])
 
     def npc_won(self) -> bool:
         """Did a side without seats (a Boss, Rivals) win? (The balance report counts this.)"""

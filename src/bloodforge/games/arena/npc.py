@@ -131,7 +131,8 @@ def preference(w: World, u: Unit, e: Unit, rule: str) -> tuple[int, ...]:
     if rule == "least_hp":
         return (hp, -pos)
     if rule == "nearest":
-        assert u.hex is not None and e.hex is not None
+        assert u.hex is not None
+        assert e.hex is not None
         return (distance(u.hex, e.hex), -hp, -pos)
     return (-hp, -pos)
 
@@ -147,10 +148,11 @@ def best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Unit]:
     return sorted((e for e in pool if keys[e.uid] == best), key=lambda e: e.uid)
 
 
-def move_options(w: World, u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
+def move_options(u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
     """N11: no move if in Range; else the shortest safe destinations; else the shortest unsafe
     ones with the fewest hazard tiles (TB4)."""
-    assert u.hex is not None and t.hex is not None
+    assert u.hex is not None
+    assert t.hex is not None
     if a.from_minion or distance(u.hex, t.hex) <= a.range:
         return []
     ok = {h: rs for h, rs in routes.items() if distance(h, t.hex) <= a.range}
@@ -188,12 +190,12 @@ def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[
             low = min(safe[h] for h in cands)
             return [(h, next(r for r in routes[h] if not r.tiles and r.steps == low))
                     for h in sorted(cands) if safe[h] == low]
-    d = min(distance(h, g.hex) for h in routes)
-    if d >= here:
+    near = min(distance(h, g.hex) for h in routes)
+    if near >= here:
         return []
-    best = {h: shortest(rs) for h, rs in routes.items() if distance(h, g.hex) == d}
-    low = min((r.steps, len(r.tiles)) for r in best.values())
-    return [(h, r) for h, r in sorted(best.items()) if (r.steps, len(r.tiles)) == low]
+    best = {h: shortest(rs) for h, rs in routes.items() if distance(h, g.hex) == near}
+    fewest = min((r.steps, len(r.tiles)) for r in best.values())
+    return [(h, r) for h, r in sorted(best.items()) if (r.steps, len(r.tiles)) == fewest]
 
 
 def extra_targets(w: World, u: Unit, atk: Attack, a: Attrs, first: Unit) -> list[Unit]:
@@ -223,7 +225,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
     if stage == "move":
         t = w.board.units.get(str(w.board.npc_plan.get("target")))
         if t is not None and t.alive and t.hex is not None:
-            opts = move_options(w, u, t, a, explore(w, u, a.movement))
+            opts = move_options(u, t, a, explore(w, u, a.movement))
             if len(opts) == 1:
                 return ("move", hex_id(opts[0][0]))
             if len(opts) > 1:
@@ -301,7 +303,7 @@ def ask(w: World, u: Unit) -> None:
         kind = "npc_target"
     elif b.stage == "move":
         t = w.unit(str(b.npc_plan["target"]))
-        options = [hex_id(h) for h, _ in move_options(w, u, t, a, explore(w, u, a.movement))]
+        options = [hex_id(h) for h, _ in move_options(u, t, a, explore(w, u, a.movement))]
         kind = "npc_move"
     else:
         options = [hex_id(h) for h, _ in approach_options(w, u, explore(w, u, movement_of(w, u)))]
@@ -336,7 +338,7 @@ def move_npc(w: World, u: Unit, h: Hex) -> None:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     t = w.unit(str(w.board.npc_plan["target"]))
-    route = dict(move_options(w, u, t, a, explore(w, u, a.movement)))[h]
+    route = dict(move_options(u, t, a, explore(w, u, a.movement)))[h]
     u.moved = True
     walk(w, u, route.path)
     w.board.stage = "attack"
@@ -377,7 +379,7 @@ def minion_act(w: World, m: Unit) -> None:
         return
     t = tier[0]
     fake = Attrs(spec.movement, spec.range, spec.targets, False)
-    opts = move_options(w, m, t, fake, routes)
+    opts = move_options(m, t, fake, routes)
     if opts:
         walk(w, m, opts[0][1].path)
     if not m.alive or m.hex is None or t.hex is None or distance(m.hex, t.hex) > spec.range:

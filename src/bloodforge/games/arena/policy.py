@@ -73,7 +73,7 @@ class _View:
             return self.score_choice(a.args[0])
         if k == "pick":
             card = next(c for c in self.champ["cards"] if c["id"] == a.args[0])
-            return 10 - card["speed"] + (3 if card.get("immediate") else 0)
+            return float(10 - card["speed"] + (3 if card.get("immediate") else 0))
         if k == "place":
             h = parse_hex(a.args[0])
             assert h is not None
@@ -101,7 +101,8 @@ class _View:
             if self.nearest_enemy_distance(h) > self.reach() and not self.me["moved"]:
                 return -2
             atk = next(x for x in self.champ["attacks"] if x["id"] == a.args[0])
-            return 30 + 5 * RANK[atk["category"]] + atk["damage"] + atk["targets_bonus"] * 3 + len(atk["effects"])
+            value = 30 + 5 * RANK[atk["category"]] + atk["damage"] + atk["targets_bonus"] * 3 + len(atk["effects"])
+            return float(value)
         if k == "move":
             h = parse_hex(a.args[0])
             assert h is not None
@@ -156,5 +157,6 @@ class _View:
     def _occupant(self, h: Hex) -> dict[str, Any] | None:
         for u in self.obs["units"]:
             if u["alive"] and u["hex"] and parse_hex(u["hex"]) == h:
-                return u
+                found: dict[str, Any] = u
+                return found
         return None

@@ -14,9 +14,9 @@ from bloodforge.core import Deck, Dice, ScenarioError, format_validation_error
 
 from . import turns
 from .content import ArenaMap
+from .dice import attack_faces, category_of
 from .effects import place_tile
 from .hexes import parse_hex
-from .dice import attack_faces, category_of
 from .model import Die, Unit
 from .world import World
 

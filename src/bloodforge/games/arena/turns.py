@@ -10,13 +10,13 @@ from __future__ import annotations
 from bloodforge.core import Action, Deck
 
 from . import abilities, attack, npc
-from .content import Attack
+from .content import Attack, InitiativeCard
 from .dice import cleanup_dice, energy_dice_ready, gain_energy
 from .effects import check_end, drain, finish, walk
 from .environment import env_turn, env_uid, has_actions
 from .environment import setup as setup_environment
 from .hexes import Hex, distance, hex_id, neighbours, parse_hex
-from .model import ATTACK, BE, Die, Unit
+from .model import ATTACK, BE, Die, Pending, Unit
 from .movement import explore, safest
 from .world import World
 
@@ -141,7 +141,7 @@ def next_turn(w: World) -> str | None:
     return None
 
 
-def _card(w: World, u: Unit, card_id: str):  # type: ignore[no-untyped-def]
+def _card(w: World, u: Unit, card_id: str) -> InitiativeCard | None:
     return next((c for c in w.content.champion(u.content_id).cards if c.id == card_id), None)
 
 
@@ -220,9 +220,8 @@ def apply_auto(w: World, action: Action) -> None:
             end_turn(w, u)
         else:
             npc.apply_step(w, u, tuple(a[1:]))
-            if b.stage == "end" or not u.alive:
-                if not u.alive:
-                    end_turn(w, u)
+            if not u.alive:
+                end_turn(w, u)
     settle(w)
 
 
@@ -282,9 +281,8 @@ def reveal(w: World) -> None:
         u = next(x for x in b.units.values() if x.seat == seat)
         u.hand.remove(card)
         u.current = card
-        c = _card(w, u, card)
-        u.speed = c.speed
-        w.log(f"{u.name} reveals {c.name} (Speed {c.speed})", kind="reveal")
+        u.speed = _speed(w, u, card)
+        w.log(f"{u.name} reveals {card} (Speed {u.speed})", kind="reveal")
     b.picks = {}
     entrants: list[str] = []
     for u in w.combatants():
@@ -294,28 +292,82 @@ def reveal(w: World) -> None:
             card = w.rng.choice(sorted(u.hand))
             u.hand.remove(card)
             u.current = card
-            u.speed = _card(w, u, card).speed
+            u.speed = _speed(w, u, card)
             w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
         elif u.kind == "boss":
-            card = b.decks[f"speed:{u.uid}"].draw(w.rng)
-            assert card is not None
-            u.current = card
-            u.speed = int(card)
-            w.log(f"{u.name} reveals Speed card {card}", kind="reveal")
+            drawn = b.decks[f"speed:{u.uid}"].draw(w.rng)
+            assert drawn is not None
+            u.current = drawn
+            u.speed = int(drawn)
+            w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
         entrants.append(u.uid)
     for key in sorted(b.env_speed):
-        card = b.decks[f"speed:{key}"].draw(w.rng)
-        assert card is not None
+        env_card = b.decks[f"speed:{key}"].draw(w.rng)
+        assert env_card is not None
         prev = b.env_speed[key][0]
-        b.env_speed[key] = [int(card), prev]
-        w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {card}", kind="reveal")
+        b.env_speed[key] = [int(env_card), prev]
+        w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {env_card}", kind="reveal")
         entrants.append(key)
     order = initiative_order(w, entrants)
     b.order = order
     b.ranks = {x: i for i, x in enumerate(order)}
     b.done = []
-    w.log("initiative: " + ", ".join(_name(w, x) for x in order), kind="initiative")
     b.phase = "place" if b.round == 1 else "immediate"
+    ask_ally_ties(w)
+    if b.pending is None:
+        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+
+
+def ally_tie_groups(w: World) -> list[list[str]]:
+    """R-INI-9 / EXR-2 / I2: team-mates (and their NPC team-mates) with equal Speed choose their
+    order; a tie that mixes sides is broken by the normal rules."""
+    if w.params.mode != "team":
+        return []
+    groups: dict[int, list[str]] = {}
+    for x in w.board.order:
+        if not x.startswith(ENV):
+            groups.setdefault(speeds(w, x)[0], []).append(x)
+    out = []
+    for g in groups.values():
+        units = [w.unit(x) for x in g]
+        if len(g) > 1 and len({u.side for u in units}) == 1 and any(u.seat is not None for u in units):
+            out.append(g)
+    return out
+
+
+def ask_ally_ties(w: World, settled: list[str] | None = None) -> None:
+    """Ask the first human of a tied team who goes first, one pick at a time."""
+    fixed = list(settled or [])
+    for g in ally_tie_groups(w):
+        rest = [x for x in g if x not in fixed]
+        if len(rest) > 1:
+            seat = min(s for x in g if (s := w.unit(x).seat) is not None)
+            w.board.pending = Pending(seat, "tie", sorted(rest), {"fixed": fixed})
+            return
+
+
+def settle_tie(w: World, first: str, fixed: list[str]) -> None:
+    b = w.board
+    group = next(g for g in ally_tie_groups(w) if first in g)
+    rest = [x for x in group if x not in fixed and x != first]
+    start = min(b.order.index(x) for x in group)
+    ordered = [x for x in group if x in fixed] + [first] + rest
+    others = [x for x in b.order if x not in group]
+    b.order = others[:start] + ordered + others[start:]
+    b.ranks = {x: i for i, x in enumerate(b.order)}
+    w.log(f"{w.unit(first).name} goes next among the tied team-mates", kind="initiative")
+    now = [*fixed, first]
+    if len(rest) == 1:
+        now.append(rest[0])
+    ask_ally_ties(w, now)
+    if b.pending is None:
+        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+
+
+def _speed(w: World, u: Unit, card_id: str) -> int:
+    c = _card(w, u, card_id)
+    assert c is not None
+    return c.speed
 
 
 def _name(w: World, x: str) -> str:
@@ -610,6 +662,8 @@ def choose(w: World, option: str) -> None:
         drain(w)
     elif p.kind == "select":
         abilities.use(w, w.unit(str(p.data["owner"])), str(p.data["ref"]), subject=option)
+    elif p.kind == "tie":
+        settle_tie(w, option, list(p.data["fixed"]))
     elif p.kind == "option":
         abilities.use(w, w.unit(str(p.data["owner"])), str(p.data["ref"]), subject=str(p.data["subject"]),
                       option=int(option) - 1)
