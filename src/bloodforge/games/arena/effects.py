@@ -139,10 +139,8 @@ def drain(w: World) -> None:
     """Resolve queued effects until one waits for a decision or the queue is empty."""
     while w.board.queue and w.board.pending is None and w.board.phase != "over":
         head = w.board.queue[0]
-        if resolve(w, head) and w.board.queue and w.board.queue[0] is head:
-            w.board.queue.pop(0)
-        elif w.board.queue and head in w.board.queue and w.board.pending is None:
-            w.board.queue.remove(head)
+        if resolve(w, head) and any(q is head for q in w.board.queue):
+            w.board.queue = [q for q in w.board.queue if q is not head]
     if not w.board.queue:
         purge(w)
 
