@@ -147,7 +147,7 @@ def test_n15_r_cln_1_boss_recalls_contributing_temporary_dice_after_doubles() ->
     # Hooked Chain (Doubles), the temp die counted; Pull 2 drags Vhrak into Mal'varra: 1d6 = 6
     assert hp(st, "vhrak") == 175 - (2 + 2 + 3 + 5) - 6
     assert at(st, "vhrak") == "1,0"
-    assert "hook" in [d.kind for d in st.board.units["vhrak"].pool]
+    assert "Vhrak gains a Hook die" in st.event_log(None)
     assert [d.kind for d in st.board.units["malvarra"].pool].count("tmp") == 0
 
 
