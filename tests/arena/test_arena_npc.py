@@ -6,7 +6,7 @@ entries), so the exact decision order of §2.3 is pinned.
 
 from __future__ import annotations
 
-from arena_helpers import SMALL, at, game_steps, hp, pool, scenario
+from arena_helpers import at, game_steps, hp, pool, scenario
 
 
 def malvarra(position_units: list[dict], order: list[str], rig: dict | None = None, **params: object):
