@@ -109,7 +109,8 @@ def test_cancel_drops_a_partial_attack() -> None:
 def test_r_mov_1_r_act_2_one_move_action_per_round() -> None:
     st = duel([{"id": "vhrak", "hex": "0,0", "pool": pool(1, 2, 3, 4)}, {"id": "ulwazi", "hex": "4,0"}])
     moves = [t for t in texts(st) if t.startswith("move")]
-    assert "move 3,0" in moves and "move 4,-1" not in moves  # Movement 3
+    assert "move 3,0" in moves
+    assert "move 4,-1" not in moves
     st.apply("move 0,3", 0)
     assert not any(t.startswith("move") for t in texts(st))
 
@@ -141,8 +142,8 @@ def test_a25_r_ult_4_no_invocation_after_attacking() -> None:
 
 
 def test_r_cln_1_a27_doubles_recall_the_temporary_dice_that_counted() -> None:
-    st = duel([{"id": "vhrak", "hex": "0,0", "pool": [*pool(2, 2, 3, 1, 4, kinds="aaabt"), die("tmp", None, fresh=True)]},
-               {"id": "ulwazi", "hex": "1,0"}])
+    vh_pool = [*pool(2, 2, 3, 1, 4, kinds="aaabt"), die("tmp", None, fresh=True)]
+    st = duel([{"id": "vhrak", "hex": "0,0", "pool": vh_pool}, {"id": "ulwazi", "hex": "1,0"}])
     st.apply("attack cleave", 0)  # a Singles attack on a Doubles roll
     st.apply("target ulwazi", 0)
     assert hp(st, "ulwazi") == 175 - (2 + 2 + 3 + 4 + 3)
@@ -152,7 +153,8 @@ def test_r_cln_1_a27_doubles_recall_the_temporary_dice_that_counted() -> None:
 
 
 def test_r_cln_2_singles_keep_their_temporary_dice() -> None:
-    st = duel([{"id": "vhrak", "hex": "0,0", "pool": pool(1, 2, 3, 1, 4, kinds="aaabt")}, {"id": "ulwazi", "hex": "1,0"}])
+    vh_pool = pool(1, 2, 3, 1, 4, kinds="aaabt")
+    st = duel([{"id": "vhrak", "hex": "0,0", "pool": vh_pool}, {"id": "ulwazi", "hex": "1,0"}])
     st.apply("attack cleave", 0)
     st.apply("target ulwazi", 0)
     st.apply("end", 0)
@@ -198,7 +200,8 @@ def test_r_win_2_a47_a_defeated_champion_leaves_at_once() -> None:
     st.apply("attack unleashed_fury", 0)
     st.apply("target ulwazi", 0)
     ul = st.board.units["ulwazi"]
-    assert not ul.alive and ul.hex is None
+    assert not ul.alive
+    assert ul.hex is None
     assert "Ulwazi is defeated (Unleashed Fury)" in st.event_log(None)
 
 

@@ -122,7 +122,9 @@ def test_n6_tb5_boss_invokes_its_ultimate_when_able_and_not_on_triples() -> None
     # Hellfury (Triples) with Targets 2: Vhrak first, Cynwrig out of Range so alone
     assert hp(st, "vhrak") == 175 - (1 + 2 + 3 + 10)
     # Hellfury pushes 2: the push is pathed by Vhrak's fastest human opponent, Cynwrig (TB-FMC)
-    assert st.actors() == [1] and st.board.pending is not None and st.board.pending.kind == "force"
+    assert st.actors() == [1]
+    assert st.board.pending is not None
+    assert st.board.pending.kind == "force"
     assert "stop" not in st.board.pending.options  # F1: NPCs push the full distance
 
 

@@ -140,7 +140,8 @@ def test_r_imm_5_r_imm_6_the_fastest_finds_nobody_faster_and_misses() -> None:
     st.apply("pick smoulder", 1)  # Speed 6
     assert st.board.order[0] == "vhrak"
     assert "Vhrak's steal an attack die or drain Blood Energy finds no one and misses" in st.event_log(None)
-    assert st.actors() == [0] and st.board.active == "vhrak"
+    assert st.actors() == [0]
+    assert st.board.active == "vhrak"
 
 
 def test_r_imm_4_next_fastest_is_the_one_directly_ahead() -> None:
@@ -176,7 +177,8 @@ def test_r_ini_14_an_empty_hand_takes_back_the_discard_pile() -> None:
     st = scenario(params, pos)
     st.apply("pick lunge", 0)
     vhrak = st.board.units["vhrak"]
-    assert vhrak.hand == [] and vhrak.current == "lunge"
+    assert vhrak.hand == []
+    assert vhrak.current == "lunge"
     # play the round out: at the next round the discard comes back
     while st.board.round == 6:
         st.apply("end" if "end" in texts(st) else texts(st)[0], st.actors()[0])

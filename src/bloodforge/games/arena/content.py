@@ -235,6 +235,9 @@ class SkirmishCard(_Strict):
 
 
 class EnvLine(_Strict):
+    """One line of an Environmental's Guide card, with the action icons it carries."""
+
+    icons: list[Literal["a", "b", "c"]] = Field(min_length=1)
     op: Literal["rotate", "discard_on", "hazard_on", "spawn", "minions_act"]
     amount: int = 1
 
@@ -252,7 +255,7 @@ class Environmental(_Strict):
     shape: list[str] = Field(default_factory=lambda: ["0,0"])  # offsets from the anchor
     pivot: str = Field(default="0,0", pattern=HEX)  # rotation centre (offset from the anchor)
     placements: list[str] = Field(default_factory=list)  # anchors laid at setup
-    actions: dict[Literal["a", "b", "c"], list[EnvLine]] = Field(default_factory=dict)
+    lines: list[EnvLine] = Field(default_factory=list)  # Guide lines, top to bottom (R-EACT-3)
     collision_damage: int | None = None  # replaces the 1d6 collision roll when set (R-COL-4)
 
 

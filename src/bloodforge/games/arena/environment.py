@@ -14,7 +14,7 @@ def env_uid(env_id: str) -> str:
 
 
 def has_actions(w: World, env_id: str) -> bool:
-    return bool(w.content.environmental(env_id).actions)
+    return bool(w.content.environmental(env_id).lines)
 
 
 def setup(w: World, env_id: str, owner: str | None) -> None:
@@ -27,7 +27,8 @@ def setup(w: World, env_id: str, owner: str | None) -> None:
 
 
 def env_turn(w: World, env_id: str) -> None:
-    """R-EACT-2..4, E1: reveal an action card, resolve the line of each icon A, B, C in order."""
+    """R-EACT-2..4, E1: reveal an action card; the Guide lines resolve top to bottom, each once
+    for every icon it carries that the card shows (EX-10: a line with A and C resolves twice)."""
     env = w.content.environmental(env_id)
     card_id = w.board.decks[f"envcards:{env_id}"].draw(w.rng)
     if card_id is None:
@@ -35,11 +36,10 @@ def env_turn(w: World, env_id: str) -> None:
     card = next(c for c in w.content.env_cards if c.id == card_id)
     icons = sorted(card.icons)
     w.log(f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}", kind="environment")
-    for icon in icons:
-        for line in env.actions.get(icon, []):
-            if w.board.phase == "over":
-                return
-            run_line(w, env_id, line.op, line.amount)
+    for line in env.lines:
+        for icon in line.icons:
+            if icon in icons and w.board.phase != "over":
+                run_line(w, env_id, line.op, line.amount)
     w.board.decks[f"envcards:{env_id}"].discard(card_id)
 
 
