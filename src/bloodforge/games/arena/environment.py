@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from .effects import discard_card, hit_by_tile, place_tile
-from .hexes import hex_id, parse_hex, rotate
+from .hexes import distance, hex_id, parse_hex, rotate
 from .model import Unit
-from .npc import minion_act
+from .npc import goal, minion_act
 from .world import World
 
 
@@ -96,7 +96,8 @@ def _boss_minion(w: World, m: Unit) -> bool:
 
 
 def spawn(w: World, env_id: str) -> None:
-    """House line: the Boss raises one minion on the first free hex of its Spawn tiles."""
+    """House line: the Boss raises one fallen or unused minion on the free Spawn hex nearest the
+    enemy it hunts (most HP, N14's goal); ties by (q, r)."""
     owners = {t.owner for t in w.board.tiles if t.env == env_id}
     for owner_id in sorted(o for o in owners if o is not None):
         boss = w.board.units.get(owner_id)
@@ -110,6 +111,10 @@ def spawn(w: World, env_id: str) -> None:
         free = sorted(h for t in w.board.tiles if t.env == env_id for h in t.hexes if h not in occupied)
         if not free:
             continue
+        g = goal(w, boss)
+        if g is not None and g.hex is not None:
+            gh = g.hex
+            free.sort(key=lambda h: (distance(h, gh), h))
         m = idle[0]
         m.alive = True
         m.minion_damage = 0

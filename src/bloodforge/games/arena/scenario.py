@@ -110,16 +110,16 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
     if pos.phase == "turns":
         order = pos.order or [u.uid for u in w.combatants()]
         for x in order:
-            if x not in b.units and not x.startswith("env:"):
-                raise ScenarioError(f"order: no unit {x!r}")
+            if x not in b.units and x not in b.env_speed:
+                raise ScenarioError(f"order: no unit or acting Environmental {x!r}")
         b.order = list(order)
         b.ranks = {x: i for i, x in enumerate(order)}
         if pos.active is not None:
             if pos.active not in order:
                 raise ScenarioError(f"active: {pos.active!r} is not in the order")
             b.done = order[: order.index(pos.active)]
-            u = b.units[pos.active]
-            if u.kind == "champion" and pos.rolled:
+            u = b.units.get(pos.active)
+            if u is not None and u.kind == "champion" and pos.rolled:
                 turns.start_turn(w, u)
                 u.rolled_category = _category(u)
                 b.stage = "act"
