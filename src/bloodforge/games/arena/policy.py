@@ -19,12 +19,16 @@ RANK = {"singles": 1, "doubles": 2, "triples": 3}
 class ArenaPolicy:
     def __init__(self, **options: Any) -> None:
         self.options = options
+        self._info: tuple[object, dict[str, Any]] | None = None
 
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
         legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
         obs = state.observation(seat)
-        info = state.game.static_info()
-        view = _View(obs, info, seat)
+        if self._info is None or self._info[0] is not state.game:
+            self._info = (state.game, state.game.static_info())
+        view = _View(obs, self._info[1], seat)
         best = max(legal, key=lambda a: (view.score(a), -legal.index(a)))
         del rng
         return best

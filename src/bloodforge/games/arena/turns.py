@@ -222,6 +222,7 @@ def apply_auto(w: World, action: Action) -> None:
             npc.apply_step(w, u, tuple(a[1:]))
             if not u.alive:
                 end_turn(w, u)
+    drain(w)  # effects a move left waiting (a Springboard's launch)
     settle(w)
 
 
@@ -576,6 +577,7 @@ def apply_seat(w: World, action: Action, seat: int) -> None:
         place(w, seat_unit(w, seat), h)
     else:
         turn_action(w, w.unit(str(b.active)), action)
+    drain(w)  # effects a move left waiting (a Springboard's launch)
     settle(w)
 
 
