@@ -187,3 +187,68 @@ def test_n10_gr3_residual_minion_tie_goes_to_the_fastest_human() -> None:
     st.apply("choose risen2", 0)
     assert not st.board.units["risen2"].alive  # 6+5+4 + Cleave 3 >= 12 HP within one turn (R-MIN-7)
     assert st.board.units["risen1"].alive
+
+
+def rival_turn(rival: str, units: list[dict], card: str, d6: list[int], champions: list[str] | None = None):
+    params = {"players": 1, "champions": champions or ["ulwazi"], "boss": None, "rivals": [rival]}
+    order = [rival, *(champions or ["ulwazi"])]
+    pos = {"units": units, "order": order, "active": rival, "tiles": []}
+    return scenario(params, pos, {"d6": d6, "decks": {f"skirmish:{rival}": [card]}})
+
+
+def test_r_riv_3_tb6_a_rival_uses_the_highest_category_on_its_cards_side() -> None:
+    st = rival_turn("vhrak", [{"id": "vhrak", "hex": "0,0"}, {"id": "ulwazi", "hex": "1,0"}], "B", [2, 2, 3, 4])
+    assert "Vhrak attacks Ulwazi with Skull Splitter (doubles) for 10" in st.event_log(None)  # right Doubles
+    assert "Ulwazi gains a Dazed die" in st.event_log(None)
+    assert st.board.units["vhrak"].energy == 1 + 4  # Skirmish Bonus, then N4
+
+
+def test_r_riv_1_r_riv_2_the_skirmish_bonus_comes_first_with_the_preferred_die() -> None:
+    st = rival_turn("vhrak", [{"id": "vhrak", "hex": "0,0"}, {"id": "ulwazi", "hex": "1,0"}], "J", [1, 2, 3, 4, 5])
+    vhrak = st.board.units["vhrak"]
+    assert [d.kind for d in vhrak.pool].count("be") == 2  # Surge: a bonus die, preference Blood Energy
+    assert vhrak.energy == 2 + 4 + 5  # card, then both BE dice (rolled: gained before the roll)
+    st2 = rival_turn("vhrak", [{"id": "vhrak", "hex": "0,0"}, {"id": "ulwazi", "hex": "1,0"}], "D", [1, 2, 3, 4, 6])
+    assert "Vhrak gains 1 Temporary Attack die" in st2.event_log(None)  # Sharpen: preference Temporary
+    assert "Vhrak attacks Ulwazi with Rending Strike (singles) for 12" in st2.event_log(None)  # D: right side
+
+
+def test_r_npc_5_special_icon_applies_the_rival_guide() -> None:
+    st = rival_turn("cynwrig", [{"id": "cynwrig", "hex": "0,0"}, {"id": "ulwazi", "hex": "5,0"}], "K", [1, 2, 3, 4, 5])
+    # K: Signature Move (+3 damage) and [SPECIAL]: Cynwrig's Rival card gives Range +2 (4 + 2 >= 5)
+    assert "npc cynwrig target ulwazi" in game_steps(st)
+    assert not any(s.startswith("npc cynwrig move") for s in game_steps(st))
+
+
+def test_tb9_a_rival_attack_from_its_minion_does_not_move_the_rival() -> None:
+    units = [{"id": "maere", "hex": "-3,0"}, {"id": "samalira", "hex": "1,0"}, {"id": "ulwazi", "hex": "2,0"}]
+    st = rival_turn("maere", units, "A", [1, 2, 3, 4])  # A: left side, Singles = Spirit Lash from Samalira
+    steps = game_steps(st)
+    assert "npc maere target ulwazi" in steps
+    assert not any(s.startswith("npc maere move") for s in steps)
+    assert hp(st, "ulwazi") == 175 - (1 + 2 + 3 + 2)
+
+
+def test_tb9_n14_minion_attack_with_nobody_near_the_minion_is_no_access() -> None:
+    units = [{"id": "maere", "hex": "0,0"}, {"id": "samalira", "hex": "-4,0"}, {"id": "ulwazi", "hex": "2,0"}]
+    st = rival_turn("maere", units, "A", [1, 2, 3, 4])
+    assert "npc maere idle" in game_steps(st)
+    assert hp(st, "ulwazi") == 175
+
+
+def test_tb10_an_npc_passes_through_its_own_minions() -> None:
+    units = [{"id": "maere", "hex": "0,0"}, {"id": "samalira", "hex": "1,0"}, {"id": "ulwazi", "hex": "5,0"}]
+    st = rival_turn("maere", units, "B", [1, 2, 3, 4])  # B: right side, Thorn Bind from Maere herself, Range 2
+    assert "npc maere move 3,0" in game_steps(st)  # straight through Samalira
+
+
+def test_tb_deck_an_exhausted_boss_action_deck_is_reshuffled() -> None:
+    from arena_helpers import game
+
+    st = game(players=1, seed=3, max_rounds=12).new_initial_state()
+    while not st.is_terminal():
+        seat = st.actors()[0]
+        legal = [str(a) for a in st.legal_actions(seat)]
+        st.apply("end" if "end" in legal else legal[0], seat)
+    reveals = [t for t in st.event_log(None) if t.startswith("Mal'varra reveals Boss Action")]
+    assert len(reveals) > 6
