@@ -121,3 +121,21 @@ def test_house_round_limit_ends_with_the_most_hp() -> None:
     assert st.is_terminal()
     assert st.board.round == 1
     assert "round limit 1 reached: the most HP left decides" in st.event_log(None)
+
+
+def test_e2_n11b_a_boss_minions_destination_tie_goes_to_the_fastest_human() -> None:
+    params = {"players": 1, "champions": ["vhrak"], "boss": "grevvar"}
+    pos = {"units": [{"id": "vhrak", "hex": "2,1"}, {"id": "grevvar", "hex": "-5,5"},
+                     {"id": "risen1", "hex": "0,0", "alive": True}],
+           "order": ["env:spawn_pits", "vhrak", "grevvar"], "active": "env:spawn_pits"}
+    st = scenario(params, pos, {"decks": {"envcards:spawn_pits": ["env_4"]}})  # A (spawn) + C (act)
+    assert "Grevvar raises Risen 2 at 3,0" in st.event_log(None)
+    p = st.board.pending
+    assert p is not None
+    assert p.kind == "minion_move"
+    assert st.actors() == [0]
+    assert sorted(p.options) == ["1,1", "2,0"]
+    st.apply("choose 2,0", 0)
+    assert at(st, "risen1") == "2,0"
+    assert hp(st, "vhrak") == 175 - 4 - 4  # both Risen strike; the Environmental's turn then ends
+    assert "env:spawn_pits" in st.board.done

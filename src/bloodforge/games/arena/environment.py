@@ -36,11 +36,36 @@ def env_turn(w: World, env_id: str) -> None:
     card = next(c for c in w.content.env_cards if c.id == card_id)
     icons = sorted(card.icons)
     w.log(f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}", kind="environment")
-    for line in env.lines:
-        for icon in line.icons:
-            if icon in icons and w.board.phase != "over":
-                run_line(w, env_id, line.op, line.amount)
-    w.board.decks[f"envcards:{env_id}"].discard(card_id)
+    b = w.board
+    b.active, b.stage = env_uid(env_id), "env"
+    b.hazard_hits = set()
+    b.tasks = [[line.op, str(line.amount)] for line in env.lines for icon in line.icons if icon in icons]
+    b.decks[f"envcards:{env_id}"].discard(card_id)
+    resume(w)
+
+
+def resume(w: World) -> None:
+    """Carry on with the Environmental's lines until one waits for a decision, then end its turn."""
+    b = w.board
+    assert b.active is not None
+    env_id = b.active[len("env:"):]
+    while b.tasks and b.pending is None and b.phase != "over":
+        op, arg = b.tasks.pop(0)
+        if op == "minions_act":
+            mine = [u.uid for u in w.living() if u.kind == "minion" and _boss_minion(w, u)]
+            b.tasks[:0] = [["minion", uid] for uid in sorted(mine)]
+        elif op == "minion":
+            minion_act(w, w.unit(arg))
+        else:
+            run_line(w, env_id, op, int(arg))
+    if b.pending is None and b.phase != "over":
+        sp = b.env_speed.get(b.active)
+        deck = b.decks.get(f"speed:{b.active}")
+        if sp is not None and deck is not None:
+            deck.discard(str(sp[0]))
+        b.done.append(b.active)
+        b.active, b.stage = None, ""
+        b.hazard_hits = set()
 
 
 def run_line(w: World, env_id: str, op: str, amount: int) -> None:
@@ -71,9 +96,6 @@ def run_line(w: World, env_id: str, op: str, amount: int) -> None:
                     hit_by_tile(w, u, t)
     elif op == "spawn":
         spawn(w, env_id)
-    elif op == "minions_act":
-        for m in [u for u in w.living() if u.kind == "minion" and _boss_minion(w, u)]:
-            minion_act(w, m)
 
 
 def _footprint(w: World, env_id: str, anchor: tuple[int, int], turns: int) -> list[tuple[int, int]]:

@@ -218,6 +218,7 @@ class Board:
         self.winners: list[int] = []  # winning sides once over
         self.npc_plan: dict[str, Any] = {}  # the NPC turn's chosen target
         self.env_speed: dict[str, list[int]] = {}  # env uid -> [Speed this round, previous Speed or 0]
+        self.tasks: list[list[str]] = []  # what is left of an Environmental's turn
 
     def copy(self) -> Board:
         new = Board.__new__(Board)
@@ -244,6 +245,7 @@ class Board:
         new.winners = list(self.winners)
         new.npc_plan = dict(self.npc_plan)
         new.env_speed = {k: list(v) for k, v in self.env_speed.items()}
+        new.tasks = [list(t) for t in self.tasks]
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -262,6 +264,7 @@ class Board:
             "dice": {str(k): d.to_json() for k, d in sorted(self.dice.items())},
             "next_tile": self.next_tile, "eliminated": list(self.eliminated), "winners": list(self.winners),
             "npc_plan": dict(self.npc_plan), "env_speed": {k: list(v) for k, v in sorted(self.env_speed.items())},
+            "tasks": [list(t) for t in self.tasks],
         }
 
     @classmethod
@@ -289,4 +292,5 @@ class Board:
         b.winners = [int(x) for x in d["winners"]]
         b.npc_plan = dict(d["npc_plan"])
         b.env_speed = {str(k): [int(x) for x in v] for k, v in d.get("env_speed", {}).items()}
+        b.tasks = [[str(x) for x in t] for t in d.get("tasks", [])]
         return b

@@ -366,22 +366,51 @@ def idle(w: World, u: Unit) -> None:
 
 
 # -- Boss minions on Environmental lines (E2) ------------------------------------------------------
-def minion_act(w: World, m: Unit) -> None:
-    """E2: a Boss minion moves and attacks by N9-N12 with its own attributes; no N14 die.
-    Its own destination ties go to the first option in (q, r) order (ruling)."""
+def minion_plan(w: World, m: Unit) -> tuple[Unit, list[tuple[Hex, Route]]] | None:
+    """E2: a Boss minion's target (N9/N10, its own attributes) and move options (N11)."""
     if not m.alive or m.hex is None:
-        return
+        return None
     spec = w.content.minion(m.content_id)
     routes = explore(w, m, spec.movement)
     cands = [e for e in foes(w, m) if e.hex is not None and any(distance(h, e.hex) <= spec.range for h in routes)]
     tier = best_tier(w, m, cands, "most_hp")
     if not tier:
-        return
+        return None  # no access: a minion takes no N14 die and stays
     t = tier[0]
-    fake = Attrs(spec.movement, spec.range, spec.targets, False)
-    opts = move_options(m, t, fake, routes)
+    return t, move_options(m, t, Attrs(spec.movement, spec.range, spec.targets, False), routes)
+
+
+def minion_act(w: World, m: Unit) -> None:
+    """E2: a Boss minion moves and attacks by N9-N12; a destination tie goes to the fastest
+    human player like any NPC's (N11b/c)."""
+    plan = minion_plan(w, m)
+    if plan is None:
+        return
+    t, opts = plan
+    fh = w.fastest_human()
+    if len(opts) > 1 and fh is not None and fh.seat is not None:
+        w.board.pending = Pending(fh.seat, "minion_move", [hex_id(h) for h, _ in opts], {"unit": m.uid})
+        w.log(f"{fh.name} decides for {m.name}", kind="npc")
+        return
     if opts:
         walk(w, m, opts[0][1].path)
+    minion_strike(w, m, t)
+
+
+def minion_finish(w: World, m: Unit, option: str) -> None:
+    plan = minion_plan(w, m)
+    if plan is None:
+        return
+    t, opts = plan
+    h = parse_hex(option)
+    routes = dict(opts)
+    if h is not None and h in routes:
+        walk(w, m, routes[h].path)
+    minion_strike(w, m, t)
+
+
+def minion_strike(w: World, m: Unit, t: Unit) -> None:
+    spec = w.content.minion(m.content_id)
     if not m.alive or m.hex is None or t.hex is None or distance(m.hex, t.hex) > spec.range:
         return
     w.log(f"{m.name} attacks {t.name}", kind="attack")

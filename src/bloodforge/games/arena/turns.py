@@ -14,6 +14,7 @@ from .content import Attack, InitiativeCard
 from .dice import cleanup_dice, energy_dice_ready, gain_energy
 from .effects import check_end, drain, finish, walk
 from .environment import env_turn, env_uid, has_actions
+from .environment import resume as resume_environment
 from .environment import setup as setup_environment
 from .hexes import Hex, distance, hex_id, neighbours, parse_hex
 from .model import ATTACK, BE, Die, Pending, Unit
@@ -171,6 +172,8 @@ def auto_step(w: World) -> Action | None:
                 return Action("env", (x[len(ENV):],))
             u = w.unit(x)
             return Action("roll", (u.uid,)) if u.kind == "champion" else Action("npc", (u.uid, "card"))
+        if b.active.startswith(ENV):
+            return None
         u = w.unit(b.active)
         if u.is_npc:
             return Action("npc", (u.uid, *npc.next_step(w, u)))
@@ -198,14 +201,7 @@ def apply_auto(w: World, action: Action) -> None:
         if not u.alive:
             end_turn(w, u)
     elif k == "env":
-        b.active = None
-        b.hazard_hits = set()
         env_turn(w, a[0])
-        sp = b.env_speed.get(env_uid(a[0]))
-        deck = b.decks.get(f"speed:{env_uid(a[0])}")
-        if sp is not None and deck is not None:
-            deck.discard(str(sp[0]))
-        b.done.append(env_uid(a[0]))
     elif k == "npc":
         u = w.unit(a[0])
         if a[1] == "place":
@@ -238,7 +234,7 @@ def settle(w: World) -> None:
             b.phase, b.done, b.active = "turns", [], None
         elif b.phase == "turns" and b.active is None and next_turn(w) is None:
             b.phase = "round"
-        elif b.phase == "turns" and b.active is not None and not w.unit(b.active).alive:
+        elif b.phase == "turns" and b.active in b.units and not w.unit(b.active).alive:
             end_turn(w, w.unit(b.active))
         else:
             return
@@ -664,6 +660,9 @@ def choose(w: World, option: str) -> None:
         drain(w)
     elif p.kind == "select":
         abilities.use(w, w.unit(str(p.data["owner"])), str(p.data["ref"]), subject=option)
+    elif p.kind == "minion_move":
+        npc.minion_finish(w, w.unit(str(p.data["unit"])), option)
+        resume_environment(w)
     elif p.kind == "tie":
         settle_tie(w, option, list(p.data["fixed"]))
     elif p.kind == "option":
