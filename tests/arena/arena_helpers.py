@@ -7,8 +7,6 @@ from typing import Any
 import bloodforge
 from bloodforge.games.arena.game import ArenaGame, ArenaState
 
-SMALL = {"id": "small", "name": "test hexagon", "radius": 4}
-
 
 def game(**params: Any) -> ArenaGame:
     g = bloodforge.load_game("arena", **params)

@@ -167,3 +167,34 @@ def test_kw_throw_tb12_npc_throws_land_free_at_full_distance() -> None:
         assert distance(h, (0, 0)) == 4
     st.apply(f"choose {p.options[0]}", 1)
     assert at(st, "vhrak") == p.options[0]
+
+
+def test_ex16_r_haz_4_pushed_onto_the_hazard_on_another_turn_hurts_again() -> None:
+    units = [{"id": "vhrak", "hex": "3,0", "pool": pool(1, 2, 3, 4)}, {"id": "lienne", "hex": "-2,0"},
+             {"id": "ulwazi", "hex": "0,4"}, {"id": "maere", "hex": "-5,5"}]
+    thorns = [{"env": "spectral_thorns", "anchor": "0,0", "owner": "maere"}]
+    params = dict(TEAM4)
+    pos = {"units": units, "order": ["vhrak", "lienne", "ulwazi", "maere"], "active": "vhrak", "tiles": thorns}
+    st = scenario(params, pos, {"d20": [5, 9], "d6": [2, 2, 3, 4]})
+    st.apply("move 1,0", 0)
+    assert hp(st, "vhrak") == 170
+    st.apply("end", 0)
+    assert st.board.active == "lienne"
+    st.apply("attack whip_lash", 3)
+    st.apply("target vhrak", 3)
+    assert sorted(texts(st)) == ["choose 0,0", "choose stop"]
+    st.apply("choose 0,0", 3)
+    assert hp(st, "vhrak") == 170 - (2 + 2 + 3) - 9  # a new turn: the Thorns bite again
+
+
+def test_tb_env_f8_a_springboard_launch_into_the_wall_hurts_the_launched() -> None:
+    arena = {"id": "strip", "name": "a strip", "hexes": ["-1,0", "0,0", "1,0"], "central": ["0,0"]}
+    params = {"players": 1, "champions": ["vhrak"], "boss": None, "rivals": ["ulwazi"], "environmental": "springboards"}
+    pos = {"arena": arena, "units": [{"id": "vhrak", "hex": "-1,0", "pool": pool(1, 2, 3, 4)}],
+           "tiles": [{"env": "springboards", "anchor": "0,0"}], "order": ["vhrak", "ulwazi"], "active": "vhrak"}
+    st = scenario(params, pos, {"d6": [5]})
+    st.apply("move 0,0", 0)
+    assert sorted(texts(st)) == ["choose -1,0", "choose 1,0"]  # the fastest human paths it (TB-ENV)
+    st.apply("choose 1,0", 0)
+    assert at(st, "vhrak") == "1,0"
+    assert hp(st, "vhrak") == 175 - 5  # Throw 2 stopped by the wall after 1: a collision

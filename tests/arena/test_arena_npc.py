@@ -6,7 +6,7 @@ entries), so the exact decision order of §2.3 is pinned.
 
 from __future__ import annotations
 
-from arena_helpers import at, game_steps, hp, pool, scenario
+from arena_helpers import at, game, game_steps, hp, pool, scenario
 
 
 def malvarra(position_units: list[dict], order: list[str], rig: dict | None = None, **params: object):
@@ -243,8 +243,6 @@ def test_tb10_an_npc_passes_through_its_own_minions() -> None:
 
 
 def test_tb_deck_an_exhausted_boss_action_deck_is_reshuffled() -> None:
-    from arena_helpers import game
-
     st = game(players=1, seed=3, max_rounds=12).new_initial_state()
     while not st.is_terminal():
         seat = st.actors()[0]
@@ -252,3 +250,72 @@ def test_tb_deck_an_exhausted_boss_action_deck_is_reshuffled() -> None:
         st.apply("end" if "end" in legal else legal[0], seat)
     reveals = [t for t in st.event_log(None) if t.startswith("Mal'varra reveals Boss Action")]
     assert len(reveals) > 6
+
+
+def test_n3_an_npcs_d8_special_dice_resolve_right_after_its_roll() -> None:
+    boss_pool = [*pool(None, None, None, None), {"kind": "bleed"}]
+    st = malvarra(
+        [{"id": "malvarra", "hex": "0,0", "pool": boss_pool}, {"id": "vhrak", "hex": "2,0"},
+         {"id": "cynwrig", "hex": "-5,0", "hp": 20}],
+        ["malvarra", "vhrak", "cynwrig"],
+        {"d6": [1, 2, 3, 4], "d8": [4], "decks": {"actions:malvarra": ["feast"]}},
+    )
+    log = st.event_log(None)
+    i = log.index("Mal'varra rolls atk:1 atk:2 atk:3 be:4 bleed:4 (singles)")
+    assert log[i + 1].startswith("Mal'varra takes 3 (Bleed die)")  # before energy and targeting
+    assert log[i + 2] == "Mal'varra gains 4 Blood Energy (now 4)"
+
+
+def test_n8_r_tgt_8_a_boss_action_card_changes_movement_and_thus_access() -> None:
+    units = [{"id": "malvarra", "hex": "0,0"}, {"id": "vhrak", "hex": "0,6"}, {"id": "cynwrig", "hex": "6,-6",
+                                                                                "hp": 50}]
+    st = malvarra(units, ["malvarra", "vhrak", "cynwrig"],
+                  {"d6": [1, 2, 3, 4], "decks": {"actions:malvarra": ["stalk"]}})
+    steps = game_steps(st)
+    assert "npc malvarra target vhrak" in steps  # Movement 3 + 1 and Range 2 reach 6
+    assert "npc malvarra move 0,4" in steps
+
+
+def test_n12_r_tgt_7_extra_targets_are_chosen_after_moving() -> None:
+    st = malvarra(
+        [{"id": "malvarra", "hex": "0,0", "energy": 0}, {"id": "vhrak", "hex": "3,0"},
+         {"id": "cynwrig", "hex": "0,3", "hp": 100}],
+        ["malvarra", "vhrak", "cynwrig"],
+        {"d6": [5, 5, 5, 1], "decks": {"actions:malvarra": ["feast"]}},
+    )
+    # Hellfury: Targets 2. Vhrak (most HP) first; after moving to 1,0 Cynwrig (0,3) is 3 away: alone.
+    assert "npc malvarra attack vhrak" in game_steps(st)
+    st2 = malvarra(
+        [{"id": "malvarra", "hex": "0,0"}, {"id": "vhrak", "hex": "3,0"}, {"id": "cynwrig", "hex": "1,1", "hp": 100}],
+        ["malvarra", "vhrak", "cynwrig"],
+        {"d6": [5, 5, 5, 1], "decks": {"actions:malvarra": ["feast"]}},
+    )
+    assert "npc malvarra attack vhrak,cynwrig" in game_steps(st2)
+    assert hp(st2, "cynwrig") == 100 - 25
+
+
+def test_tb8_minions_with_hp_are_extra_targets_after_champions() -> None:
+    params = {"players": 1, "champions": ["vhrak"], "boss": "grevvar", "rivals": ["cynwrig"]}
+    pos = {"units": [{"id": "cynwrig", "hex": "0,0"}, {"id": "grevvar", "hex": "3,0"},
+                     {"id": "risen1", "hex": "0,2", "alive": True}, {"id": "vhrak", "hex": "-6,6"}],
+           "order": ["cynwrig", "vhrak", "grevvar"], "active": "cynwrig", "tiles": []}
+    st = scenario(params, pos, {"d6": [2, 2, 3, 4, 1], "decks": {"skirmish:cynwrig": ["A"]}})
+    assert "npc cynwrig attack grevvar,risen1" in game_steps(st)  # Volley (left Doubles): Targets 2
+
+
+def test_n13_a_lost_target_is_replaced_from_the_current_hex() -> None:
+    from bloodforge.games.arena import npc
+
+    st = malvarra(
+        [{"id": "malvarra", "hex": "0,0"}, {"id": "vhrak", "hex": "2,0"}, {"id": "cynwrig", "hex": "0,-2", "hp": 90}],
+        ["malvarra", "vhrak", "cynwrig"],
+        {"d6": [1, 2, 3, 4], "decks": {"actions:malvarra": ["feast"]}},
+    )
+    boss = st.board.units["malvarra"]
+    boss.rolled_category = "singles"
+    st.board.units["vhrak"].alive = False
+    st.board.units["vhrak"].hex = None
+    st.board.npc_plan = {"target": "vhrak"}
+    atk = npc.chosen_attack(st, boss)
+    targets = npc.final_targets(st, boss, atk, npc.attributes(st, boss, atk))
+    assert [t.uid for t in targets] == ["cynwrig"]
