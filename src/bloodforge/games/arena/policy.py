@@ -54,21 +54,34 @@ class _View:
         return h
 
     def reach(self) -> int:
-        best = 0
-        for a in self.champ["attacks"]:
-            best = max(best, self.champ["range"] + self.me["mods"].get("range", 0) + a["range_bonus"])
-        return best
+        """The Range every attack of ours has (the board's, with this turn's modifiers)."""
+        return max(0, int(self.champ["range"] + self.me["mods"].get("range", 0)))
+
+    def hits_something(self, atk: dict[str, Any]) -> bool:
+        """Would this attack find an enemy in Range now (from us or from its minions)?"""
+        r = self.reach() + atk["range_bonus"]
+        if atk["origin"] == "self":
+            spots = [self.hexof(self.me)]
+        else:
+            spots = [self.hexof(u) for u in self.obs["units"] if u["alive"] and u["hex"]
+                     and u["summoner"] == self.me["id"] and u["id"].rstrip("0123456789") == atk["origin"]]
+        return any(distance(s, self.hexof(e)) <= r for s in spots for e in self.enemies())
 
     def nearest_enemy_distance(self, h: Hex) -> int:
         foes = self.enemies()
         return min((distance(h, self.hexof(e)) for e in foes), default=0)
 
-    def weakest_distance(self, h: Hex) -> int:
+    def prey(self) -> dict[str, Any] | None:
+        """Whom to hunt: an enemy Boss while one stands (it wins if the Champions wear each
+        other down), else the weakest enemy."""
         foes = self.enemies()
         if not foes:
-            return 0
-        weak = min(foes, key=lambda e: (e["hp"], e["id"]))
-        return distance(h, self.hexof(weak))
+            return None
+        return min(foes, key=lambda e: (e["kind"] != "boss", e["hp"], e["id"]))
+
+    def weakest_distance(self, h: Hex) -> int:
+        prey = self.prey()
+        return 0 if prey is None else distance(h, self.hexof(prey))
 
     # -- scoring ----------------------------------------------------------------------------------
     def score(self, a: Action) -> float:
@@ -97,14 +110,14 @@ class _View:
             return 60 if spare else -5
         if k == "target":
             t = self.units[a.args[0]]
-            return 50 + 1000 - (t["hp"] or 0)
+            return 50 + 1000 - (t["hp"] or 0) + (2000 if t["kind"] == "boss" else 0)
         if k == "done":
             return 40
         if k == "attack":
-            h = self.hexof(self.me)
-            if self.nearest_enemy_distance(h) > self.reach() and not self.me["moved"]:
-                return -2
             atk = next(x for x in self.champ["attacks"] if x["id"] == a.args[0])
+            if not self.hits_something(atk):
+                # nobody to hit: after moving, the empty swing still earns a bonus die (R-ATT-9)
+                return -2 if not self.me["moved"] else 0.5 - RANK[atk["category"]] * 0.1
             value = 30 + 5 * RANK[atk["category"]] + atk["damage"] + atk["targets_bonus"] * 3 + len(atk["effects"])
             return float(value)
         if k == "move":
@@ -112,11 +125,13 @@ class _View:
             assert h is not None
             here = self.hexof(self.me)
             r = self.reach()
-            now_in = self.nearest_enemy_distance(here) <= r
-            if now_in:
+            if self.me["attacked"]:  # step back out of reach after the blow
+                gain = self.nearest_enemy_distance(h) - self.nearest_enemy_distance(here)
+                return 0.5 * gain if gain > 0 else -3
+            if self.nearest_enemy_distance(here) <= r:
                 return -3
             d = self.weakest_distance(h)
-            return 20 - max(0, d - r) - 0.1 * d
+            return 20 - max(0, d - r) + 0.1 * min(d, r)  # in range, as far away as range allows
         if k == "minion":
             h = parse_hex(a.args[1])
             assert h is not None
