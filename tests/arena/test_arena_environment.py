@@ -55,7 +55,7 @@ def test_r_eact_5_e2_grevvar_raises_risen_that_hunt_by_the_npc_rules() -> None:
     risen = st.board.units["risen1"]
     assert risen.alive
     assert "Grevvar raises Risen 1 at 3,0" in st.event_log(None)
-    assert hp(st, "vhrak") == 175 - 4  # adjacent already: the B line attacks
+    assert hp(st, "vhrak") == 175 - 3  # adjacent already: the B line attacks
     assert at(st, "risen1") == "3,0"
 
 
@@ -85,15 +85,15 @@ def test_kw_orig_r_att_12_orb_attacks_originate_from_the_orbs() -> None:
 
 def test_r_min_7_r_min_8_minion_hp_and_immune_minions() -> None:
     params = {"players": 1, "champions": ["vhrak"], "boss": "grevvar", "rivals": ["maere"]}
-    pos = {"units": [{"id": "vhrak", "hex": "0,0", "pool": pool(1, 2, 3, 4)},
+    pos = {"units": [{"id": "vhrak", "hex": "0,0", "pool": pool(1, 2, 4, 3)},
                      {"id": "risen1", "hex": "1,0", "alive": True}, {"id": "samalira", "hex": "0,1"},
                      {"id": "maere", "hex": "-5,5"}, {"id": "grevvar", "hex": "5,-5"}],
            "order": ["vhrak", "maere", "grevvar"], "active": "vhrak", "tiles": []}
     st = scenario(params, pos)
-    st.apply("attack cleave", 0)
+    st.apply("attack rending_strike", 0)
     assert texts(st) == ["target risen1", "cancel"]  # Samalira has no HP: never a target (R-MIN-8)
     st.apply("target risen1", 0)
-    assert st.board.units["risen1"].alive  # 9 < 12 HP
+    assert st.board.units["risen1"].alive  # 7 < 8 HP
     st.apply("end", 0)
     assert st.board.units["risen1"].minion_damage == 0  # damage does not carry over (A52)
 
@@ -137,5 +137,5 @@ def test_e2_n11b_a_boss_minions_destination_tie_goes_to_the_fastest_human() -> N
     assert sorted(p.options) == ["1,1", "2,0"]
     st.apply("choose 2,0", 0)
     assert at(st, "risen1") == "2,0"
-    assert hp(st, "vhrak") == 175 - 4 - 4  # both Risen strike; the Environmental's turn then ends
+    assert hp(st, "vhrak") == 175 - 3 - 3  # both Risen strike; the Environmental's turn then ends
     assert "env:spawn_pits" in st.board.done
