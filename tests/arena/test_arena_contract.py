@@ -201,3 +201,26 @@ def test_greedy_champions_finish_solo_ffa_and_team_matches() -> None:
         agents = {s: make_agent("greedy", s, seed=s) for s in range(params["players"])}
         play_match(st, agents)
         assert st.is_terminal()
+
+
+def test_greedy_policy_slows_an_enemy_with_time_warp() -> None:
+    units = [{"id": "vhrak", "hex": "-2,0"}, {"id": "lienne", "hex": "-1,0"}, {"id": "calvio", "hex": "1,0"},
+             {"id": "ulwazi", "hex": "2,0"}]
+    params = {"players": 4, "mode": "team", "champions": ["vhrak", "lienne", "calvio", "ulwazi"],
+              "teams": [0, 0, 1, 1], "boss": None}
+    st = scenario(params, {"phase": "pick", "round": 2, "units": units})
+    for seat, card in enumerate(["plunder", "gemini_daggers", "time_warp", "spark"]):
+        st.apply(f"pick {card}", seat)
+    st.apply("choose calvio", 2)
+    policy = st.game.policy()
+    pick = policy.choose(st, 2, Rng(0))
+    assert str(pick) in ("choose lienne", "choose vhrak")  # an enemy
+    st.apply(pick, 2)
+    assert str(policy.choose(st, 2, Rng(0))) == "choose 2"  # Slow
+
+
+def test_r_rec_recommendations_are_logged_as_warnings() -> None:
+    st = game(players=1).new_initial_state()
+    assert "recommendation: the rulebook asks for at least one Rival in solo play (R-MODE-7)" in st.event_log(None)
+    st = game(players=2, boss=None).new_initial_state()
+    assert any("(R-REC-3)" in t for t in st.event_log(None))

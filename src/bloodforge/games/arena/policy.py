@@ -170,8 +170,39 @@ class _View:
             return 0 if t is None else (-10 if t["side"] == self.me["side"] else 0)
         if kind == "select":
             t = self.units.get(option)
-            return 0 if t is None else (10 if t["side"] != self.me["side"] else -10) + (t["hp"] or 0) / 1000
+            if t is None:
+                return 0
+            hostile = self._ability_hostility(str(p["data"].get("ref", "")))
+            friend = t["side"] == self.me["side"]
+            return (10 if friend != hostile else -10) + (t["hp"] or 0) / 1000
+        if kind == "option":
+            subject = self.units.get(str(p["data"].get("subject")))
+            effects = self._ability_options(str(p["data"].get("ref", "")))
+            idx = int(option) - 1
+            if subject is None or not 0 <= idx < len(effects):
+                return 0
+            enemy = subject["side"] != self.me["side"]
+            return sum(_effect_value(e, enemy) for e in effects[idx])
         return 0
+
+    def _ability_options(self, ref: str) -> list[list[dict[str, Any]]]:
+        """The options of an ability named by a pending decision's `ref` (static info)."""
+        parts = ref.split(":")
+        champ = next((c for c in self.info["champions"] if len(parts) > 2 and c["id"] == parts[1]), None)
+        if champ is None:
+            return []
+        if parts[0] == "card":
+            card = next((k for k in champ["cards"] if k["id"] == parts[2]), None)
+            ability = card.get(parts[3]) if card is not None and len(parts) > 3 else None
+        else:
+            pact = next((k for k in champ["pacts"] if k["id"] == parts[2]), None)
+            ability = pact["ability"] if pact is not None else None
+        return list(ability["options"]) if ability else []
+
+    def _ability_hostility(self, ref: str) -> bool:
+        """Is this ability meant for enemies (its best option hurts them more than it helps)?"""
+        options = self._ability_options(ref)
+        return bool(options) and max(sum(_effect_value(e, True) for e in o) for o in options) > 0
 
     def _occupant(self, h: Hex) -> dict[str, Any] | None:
         for u in self.obs["units"]:
@@ -179,3 +210,14 @@ class _View:
                 found: dict[str, Any] = u
                 return found
         return None
+
+
+def _effect_value(e: dict[str, Any], on_enemy: bool) -> float:
+    """How good one effect is for us when it lands on an enemy (or, negated, on a friend)."""
+    op = e["op"]
+    amount = float(e.get("amount", 0))
+    value = {
+        "damage": 1.0 * max(amount, 3.0), "drain": 4.0, "steal_temp": 4.0, "energy": -amount,
+        "heal": -amount, "speed": amount - 4.0, "discard": 2.0, "add_die": 1.0,
+    }.get(op, 0.0)
+    return value if on_enemy else -value

@@ -81,6 +81,24 @@ def setup(w: World) -> None:
             b.decks[f"envcards:{env}"] = Deck.shuffled([c.id for c in w.content.env_cards], w.rng)
             b.env_speed[env_uid(env)] = [0, 0]
     b.phase = "round"
+    warn_recommendations(w)
+
+
+def warn_recommendations(w: World) -> None:
+    """R-REC-1..3, R-MODE-7: the rulebook's recommendations are defaults and log warnings."""
+    p = w.params
+    combatants = len(p.seat_champions()) + len(p.rivals) + (p.boss is not None)
+    notes = []
+    if combatants < 3:
+        notes.append("at least 3 combatants are recommended (R-REC-3)")
+    if p.mode == "team" and p.boss is not None and p.boss_team is None:
+        notes.append("a Boss is not recommended in Team matches (R-REC-2)")
+    if p.mode == "ffa" and p.boss is None and p.players <= 4:
+        notes.append("one Boss is recommended in Free-For-All with 4 or fewer players (R-REC-2)")
+    if p.players == 1 and not p.rivals:
+        notes.append("the rulebook asks for at least one Rival in solo play (R-MODE-7)")
+    for n in notes:
+        w.log(f"recommendation: {n}", kind="setup")
 
 
 def _minion(w: World, owner: Unit, mid: str, name: str, k: int, count: int, hp: int | None) -> Unit:
