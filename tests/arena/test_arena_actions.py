@@ -215,3 +215,19 @@ def test_r_win_1_the_last_side_standing_wins() -> None:
     assert st.is_terminal()
     assert st.returns() == [1.0, 0.0]
     assert st.scores() == [1.0, 0.0]
+
+
+def test_kw_reroll_a29_an_unused_die_rolls_again_and_the_category_follows() -> None:
+    params = {"players": 2, "champions": ["lienne", "vhrak"], "boss": None, "rivals": ["ulwazi"]}
+    li_pool = [*pool(2, 2, 3, 4), die("whip", 3)]
+    st = scenario(params, {"units": [{"id": "lienne", "hex": "0,0", "pool": li_pool},
+                                     {"id": "vhrak", "hex": "3,0"}, {"id": "ulwazi", "hex": "-4,4"}],
+                           "order": ["lienne", "vhrak", "ulwazi"], "active": "lienne", "tiles": []}, {"d6": [5]})
+    st.apply("energy 3", 0)  # the BE die is used now: it cannot be rerolled
+    st.apply("spell 4", 0)  # Whip face 3: reroll
+    assert texts(st) == ["choose 0", "choose 1", "choose 2"]
+    st.apply("choose 1", 0)
+    lienne = st.board.units["lienne"]
+    assert [d.face for d in lienne.pool[:3]] == [2, 5, 3]
+    assert lienne.rolled_category == "singles"
+    assert "attack whip_lash" not in texts(st)

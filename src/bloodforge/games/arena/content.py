@@ -44,6 +44,7 @@ Op = Literal[
     "speed",  # the subject's Speed becomes amount for this round (EXR-1)
     "discard",  # the subject discards an Initiative card
     "place_tile",  # environmental `tile` is laid with its anchor on the subject's space
+    "reroll",  # the subject rolls one of its dice again (KW-REROLL): one rolled this turn and unused
 ]
 Who = Literal["self", "target"]
 Select = Literal["self", "target", "faster_enemy", "slower_enemy", "next_fastest", "next_slowest", "any_character"]

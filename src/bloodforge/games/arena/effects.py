@@ -9,14 +9,14 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 from __future__ import annotations
 
 from .content import Effect
-from .dice import gain_die, gain_energy
+from .dice import attack_faces, category_of, gain_die, gain_energy
 from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
 from .world import World
 
 GONE = ""  # kind of a die marked for removal
-INTERACTIVE = ("push", "pull", "throw", "move")
+INTERACTIVE = ("push", "pull", "throw", "move", "reroll")
 
 
 # -- damage and elimination ------------------------------------------------------------------
@@ -177,6 +177,8 @@ def resolve(w: World, item: QItem) -> bool:
         return forced_step(w, item)
     if op == "move":
         return bonus_move(w, item)
+    if op == "reroll":
+        return reroll(w, subj, item)
     n = amount_of(w, e, item)
     if op == "damage":
         damage(w, subj, n, why)
@@ -223,6 +225,38 @@ def resolve(w: World, item: QItem) -> bool:
         assert e.tile is not None
         assert subj.hex is not None
         place_tile(w, e.tile, subj.hex, src.uid if src is not None else None)
+    return True
+
+
+def reroll_options(u: Unit) -> list[int]:
+    """KW-REROLL / A29: dice rolled this turn and not used (energy, spells, an attack made)."""
+    out = []
+    for i, d in enumerate(u.pool):
+        if d.kind == GONE or d.face is None or d.fresh or d.used:
+            continue
+        if d.is_attack and u.attacked:
+            continue
+        out.append(i)
+    return out
+
+
+def reroll(w: World, u: Unit, item: QItem) -> bool:
+    options = reroll_options(u)
+    if not options:
+        return True
+    chosen = item.ctx.pop("chosen", None)
+    if chosen is None:
+        if u.seat is not None and len(options) > 1:
+            w.board.pending = Pending(u.seat, "reroll", [str(i) for i in options], {"unit": u.uid})
+            return False
+        attack_dice = [i for i in options if u.pool[i].is_attack]
+        pick = min(attack_dice or options, key=lambda i: (u.pool[i].face or 0, i))  # NPCs: the lowest
+        chosen = str(pick)
+    d = u.pool[int(chosen)]
+    before = d.face
+    d.face = w.roll(d.sides)
+    u.rolled_category = category_of(attack_faces(u))  # A29: the category follows the dice
+    w.log(f"{u.name} rerolls a {d.kind} die: {before} -> {d.face}", kind="dice")
     return True
 
 

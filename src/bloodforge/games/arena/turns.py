@@ -673,7 +673,7 @@ def choose(w: World, option: str) -> None:
     p = b.pending
     assert p is not None
     b.pending = None
-    if p.kind in ("force", "move", "bonus_die"):
+    if p.kind in ("force", "move", "bonus_die", "reroll"):
         b.queue[0].ctx["chosen"] = option
         drain(w)
     elif p.kind == "select":
