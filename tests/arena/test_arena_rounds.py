@@ -197,3 +197,12 @@ def test_r_ini_15_tb_deck_an_empty_speed_deck_is_reshuffled() -> None:
         st.apply("end" if "end" in legal else legal[0], seat)
     assert st.board.round > 6  # more draws than cards: the discards were reshuffled
     assert len(deck) + len(deck.discards) + (1 if st.board.units["malvarra"].current else 0) == 6
+
+
+def test_r_fr_2_a_full_central_zone_opens_the_rest_of_the_arena() -> None:
+    arena = {"id": "tiny", "name": "tiny", "hexes": ["0,0", "1,0", "2,0"], "central": ["0,0"]}
+    st = scenario({"players": 2, "boss": None}, {"arena": arena, "phase": "pick", "round": 1, "units": []})
+    st.apply("pick lunge", 0)
+    st.apply("pick smoulder", 1)
+    st.apply("place 0,0", 0)
+    assert texts(st) == ["place 1,0", "place 2,0"]

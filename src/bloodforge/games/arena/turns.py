@@ -447,10 +447,11 @@ def npc_start(w: World, u: Unit) -> Hex:
 
 
 def place_options(w: World) -> list[Hex]:
-    """R-FR-2: any unoccupied space of the central zone."""
+    """R-FR-2: any unoccupied space of the central zone (a full zone opens the whole arena)."""
     occupied = w.occupied()
     blocked = w.blocking_tiles()
-    return [h for h in w.central if h not in occupied and h not in blocked]
+    free = [h for h in w.central if h not in occupied and h not in blocked]
+    return free or [h for h in sorted(w.cells) if h not in occupied and h not in blocked]
 
 
 def place(w: World, u: Unit, h: Hex) -> None:
