@@ -7,7 +7,7 @@ Run on demand (not a timed test):
     nice -n 10 .venv/bin/python benchmarks/bench_arena.py --balance 200   # the 200-game self-play runs
     nice -n 10 .venv/bin/python benchmarks/bench_arena.py --games 0       # balance only
 
-The balance part plays solo (1 Champion vs the Boss), Free-For-All (2-6 Champions + the Boss)
+The balance part plays solo (1 Champion vs the Boss, the six Champions in turn), Free-For-All (2-6 Champions + the Boss)
 and Team (2v2 and 3v3, no Boss) matches with the `greedy` agent on every seat and prints, per
 setting: games, mean rounds, the Boss win rate (`npc_won`: the seats' side lost), the share of
 matches ended by the house round limit, and the win share of each Champion.
@@ -27,6 +27,8 @@ from bloodforge.agents import make_agent
 from bloodforge.core import Rng, State
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.match import play_match
+
+CHAMPIONS = ("vhrak", "ulwazi", "lienne", "cynwrig", "calvio", "maere")
 
 
 def playouts(games: int, players: int) -> tuple[float, int, list[State]]:
@@ -92,7 +94,10 @@ def balance(games: int) -> None:
         share: Counter[str] = Counter()
         start = time.perf_counter()
         for seed in range(games):
-            state = bloodforge.load_game("arena", seed=seed, **params).new_initial_state()
+            extra: dict[str, Any] = {}
+            if params["players"] == 1:  # solo: every Champion in turn
+                extra["champions"] = [CHAMPIONS[seed % len(CHAMPIONS)]]
+            state = bloodforge.load_game("arena", seed=seed, **params, **extra).new_initial_state()
             assert isinstance(state, ArenaState)
             agents = {s: make_agent("greedy", s, seed=seed * 7 + s) for s in range(params["players"])}
             play_match(state, agents)
