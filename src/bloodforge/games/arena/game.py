@@ -19,7 +19,7 @@ from bloodforge.core import (
 )
 from bloodforge.core.errors import DataFileError
 
-from . import turns
+from . import player, setup, turns
 from .content import ArenaMap, Content, load_content
 from .hexes import canonical_hex, hex_id, to_pixel
 from .model import Board
@@ -82,13 +82,13 @@ class ArenaState(World, State):
         return turns.auto_step(self)
 
     def _legal_actions(self, seat: int) -> list[Action]:
-        return turns.legal(self, seat)
+        return player.legal(self, seat)
 
     def _apply(self, action: Action, seat: int | None) -> None:
         if seat is None:
             turns.apply_auto(self, action)
         else:
-            turns.apply_seat(self, action, seat)
+            player.apply_seat(self, action, seat)
 
     def phase_name(self) -> str:
         b = self.board
@@ -101,7 +101,7 @@ class ArenaState(World, State):
         """1 for a seat whose side won (R-WIN-1..3), else 0."""
         out = []
         for seat in range(self.num_players):
-            u = turns.seat_unit(self, seat)
+            u = player.seat_unit(self, seat)
             out.append(1.0 if self.board.phase == "over" and u.side in self.board.winners else 0.0)
         return out
 
@@ -111,7 +111,7 @@ class ArenaState(World, State):
         lasted = []
         hp = []
         for seat in range(self.num_players):
-            u = turns.seat_unit(self, seat)
+            u = player.seat_unit(self, seat)
             fell = self.board.eliminated.index(u.uid) if u.uid in self.board.eliminated else len(self.board.eliminated)
             lasted.append(float(fell))
             hp.append(float(max(u.hp or 0, 0)))
@@ -187,7 +187,7 @@ class ArenaGame(Game):
 
     def _new_initial_state(self) -> ArenaState:
         state = ArenaState(self, self.initial_rng())
-        turns.setup(state)
+        setup.setup(state)
         return state
 
     def action_grammar(self) -> Sequence[ActionSpec]:

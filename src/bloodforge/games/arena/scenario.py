@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bloodforge.core import Deck, Dice, ScenarioError, format_validation_error
 
-from . import turns
+from . import setup, turns
 from .content import ArenaMap
 from .dice import attack_faces, category_of
 from .effects import place_tile
@@ -87,7 +87,7 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
         raise ScenarioError(format_validation_error(err, "arena scenario")) from None
     if pos.arena is not None:
         w.set_arena(pos.arena)  # type: ignore[attr-defined]
-    turns.setup(w)
+    setup.setup(w)
     b = w.board
     if pos.tiles is not None:
         b.tiles = []
