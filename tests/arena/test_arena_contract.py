@@ -9,10 +9,12 @@ from pathlib import Path
 
 import pytest
 from arena_helpers import game, scenario
+from hypothesis import given, settings
+from hypothesis import strategies as hs
 
 import bloodforge
 from bloodforge.agents import make_agent
-from bloodforge.core import ParameterError, Rng, ScenarioError
+from bloodforge.core import ActionSyntaxError, ParameterError, Rng, ScenarioError
 from bloodforge.games.arena.content import DATA_DIR, load_content
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.match import play_match
@@ -224,3 +226,25 @@ def test_r_rec_recommendations_are_logged_as_warnings() -> None:
     assert "recommendation: the rulebook asks for at least one Rival in solo play (R-MODE-7)" in st.event_log(None)
     st = game(players=2, boss=None).new_initial_state()
     assert any("(R-REC-3)" in t for t in st.event_log(None))
+
+
+# -- the action parser ---------------------------------------------------------------------------------
+WORDS = ["pick", "place", "move", "attack", "target", "choose", "npc", "invoke", "end", "done", "0,0",
+                    "1,-1", "lunge", "vhrak", "cleave", "-01,02", "x", "", "3"]
+
+
+@settings(max_examples=150, deadline=None)
+@given(hs.lists(hs.sampled_from(WORDS), min_size=0, max_size=5), hs.text(max_size=12))
+def test_parse_text_accepts_or_refuses_cleanly(words: list[str], noise: str) -> None:
+    g = game(players=2)
+    text = " ".join([*words, noise])
+    try:
+        action = g.parse_text(text)
+    except ActionSyntaxError:
+        return
+    assert g.parse_text(str(action)) == action  # the canonical text round-trips
+
+
+def test_hex_arguments_are_canonical() -> None:
+    g = game(players=2)
+    assert str(g.parse_text("MOVE -01,02")) == "move -1,2"
