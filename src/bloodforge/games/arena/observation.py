@@ -46,7 +46,7 @@ def observe(w: World, seat: int | None) -> dict[str, Any]:
         "env_speed": {k: list(v) for k, v in sorted(b.env_speed.items())},
         "winners": list(b.winners),
         "my_pick": None if seat is None else b.picks.get(seat),
-        "you": seat,
+        "seat": seat,
         "board": board_view(w),
         "log": w.events.tail_for(seat, 12),
     }
