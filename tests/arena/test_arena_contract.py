@@ -45,7 +45,7 @@ def test_r_set_5_r_set_3_setup_hp_pools_hands() -> None:
         assert sorted(d.kind for d in u.pool) == ["atk", "atk", "atk", "be"]
     assert len(st.board.units["lienne"].hand) == 12  # R-CMP-8
     boss = st.board.units["malvarra"]
-    assert boss.hp == 100 + 50 * 3  # house: hp_base + hp_per_champion x Champions
+    assert boss.hp == 70 + 80 * 3  # house: hp_base + hp_per_champion x Champions
     assert len(st.board.decks["skirmish:lienne"]) == 12  # R-SET-15
     assert len(st.board.decks["speed:malvarra"]) == 6  # R-SET-9
 
