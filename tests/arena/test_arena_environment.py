@@ -139,3 +139,26 @@ def test_e2_n11b_a_boss_minions_destination_tie_goes_to_the_fastest_human() -> N
     assert at(st, "risen1") == "2,0"
     assert hp(st, "vhrak") == 175 - 3 - 3  # both Risen strike; the Environmental's turn then ends
     assert "env:spawn_pits" in st.board.done
+
+
+def test_a49_a_sweep_that_fells_the_last_two_is_a_shared_win() -> None:
+    params = {"players": 2, "boss": None, "environmental": "hellfire_spray"}
+    pos = {"units": [{"id": "vhrak", "hex": "0,2", "hp": 3}, {"id": "ulwazi", "hex": "1,1", "hp": 3}],
+           "order": ["env:hellfire_spray", "vhrak", "ulwazi"], "active": "env:hellfire_spray"}
+    st = scenario(params, pos, {"d6": [1, 2], "decks": {"envcards:hellfire_spray": ["env_1"]}})
+    assert st.is_terminal()
+    assert st.returns() == [0.5, 0.5]
+    assert st.scores() == [1.0, 1.0]
+
+
+def test_a49_r_col_5_a_collision_that_fells_both_enemies_leaves_the_pusher_the_winner() -> None:
+    params = {"players": 3, "champions": ["vhrak", "ulwazi", "lienne"], "boss": None}
+    pos = {"units": [{"id": "vhrak", "hex": "0,0", "pool": pool(5, 5, 5, 4)}, {"id": "ulwazi", "hex": "1,0", "hp": 29},
+                     {"id": "lienne", "hex": "2,0", "hp": 4}],
+           "order": ["vhrak", "ulwazi", "lienne"], "active": "vhrak", "tiles": []}
+    st = scenario(params, pos, {"d6": [6]})
+    st.apply("attack unleashed_fury", 0)  # 23 damage, then Push 2
+    st.apply("target ulwazi", 0)
+    st.apply("choose 2,0", 0)  # into Lienne: one roll of 6 for both
+    assert st.is_terminal()
+    assert st.returns() == [1.0, 0.0, 0.0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .content import CATEGORY_RANK, Attack, Effect
 from .dice import base_damage, gain_die, remove_die
-from .effects import damage, drain
+from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
 from .model import BE, TEMP, QItem, Unit
 from .world import World
@@ -111,8 +111,11 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     names = ", ".join(t.name for t in targets)
     w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack")
     dealt = 0
+    fallen: list[Unit] = []
     for t in targets:
-        dealt += damage(w, t, total, atk.name)
+        dealt += damage(w, t, total, atk.name, fallen)
+    if fallen:
+        check_end(w, fallen)
     if dealt > 0:
         u.dealt_damage = True
     for e in atk.effects:

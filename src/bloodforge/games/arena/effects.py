@@ -20,8 +20,9 @@ INTERACTIVE = ("push", "pull", "throw", "move", "reroll")
 
 
 # -- damage and elimination ------------------------------------------------------------------
-def damage(w: World, victim: Unit, amount: int, why: str) -> int:
-    """Deal `amount` (R-HP-1); minions with HP add it to this turn's tally (R-MIN-7, A52)."""
+def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | None = None) -> int:
+    """Deal `amount` (R-HP-1); minions with HP add it to this turn's tally (R-MIN-7, A52).
+    With `batch`, several victims of one event fall together and the caller checks the end."""
     if amount <= 0 or not victim.alive or victim.hp is None:
         return 0
     if victim.kind == "minion":
@@ -33,11 +34,11 @@ def damage(w: World, victim: Unit, amount: int, why: str) -> int:
     victim.hp -= amount
     w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage")
     if victim.hp <= 0:
-        eliminate(w, victim, why)
+        eliminate(w, victim, why, batch if batch is not None else w.falling)
     return amount
 
 
-def eliminate(w: World, u: Unit, why: str) -> None:
+def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None) -> None:
     """R-WIN-2, R-MIN-2, A47, A51: the figure, its minions and its tiles leave at once."""
     if not u.alive:
         return
@@ -56,11 +57,15 @@ def eliminate(w: World, u: Unit, why: str) -> None:
             m.alive = False
             m.hex = None
     w.board.tiles = [t for t in w.board.tiles if t.owner != u.uid or u.kind == "boss"]
-    check_end(w, u)
+    if batch is None:
+        check_end(w, [u])
+    else:
+        batch.append(u)
 
 
-def check_end(w: World, fallen: Unit | None = None) -> None:
-    """R-WIN-1/3/4, A48, A49: over when at most one side stands or no human player is left."""
+def check_end(w: World, fallen: list[Unit] | None = None) -> None:
+    """R-WIN-1/3/4, A48, A49: over when at most one side stands or no human player is left;
+    when the last event felled everyone left, the sides that fell in it share the win."""
     if w.board.phase == "over":
         return
     sides = sorted({u.side for u in w.combatants()})
@@ -69,9 +74,8 @@ def check_end(w: World, fallen: Unit | None = None) -> None:
         return
     if sides:
         w.board.winners = sides
-    else:  # everyone fell in one event: the sides that fell last share it (A49)
-        last = [w.board.units[uid].side for uid in w.board.eliminated[-2:]] if fallen is None else [fallen.side]
-        w.board.winners = sorted(set(last))
+    else:
+        w.board.winners = sorted({u.side for u in fallen or []})
     finish(w)
 
 
@@ -412,8 +416,11 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
                                          and w.enemies(forcer, occupant))
     if occupant is not None and occupant.hp is not None and hurt:
         victims.append(occupant)
+    fallen: list[Unit] = []
     for victim in victims:
-        damage(w, victim, amount, "collision")
+        damage(w, victim, amount, "collision", fallen)
+    if fallen:
+        check_end(w, fallen)
 
 
 def throw(w: World, item: QItem, subj: Unit, forcer: Unit | None, origin: Hex, left: int, seat: int | None) -> bool:

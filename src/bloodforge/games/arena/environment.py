@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .effects import discard_card, hit_by_tile, place_tile
+from .effects import check_end, discard_card, hit_by_tile, place_tile
 from .hexes import distance, hex_id, parse_hex, rotate
 from .model import Unit
 from .npc import goal, minion_act
@@ -69,6 +69,17 @@ def resume(w: World) -> None:
 
 
 def run_line(w: World, env_id: str, op: str, amount: int) -> None:
+    """One Guide line; everyone it fells falls together (A49)."""
+    w.falling = []
+    try:
+        _run_line(w, env_id, op, amount)
+    finally:
+        fallen, w.falling = w.falling, None
+    if fallen:
+        check_end(w, fallen)
+
+
+def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
     env = w.content.environmental(env_id)
     tiles = [t for t in w.board.tiles if t.env == env_id]
     if op == "rotate":

@@ -23,6 +23,9 @@ class World:
     events: EventLog
     cells: frozenset[Hex]
     central: tuple[Hex, ...]
+    #: While one event hits several characters at once (a sweeping hazard), those who fall are
+    #: gathered here and the end of the match is checked once for all of them (A49).
+    falling: list[Unit] | None = None
 
     # -- chance ---------------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
