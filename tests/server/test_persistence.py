@@ -94,7 +94,7 @@ def test_migrations_match_the_models(db_url: str) -> None:
         assert set(inspect(conn).get_table_names()) >= {"tables", "seats", "actions", "alembic_version"}
         head = alembic_config().get_main_option("script_location")
         assert head
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     engine.dispose()
 
 

@@ -3,6 +3,12 @@
 An AI move is applied exactly like a human's (version check, engine validation, commit, then
 broadcast), so nothing downstream can tell them apart and a restart resumes them the same way.
 Agents never run on the event loop: a slow agent delays only its own table.
+
+During a secret simultaneous commitment several AI seats may be actors: each decides on its own
+copy of the same position (as `bloodforge.match.Driver.decide` does: the seat's agent,
+`agent.select_action(state)`), and the decisions are submitted one after another at that
+version; the later ones are rebases (see `tables`), accepted because only other seats' actions
+came in between.
 """
 
 from __future__ import annotations
@@ -22,6 +28,10 @@ from .tables import LiveTable, TableManager
 log = logging.getLogger("bloodforge.server.ai")
 
 
+class _StoppedError(Exception):
+    """Even the random fallback was refused: the loop waits for the table's next change."""
+
+
 class AiRunner:
     def __init__(self, manager: TableManager, settings: Settings) -> None:
         self.manager = manager
@@ -32,8 +42,8 @@ class AiRunner:
         manager.after_change.append(self.kick)
 
     def kick(self, live: LiveTable) -> None:
-        """Start the table's AI loop if an AI seat is to move and none is running."""
-        if self.closed or live.agent_to_move() is None:
+        """Start the table's AI loop if an AI seat is to act and none is running."""
+        if self.closed or not live.agents_to_move():
             return
         if live.ai_task is not None and not live.ai_task.done():
             return
@@ -43,8 +53,9 @@ class AiRunner:
         task.add_done_callback(self.tasks.discard)
 
     async def resume_all(self) -> int:
-        """On startup: every unfinished table whose turn is an AI seat's continues by itself."""
-        ids = await asyncio.to_thread(self.manager.store.tables_waiting_for_agents)
+        """On startup: every unfinished table where an AI seat is to act continues by itself, and
+        every running clock is armed again (deadlines are stored)."""
+        ids = await asyncio.to_thread(self.manager.store.tables_to_resume)
         for table_id in ids:
             try:
                 self.kick(await self.manager.get(table_id))
@@ -56,27 +67,40 @@ class AiRunner:
         while not self.closed:
             live = await self.manager.get(table_id)
             async with live.lock:
-                seat = live.agent_to_move()
-                if seat is None:
+                seats = live.agents_to_move()
+                if not seats:
                     return
                 version = live.version
                 snapshot = live.state.clone()
             if self.settings.ai_delay:
                 await asyncio.sleep(self.settings.ai_delay)
-            action = await self._choose(live, seat, snapshot)
+            actions = await asyncio.gather(*(self._choose(live, seat, snapshot.clone()) for seat in seats))
             try:
-                await self.manager.submit(table_id, seat=seat, text=str(action), version=version, by_agent=True)
-            except ApiError as err:
-                if err.code == "action/stale":
-                    continue
-                log.error("table %s: AI seat %d played %s and was refused: %s", table_id, seat, action, err.message)
-                fallback = self._fallback(snapshot, version)
-                try:
-                    await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
-                except ApiError as again:
-                    if again.code != "action/stale":
-                        log.error("table %s: AI seat %d stopped: %s", table_id, seat, again.message)
-                        return
+                for seat, action in zip(seats, actions, strict=True):
+                    if not await self._submit(table_id, seat, action, snapshot, version):
+                        break
+            except _StoppedError:
+                return  # until the next change of the table kicks it again
+
+    async def _submit(self, table_id: str, seat: int, action: Action, snapshot: State, version: int) -> bool:
+        """Submit one AI decision; False when the position moved on (decide again); _StoppedError when
+        even the random fallback was refused (a bug: the table waits for its next change)."""
+        try:
+            await self.manager.submit(table_id, seat=seat, text=str(action), version=version, by_agent=True)
+            return True
+        except ApiError as err:
+            if err.code in ("action/stale", "seat/not_your_turn", "game/over", "seat/not_human"):
+                return False
+            log.error("table %s: AI seat %d played %s and was refused: %s", table_id, seat, action, err.message)
+        fallback = self._fallback(snapshot, seat, version)
+        try:
+            await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
+            return True
+        except ApiError as again:
+            if again.code != "action/stale":
+                log.error("table %s: AI seat %d stopped: %s", table_id, seat, again.message)
+                raise _StoppedError from None
+            return False
 
     async def _choose(self, live: LiveTable, seat: int, snapshot: State) -> Action:
         agent = self._agent(live, seat)
@@ -90,12 +114,12 @@ class AiRunner:
                         live.id, seat, self.settings.ai_time_budget)
         except Exception:
             log.exception("table %s: AI seat %d failed; playing a random move", live.id, seat)
-        return self._fallback(snapshot, live.version)
+        return self._fallback(snapshot, seat, live.version)
 
     @staticmethod
-    def _fallback(state: State, version: int) -> Action:
-        legal = [a for a in state.legal_actions() if not a.is_cancel] or state.legal_actions()
-        return Rng(mix_seed(version, "fallback")).choice(legal)
+    def _fallback(state: State, seat: int, version: int) -> Action:
+        legal = [a for a in state.legal_actions(seat) if not a.is_cancel] or state.legal_actions(seat)
+        return Rng(mix_seed(version, "fallback", seat)).choice(legal)
 
     @staticmethod
     def _agent(live: LiveTable, seat: int) -> Agent:

@@ -60,6 +60,7 @@ def create_app(settings: Settings) -> FastAPI:
             yield
         finally:
             await ai.close()
+            await manager.close()
             manager.writer.shutdown(wait=True)
             engine.dispose()
 

@@ -32,6 +32,11 @@ class TableCreate(_In):
     seats: list[SeatCreate] | None = Field(
         default=None, max_length=16, description="one per player; omitted: seat 0 human, the others greedy AI"
     )
+    turn_clock: float | None = Field(
+        default=None, ge=0.05, le=7 * 24 * 3600,
+        description="seconds every human decision may take; when they run out the server records "
+        "`timeout <seat>` and its AI plays that seat for the rest of the game (omitted: no clock)",
+    )
 
 
 class SeatPublic(BaseModel):
@@ -40,6 +45,7 @@ class SeatPublic(BaseModel):
     kind: str
     agent: str | None
     strength: int | None
+    taken_over: bool = Field(default=False, description="a human seat whose turn clock ran out: the AI plays it now")
 
 
 class TablePublic(BaseModel):
@@ -53,6 +59,9 @@ class TablePublic(BaseModel):
     status: str
     ply: int
     to_move: int | None
+    actors: list[int] = Field(description="every seat that may act now (several during simultaneous commitments)")
+    turn_clock: float | None = Field(description="seconds per human decision, if the table has a clock")
+    deadlines: dict[str, int] = Field(description="running clocks: seat -> deadline in unix milliseconds")
     created_at: datetime
     updated_at: datetime
     result: dict[str, Any] | None
@@ -107,7 +116,7 @@ class ErrorResponse(BaseModel):
 
 class HistoryEntry(BaseModel):
     ply: int
-    seat: int
+    seat: int | None = Field(description="the seat that acted; null: the game's own step or the server's timeout")
     action: str | None = Field(description="hidden (null) for other seats' actions while the game runs")
 
 

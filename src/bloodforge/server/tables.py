@@ -1,8 +1,18 @@
 """Live tables: the in-memory state of each table, rebuilt from the database log on demand.
 
 The order on every action is fixed (and is what makes restarts exact): take the table's lock,
-check the version and the seat, validate through the engine on a clone, COMMIT the action row,
-then swap in the new state and tell the listeners. A refused action changes nothing anywhere.
+check the version and the seat, validate through the engine on a clone, COMMIT the seat's
+entry together with the game's own steps that followed it, then swap in the new state and tell
+the listeners. A refused action changes nothing anywhere. Clocks that run out go the same way
+(`timeout <seat>`, recorded with seat None).
+
+Versions: the version is the number of history entries. An action carries the version its
+client saw; a different version is refused (`action/stale`, with the current version) unless
+it is a *rebase* of a simultaneous commitment: the seat was an actor at that version, every
+entry since was another seat's action (no game step, no timeout, nothing of its own), and the
+seat is still an actor. Then its action is checked against the current position and applied
+(if it is no longer legal: `action/stale`). So two players bidding at once both get in, while a
+double click, a second tab or a move made before the game moved on is still refused.
 """
 
 from __future__ import annotations
@@ -17,7 +27,7 @@ import time
 import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -25,15 +35,19 @@ import yaml
 import bloodforge
 from bloodforge.agents import Agent, agent_names
 from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State, UnknownGame, game_class
+from bloodforge.match import Record
 
+from .clocks import TURN, Deadline, deadlines_from_json, deadlines_to_json, next_deadlines, now_ms
 from .config import Settings
 from .errors import ApiError, not_found
 from .schemas import MAX_SEED, SeatCreate, SeatPublic, TableCreate, TablePublic
-from .store import SeatSpec, StaleWrite, Store, TableRecord
+from .store import Entry, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
 
 MAX_SCENARIO_CHARS = 200_000
+#: Versions whose actors a table remembers, for rebasing simultaneous commitments.
+REBASE_WINDOW = 64
 
 
 def hash_token(token: str) -> str:
@@ -55,56 +69,74 @@ class LiveTable:
     record: TableRecord
     game: Game
     state: State
-    version: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     watchers: int = 0
     last_used: float = field(default_factory=time.monotonic)
     ai_task: asyncio.Task[None] | None = None
     agents: dict[int, Agent] = field(default_factory=dict)
+    #: Running clocks of human seats (persisted with every entry).
+    deadlines: dict[int, Deadline] = field(default_factory=dict)
+    timer: asyncio.TimerHandle | None = None
+    #: version -> the seats that could act at it (recent versions only): for rebases.
+    actors_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
     _static: dict[str, Any] | None = None
-    _public: tuple[int, dict[str, Any]] | None = None
+    _public: tuple[tuple[int, int], dict[str, Any]] | None = None
+    _changes: int = 0
+
+    def __post_init__(self) -> None:
+        self.actors_at[self.version] = tuple(self.state.actors())
 
     @property
     def id(self) -> str:
         return self.record.id
 
     @property
+    def version(self) -> int:
+        """Number of entries in the table's history."""
+        return len(self.state.history)
+
+    @property
     def seats(self) -> tuple[SeatSpec, ...]:
         return self.record.seats
+
+    def humans(self) -> set[int]:
+        return {s.seat for s in self.seats if s.kind == "human"}
 
     def static_info(self) -> dict[str, Any]:
         if self._static is None:
             self._static = self.game.static_info()
         return self._static
 
-    def agent_to_move(self) -> int | None:
-        seat = self.state.current_player
-        if seat is not None and self.seats[seat].kind == "agent":
-            return seat
-        return None
+    def agents_to_move(self) -> list[int]:
+        """AI seats among the actors: each decides (several during simultaneous commitments)."""
+        return [s for s in self.state.actors() if self.seats[s].kind == "agent"]
 
     def public(self) -> TablePublic:
         return table_public(self.record, game_name=self.game.info.name, ply=self.version,
-                            to_move=self.state.current_player, result=result_of(self.state))
+                            actors=self.state.actors(), result=result_of(self.state),
+                            deadlines=self.deadlines)
 
     def view(self, seat: int | None, *, log_from: int = 0) -> dict[str, Any]:
         """Everything `seat` (None: spectator) may know now: built only from observation(seat),
-        event_log(seat) and, for the seat to move, its legal actions."""
+        event_log(seat) and, for an acting human seat, its legal actions."""
         st = self.state
-        current = st.current_player
+        actors = st.actors()
         event_log = st.event_log(seat)
         start = log_from if 0 <= log_from <= len(event_log) else 0
         legal: list[str] = []
-        if seat is not None and seat == current and self.seats[seat].kind == "human":
-            legal = [str(a) for a in st.legal_actions()]
-        if self._public is None or self._public[0] != self.version:
-            self._public = (self.version, self.public().model_dump(mode="json"))
+        if seat is not None and seat in actors and self.seats[seat].kind == "human":
+            legal = [str(a) for a in st.legal_actions(seat)]
+        key = (self.version, self._changes)
+        if self._public is None or self._public[0] != key:
+            self._public = (key, self.public().model_dump(mode="json"))
         return {
             "type": "state",
             "table": self._public[1],
             "version": self.version,
             "seat": seat,
-            "current_player": current,
+            "current_player": st.current_player,
+            "actors": actors,
+            "deadlines": {str(s): d.at for s, d in sorted(self.deadlines.items())},
             "phase": st.phase_name(),
             "terminal": st.is_terminal(),
             "result": result_of(st),
@@ -114,40 +146,55 @@ class LiveTable:
             "legal": legal,
         }
 
+    def may_rebase(self, seat: int, version: int) -> bool:
+        """May `seat`'s action made at an older `version` be applied now (see the module doc)?"""
+        if not 0 <= version < self.version:
+            return False
+        before = self.actors_at.get(version)
+        if before is None or seat not in before:
+            return False
+        return all(s is not None and s != seat for s in self.state.history_seats[version:])
+
 
 def result_of(state: State) -> dict[str, Any] | None:
-    if not state.is_terminal():
+    outcome = state.outcome()
+    if outcome is None:
         return None
-    returns = state.returns()
-    best = max(returns)
-    return {
-        "scores": state.scores(),
-        "returns": returns,
-        "winners": [i for i, r in enumerate(returns) if r == best and r > 0],
-    }
+    return {"scores": outcome.scores, "returns": outcome.returns, "winners": outcome.winners}
 
 
 def table_public(
-    record: TableRecord, *, game_name: str, ply: int, to_move: int | None, result: dict[str, Any] | None
+    record: TableRecord, *, game_name: str, ply: int, actors: list[int] | tuple[int, ...],
+    result: dict[str, Any] | None, deadlines: dict[int, Deadline] | None = None,
 ) -> TablePublic:
-    over = to_move is None
+    over = result is not None
+    shown = deadlines if deadlines is not None else deadlines_from_json(record.deadlines)
     return TablePublic(
         id=record.id, name=record.name, game=record.game, game_name=game_name, params=record.params,
         players=len(record.seats),
-        seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength)
+        seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
+                          taken_over=s.taken_over)
                for s in record.seats],
-        status="over" if over else "playing", ply=ply, to_move=to_move,
+        status="over" if over else "playing", ply=ply, to_move=actors[0] if actors else None,
+        actors=list(actors), turn_clock=record.turn_clock,
+        deadlines={str(s): d.at for s, d in sorted(shown.items())},
         created_at=record.created_at, updated_at=record.updated_at, result=result,
         from_scenario=record.scenario is not None,
         seed=record.seed if over else None,
     )
 
 
+def record_of(table: TableRecord, entries: list[Entry]) -> Record:
+    """The table as the one game record format: replaying it rebuilds every position."""
+    return Record(game=table.game, version=table.game_version, params=table.params, seed=table.seed,
+                  scenario=table.scenario, moves=list(entries))
+
+
 Listener = Callable[[LiveTable], None]
 
 
 class TableManager:
-    """Owns every live table of this process; the only writer of actions."""
+    """Owns every live table of this process; the only writer of entries."""
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
@@ -159,12 +206,14 @@ class TableManager:
         # (sleeping in its busy handler), so writes go through one thread; PostgreSQL takes more.
         workers = 1 if store.dialect == "sqlite" else 8
         self.writer = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="db-write")
-        #: Called (outside any lock) after every committed action and on table creation.
+        #: Called (outside any lock) after every committed change and on table creation.
         self.after_change: list[Callable[[LiveTable], None]] = []
+        self._timeouts: set[asyncio.Task[None]] = set()
+        self.closed = False
 
     # -- creating -----------------------------------------------------------------------------
     async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str]]:
-        game, state, scenario = _new_game(req)
+        game, state, scenario = await asyncio.to_thread(_new_game, req)
         seats = _seat_specs(req.seats, game)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.kind == "human"}
         specs = [
@@ -173,15 +222,19 @@ class TableManager:
             for i, spec in enumerate(seats)
         ]
         name = clean_name(req.name, f"{game.info.name} table", 80)
+        entries = state.moves()
+        deadlines = next_deadlines({}, state, entries, set(tokens), req.turn_clock, now_ms())
         record = await asyncio.to_thread(
             self.store.create_table,
             table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
             params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
-            to_move=state.current_player,
+            entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
+            deadlines=deadlines_to_json(deadlines),
         )
-        live = LiveTable(record=record, game=game, state=state, version=0)
+        live = LiveTable(record=record, game=game, state=state, deadlines=deadlines)
         self.tables[record.id] = live
         self._evict()
+        self._arm(live)
         self._after(live)
         return live, tokens
 
@@ -200,6 +253,7 @@ class TableManager:
             live = await asyncio.to_thread(self._rebuild, table_id)
             self.tables[table_id] = live
             self._evict()
+            self._arm(live)
             fut.set_result(live)
             return live
         except BaseException as err:
@@ -210,22 +264,16 @@ class TableManager:
             del self._loading[table_id]
 
     def _rebuild(self, table_id: str) -> LiveTable:
-        """Replay the committed log through the engine: the state is exactly where it was."""
+        """Replay the committed log through the engine (`Record.replay`, every entry checked,
+        the game's own steps included): the state is exactly where it was."""
         if len(table_id) > 32:
             raise not_found("table", table_id[:32])
         record = self.store.get_table(table_id=table_id)
         if record is None:
             raise not_found("table", table_id)
-        if record.scenario is not None:
-            state = bloodforge.load_scenario(record.scenario)
-            game = state.game
-        else:
-            game = bloodforge.load_game(record.game, seed=record.seed, **record.params)
-            state = game.new_initial_state()
-        actions = self.store.action_texts(table_id=table_id)
-        for _seat, text in actions:
-            state.apply(text)
-        return LiveTable(record=record, game=game, state=state, version=len(actions))
+        state = record_of(record, self.store.entries(table_id=table_id)).replay(check_digest=False)
+        return LiveTable(record=record, game=state.game, state=state,
+                         deadlines=deadlines_from_json(record.deadlines))
 
     def _evict(self) -> None:
         excess = len(self.tables) - self.settings.max_live_tables
@@ -233,7 +281,8 @@ class TableManager:
             return
         idle = sorted(
             (t for t in self.tables.values()
-             if t.watchers == 0 and not t.lock.locked() and (t.ai_task is None or t.ai_task.done())),
+             if t.watchers == 0 and not t.lock.locked() and not t.deadlines
+             and (t.ai_task is None or t.ai_task.done())),
             key=lambda t: t.last_used,
         )
         for t in idle[:excess]:
@@ -241,14 +290,17 @@ class TableManager:
 
     def forget(self, table_id: str) -> None:
         """Drop a live table so that the next access rebuilds it from the database."""
-        self.tables.pop(table_id, None)
+        live = self.tables.pop(table_id, None)
+        if live is not None and live.timer is not None:
+            live.timer.cancel()
 
     # -- seats --------------------------------------------------------------------------------
     @staticmethod
     def authenticate(live: LiveTable, seat: int | None, token: str | None) -> int | None:
         """The seat a request may act and see for: None (spectator) or a human seat whose secret
         token matches (compared in constant time). Bad or missing tokens are refused, never
-        downgraded silently to a spectator view."""
+        downgraded silently to a spectator view. A seat the AI took over keeps its token: its
+        player may still watch from it."""
         if seat is None:
             return None
         if isinstance(seat, bool) or not 0 <= seat < len(live.seats):
@@ -272,48 +324,145 @@ class TableManager:
             st = live.state
             if st.is_terminal():
                 raise ApiError(409, "game/over", "the game is over")
-            if version != live.version:
-                raise ApiError(
-                    409, "action/stale",
-                    f"the table is at version {live.version}, the action was for version {version}",
-                    version=live.version,
-                )
-            if st.current_player != seat:
-                raise ApiError(409, "seat/not_your_turn", f"it is seat {st.current_player}'s turn, not seat {seat}'s")
             if not by_agent and live.seats[seat].kind != "human":
-                raise ApiError(403, "seat/not_human", f"seat {seat} is played by the server's AI")
+                what = ("its clock ran out; the server's AI plays it now" if live.seats[seat].taken_over
+                        else "it is played by the server's AI")
+                raise ApiError(403, "seat/not_human", f"seat {seat}: {what}")
+            rebase = version != live.version
+            if rebase and not live.may_rebase(seat, version):
+                raise _stale(live, version)
+            actors = st.actors()
+            if seat not in actors:
+                waiting = ", ".join(f"seat {s}" for s in actors)
+                raise ApiError(409, "seat/not_your_turn", f"seat {seat} may not act now; waiting for {waiting}")
             try:
-                action = live.game.parse_action(st, text)
+                action = live.game.parse_action(st, text, seat)
                 new = st.clone()
-                new.apply(action)
+                new.apply(action, seat)
             except ActionSyntaxError as err:
                 raise ApiError(422, "action/syntax", str(err)) from None
             except IllegalAction as err:
+                if rebase:
+                    raise _stale(live, version, f"; and the action is not legal now: {err}") from None
                 raise ApiError(422, "action/illegal", str(err)) from None
             except BloodforgeError as err:
                 raise ApiError(422, "action/refused", str(err)) from None
-            write = functools.partial(
-                self.store.append_action,
-                table_id=live.id, ply=live.version, seat=seat, text=str(action),
-                to_move=new.current_player, result=result_of(new),
-            )
-            try:
-                await asyncio.get_running_loop().run_in_executor(self.writer, write)
-            except StaleWrite as err:
-                self.forget(live.id)
-                raise ApiError(409, "action/stale", f"another writer changed the table: {err}") from None
-            live.state = new
-            live.version += 1
-            live.last_used = time.monotonic()
-            for listener in self.listeners:
-                listener(live)
+            await self._commit(live, new)
             new_version = live.version
         self._after(live)
         return new_version, str(action)
 
+    async def _commit(self, live: LiveTable, new: State, *, take_over: int | None = None) -> None:
+        """Write every entry `new` added (one transaction), then swap it in and tell listeners.
+        Called under the table's lock."""
+        old_version = live.version
+        entries = new.moves()[old_version:]
+        record = live.record
+        spec: SeatSpec | None = None
+        if take_over is not None:
+            agent = "greedy" if live.game.policy() is not None else "random"
+            spec = replace(record.seats[take_over], kind="agent", agent=agent, strength=None, taken_over=True)
+            seats = list(record.seats)
+            seats[take_over] = spec
+            record = replace(record, seats=tuple(seats))
+        humans = {s.seat for s in record.seats if s.kind == "human"}
+        deadlines = next_deadlines(live.deadlines, new, entries, humans, record.turn_clock, now_ms())
+        write = functools.partial(
+            self.store.append_entries,
+            table_id=live.id, ply=old_version, entries=entries, actors=new.actors(),
+            result=result_of(new), deadlines=deadlines_to_json(deadlines), take_over=spec,
+        )
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.writer, write)
+        except StaleWrite as err:
+            self.forget(live.id)
+            raise ApiError(409, "action/stale", f"another writer changed the table: {err}") from None
+        live.state = new
+        live.record = record
+        live.deadlines = deadlines
+        live._changes += 1
+        if take_over is not None:
+            live.agents.pop(take_over, None)
+        live.actors_at[live.version] = tuple(new.actors())
+        for old in [v for v in live.actors_at if v < live.version - REBASE_WINDOW]:
+            del live.actors_at[old]
+        live.last_used = time.monotonic()
+        self._arm(live)
+        for listener in self.listeners:
+            listener(live)
+
+    # -- clocks -------------------------------------------------------------------------------
+    def _arm(self, live: LiveTable) -> None:
+        """Wake up when the table's earliest clock runs out (re-armed after every change)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if not live.deadlines or self.closed:
+            return
+        delay = max(0.0, (min(d.at for d in live.deadlines.values()) - now_ms()) / 1000)
+        loop = asyncio.get_running_loop()
+        live.timer = loop.call_later(delay, self._ring, live.id)
+
+    def _ring(self, table_id: str) -> None:
+        if self.closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._expire(table_id), name=f"clock-{table_id}")
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _expire(self, table_id: str) -> None:
+        """Record `timeout <seat>` for the earliest clock that ran out; a turn clock also hands
+        the seat to the server's AI for the rest of the game."""
+        try:
+            live = await self.get(table_id)
+            async with live.lock:
+                now = now_ms()
+                due = sorted((d.at, seat) for seat, d in live.deadlines.items() if d.at <= now)
+                if not due:
+                    self._arm(live)
+                    return
+                seat = due[0][1]
+                kind = live.deadlines[seat].kind
+                new = live.state.clone()
+                try:
+                    new.apply_timeout(seat)
+                except IllegalAction as err:
+                    # The rules do not wait for this seat's clock: nothing to record, but a
+                    # turn clock still hands the seat over.
+                    log.warning("table %s: timeout of seat %d refused by the game: %s", table_id, seat, err)
+                    new = live.state.clone()
+                    if kind != TURN:
+                        del live.deadlines[seat]
+                        self._arm(live)
+                        return
+                await self._commit(live, new, take_over=seat if kind == TURN else None)
+                log.info("table %s: seat %d ran out of time (%s clock)", table_id, seat, kind)
+            self._after(live)
+        except ApiError as err:
+            log.info("table %s: clock not applied: %s", table_id, err.message)
+        except Exception:
+            log.exception("table %s: clock failed", table_id)
+
+    async def close(self) -> None:
+        self.closed = True
+        for live in self.tables.values():
+            if live.timer is not None:
+                live.timer.cancel()
+        for task in list(self._timeouts):
+            task.cancel()
+        await asyncio.gather(*self._timeouts, return_exceptions=True)
+
     def _after(self, live: LiveTable) -> None:
         for hook in self.after_change:
             hook(live)
+
+
+def _stale(live: LiveTable, version: int, extra: str = "") -> ApiError:
+    return ApiError(
+        409, "action/stale",
+        f"the table is at version {live.version}, the action was for version {version}{extra}",
+        version=live.version,
+    )
 
 
 def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
