@@ -18,6 +18,7 @@ from bloodforge.agents import agent_names
 from bloodforge.core import Game
 
 from .errors import ApiError
+from .limits import ClientLimits
 from .replay import ReplayCache, replay_view
 from .schemas import (
     ActionAccepted,
@@ -77,7 +78,7 @@ Live = Annotated[LiveTable, Depends(live_table)]
 
 async def lobby_tables(manager: TableManager, status: str | None = None) -> list[TablePublic]:
     records = await asyncio.to_thread(manager.store.list_tables, status=status)
-    names = {g["id"]: g["name"] for g in bloodforge.list_games()}
+    names = {g["id"]: g["name"] for g in await asyncio.to_thread(bloodforge.list_games)}
     out = []
     for rec in records:
         live = manager.tables.get(rec.id)
@@ -116,10 +117,21 @@ def _games(ids: tuple[str, ...], agents: tuple[str, ...]) -> list[GameDescriptio
     return out
 
 
-@router.post("/tables", status_code=201, response_model=TableCreated)
-async def create_table(body: TableCreate, manager: Manager) -> TableCreated:
-    """Create a table; the response holds each human seat's secret join link (shown only now)."""
+@router.post("/tables", status_code=201, response_model=TableCreated, responses={429: {"model": ErrorResponse}})
+async def create_table(body: TableCreate, manager: Manager, request: Request) -> TableCreated:
+    """Create a table; the response holds each human seat's secret join link (shown only now).
+    New tables and running tables with AI seats are bounded per client address (429)."""
+    limits: ClientLimits = request.app.state.limits
+    client = request.client.host if request.client is not None else "?"
+    with_ai = body.seats is None or any(s.kind == "agent" for s in body.seats)
+
+    def running(table_id: str) -> bool:
+        live = manager.tables.get(table_id)
+        return live is not None and not live.state.is_terminal()
+
+    limits.check_create(client, with_ai, running)
     live, tokens = await manager.create(body)
+    limits.created(client, live.id, with_ai)
     links = [
         SeatLink(seat=s, name=live.seats[s].name, token=t, url=f"/table/{live.id}#seat={s}&token={t}")
         for s, t in sorted(tokens.items())

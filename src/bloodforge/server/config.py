@@ -41,3 +41,10 @@ class Settings:
     migrate: bool = True
     #: Resume AI seats whose turn it is when the server starts.
     resume_ai: bool = True
+    #: HTTP request bodies over this are refused (413); a scenario text is at most 200 000 chars.
+    max_body_bytes: int = 1024 * 1024
+    #: New tables per minute per client address (a token bucket of `table_burst`), else 429.
+    tables_per_minute: float = 20.0
+    table_burst: int = 10
+    #: Unfinished tables with AI seats one client address may have at once, else 429.
+    max_ai_tables_per_client: int = 10

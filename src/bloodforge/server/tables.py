@@ -51,7 +51,8 @@ REBASE_WINDOW = 64
 
 
 def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: a token with lone surrogates (from a JSON escape) hashes, and never matches
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def clean_name(raw: str, fallback: str, limit: int) -> str:
@@ -468,17 +469,20 @@ def _stale(live: LiveTable, version: int, extra: str = "") -> ApiError:
 def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
     """The game and first state a create request describes; every refusal is a clear 4xx."""
     if req.scenario is not None:
-        data = _scenario_dict(req.scenario)
+        # Every scenario message names the file the player uploaded (the server opens no file).
+        label = f"scenario file {req.scenario_name!r}" if req.scenario_name else "the scenario"
+        data = _scenario_dict(req.scenario, label)
         if req.game is not None and data.get("game") != req.game:
-            raise ApiError(422, "scenario/invalid", f"the scenario is for game {data.get('game')!r}, not {req.game!r}")
+            raise ApiError(422, "scenario/invalid", f"{label} is for game {data.get('game')!r}, not {req.game!r}")
         params = data.get("params")
         _refuse_files(str(data.get("game")), params if isinstance(params, dict) else {})
         try:
             state = bloodforge.load_scenario(data)
         except KeyError as err:  # UnknownGame
-            raise ApiError(422, "game/unknown", str(err)) from None
+            raise ApiError(422, "game/unknown", f"{label}: {err}") from None
         except (BloodforgeError, ValueError) as err:
-            raise ApiError(422, "scenario/invalid", str(err)) from None
+            text = str(err).removeprefix("scenario: ").removeprefix("scenario ")
+            raise ApiError(422, "scenario/invalid", f"{label}: {text}") from None
         return state.game, state, data
     if req.game is None:
         raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
@@ -509,17 +513,17 @@ def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
         )
 
 
-def _scenario_dict(source: str | dict[str, Any]) -> dict[str, Any]:
+def _scenario_dict(source: str | dict[str, Any], label: str) -> dict[str, Any]:
     if isinstance(source, dict):
         return source
     if len(source) > MAX_SCENARIO_CHARS:
-        raise ApiError(413, "scenario/too_large", f"scenario text is over {MAX_SCENARIO_CHARS} characters")
+        raise ApiError(413, "scenario/too_large", f"{label}: over {MAX_SCENARIO_CHARS} characters")
     try:
         data = yaml.safe_load(source)
     except yaml.YAMLError as err:
-        raise ApiError(422, "scenario/invalid", f"scenario is not valid YAML or JSON: {err}") from None
+        raise ApiError(422, "scenario/invalid", f"{label} is not valid YAML or JSON: {err}") from None
     if not isinstance(data, dict):
-        raise ApiError(422, "scenario/invalid", "a scenario must be a mapping with game, params, position")
+        raise ApiError(422, "scenario/invalid", f"{label}: a scenario must be a mapping with game, params, position")
     return data
 
 

@@ -8,7 +8,9 @@ sees the versions in order.
 
 Client messages: `{"type": "act", "action": text, "version": n, "id": any}` answered by
 `{"type": "ack", "id", "version"}` or `{"type": "error", "id", "error": {code, message}}`;
-`{"type": "ping"}` answered by `{"type": "pong"}`.
+`{"type": "ping"}` answered by `{"type": "pong"}`. Text that UTF-8 cannot hold (lone
+surrogates, which JSON escapes such as `"\ud800"` can carry) is refused like any other bad
+field, and every outgoing message is encodable, so such input never breaks a connection.
 """
 
 from __future__ import annotations
@@ -129,6 +131,8 @@ class Hub:
             msg_id = msg.get("id")
             if not isinstance(msg_id, str | int | None) or isinstance(msg_id, bool):
                 msg_id = None
+            if isinstance(msg_id, str) and (len(msg_id) > 100 or not encodable(msg_id)):
+                msg_id = None
             kind = msg.get("type")
             if kind == "ping":
                 return {"type": "pong", "id": msg_id}
@@ -139,6 +143,8 @@ class Hub:
             action, version = msg.get("action"), msg.get("version")
             if not isinstance(action, str) or not 0 < len(action) <= 200:
                 raise ApiError(422, "request/invalid", "action must be a text of 1-200 characters")
+            if not encodable(action):
+                raise ApiError(422, "request/invalid", "action must be valid Unicode text (no lone surrogates)")
             if isinstance(version, bool) or not isinstance(version, int):
                 raise ApiError(422, "request/invalid", "version must be an integer (the version you saw)")
             new_version, _text = await self.manager.submit(conn.table_id, seat=conn.seat, text=action, version=version)
@@ -154,7 +160,7 @@ class Hub:
                     await conn.ws.close()
                 return
             try:
-                await conn.ws.send_json(msg)
+                await conn.ws.send_text(dumps(msg))
             except Exception:
                 return
 
@@ -195,7 +201,7 @@ class Hub:
                 msg = await queue.get()
                 if msg is None:
                     return
-                await ws.send_json(msg)
+                await ws.send_text(dumps(msg))
         except Exception:
             return
         finally:
@@ -205,7 +211,24 @@ class Hub:
                 await reader
 
 
+def encodable(text: str) -> bool:
+    """Can UTF-8 hold `text` (no lone surrogates)?"""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """JSON text of an outgoing message; escaped to ASCII if some text cannot be UTF-8."""
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return text if encodable(text) else json.dumps(msg, separators=(",", ":"))
+
+
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_json({"type": "error", "id": None, **err.body()})
+        await ws.send_text(dumps({"type": "error", "id": None, **err.body()}))
         await ws.close(code=4000 + err.status)
