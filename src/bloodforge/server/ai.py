@@ -38,6 +38,7 @@ class AiRunner:
         self.settings = settings
         self.pool = ThreadPoolExecutor(max_workers=max(1, settings.ai_workers), thread_name_prefix="ai")
         self.tasks: set[asyncio.Task[None]] = set()
+        self.by_table: dict[str, asyncio.Task[None]] = {}
         self.closed = False
         manager.after_change.append(self.kick)
 
@@ -45,12 +46,21 @@ class AiRunner:
         """Start the table's AI loop if an AI seat is to act and none is running."""
         if self.closed or not live.agents_to_move():
             return
-        if live.ai_task is not None and not live.ai_task.done():
+        running = self.by_table.get(live.id)  # by id: a table reloaded from the database is the same table
+        if running is not None and not running.done():
+            live.ai_task = running
             return
         task = asyncio.get_running_loop().create_task(self._play(live.id), name=f"ai-{live.id}")
         live.ai_task = task
+        self.by_table[live.id] = task
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        for table_id, t in list(self.by_table.items()):
+            if t is task:
+                del self.by_table[table_id]
 
     async def resume_all(self) -> int:
         """On startup: every unfinished table where an AI seat is to act continues by itself, and

@@ -22,6 +22,7 @@ from .db import make_engine, make_sessionmaker
 from .errors import ApiError
 from .limits import BodyLimit, ClientLimits, SafeJSONResponse
 from .migrate import upgrade_to_head
+from .notify import Listener
 from .replay import ReplayCache
 from .store import Store
 from .tables import TableManager
@@ -56,6 +57,9 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.replays = ReplayCache(store)
         app.state.limits = ClientLimits(settings.tables_per_minute, settings.table_burst,
                                         settings.max_ai_tables_per_client)
+        listener = Listener(engine, manager.on_remote_change) if store.dialect == "postgresql" else None
+        if listener is not None:
+            listener.start()
         if settings.resume_ai:
             resumed = await ai.resume_all()
             if resumed:
@@ -63,6 +67,8 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            if listener is not None:
+                await asyncio.to_thread(listener.stop)
             await ai.close()
             await manager.close()
             manager.writer.shutdown(wait=True)

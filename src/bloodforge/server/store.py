@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import ActionRow, SeatRow, TableRow, utcnow
+from .notify import notify
 
 #: One history entry: the seat that made it (None: the game itself or the server's timeout), text.
 Entry = tuple[int | None, str]
@@ -119,6 +120,7 @@ class Store:
                     {"table_id": table_id, "ply": i, "seat": seat, "text": text, "created_at": now}
                     for i, (seat, text) in enumerate(entries)
                 ])
+            notify(session.connection(), table_id, len(entries))
             return TableRecord.of(row)
 
     def get_table(self, *, table_id: str) -> TableRecord | None:
@@ -126,11 +128,13 @@ class Store:
             row = session.get(TableRow, table_id)
             return None if row is None else TableRecord.of(row)
 
-    def entries(self, *, table_id: str) -> list[Entry]:
-        """(seat or None, text) of every entry of a table, in ply order."""
+    def entries(self, *, table_id: str, since: int = 0) -> list[Entry]:
+        """(seat or None, text) of every entry of a table from ply `since` on, in ply order."""
         with self.sessions() as session:
             rows = session.execute(
-                select(ActionRow.seat, ActionRow.text).where(ActionRow.table_id == table_id).order_by(ActionRow.ply)
+                select(ActionRow.seat, ActionRow.text)
+                .where(ActionRow.table_id == table_id, ActionRow.ply >= since)
+                .order_by(ActionRow.ply)
             ).all()
             return [(None if seat is None else int(seat), str(text)) for seat, text in rows]
 
@@ -177,6 +181,7 @@ class Store:
                         .values(kind=take_over.kind, agent=take_over.agent, strength=take_over.strength,
                                 taken_over=True)
                     )
+                notify(conn, table_id, ply + len(entries))
         except IntegrityError as err:
             raise StaleWrite(f"ply {ply} of table {table_id} was written by someone else") from err
 

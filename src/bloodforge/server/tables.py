@@ -209,7 +209,12 @@ class TableManager:
         self.writer = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="db-write")
         #: Called (outside any lock) after every committed change and on table creation.
         self.after_change: list[Callable[[LiveTable], None]] = []
+        #: Called with the id of a table another process changed that this one does not hold.
+        self.after_remote: list[Callable[[str], None]] = []
         self._timeouts: set[asyncio.Task[None]] = set()
+        self._refreshing: set[asyncio.Task[None]] = set()
+        #: Does this process have connections watching a table? (set by the websocket hub)
+        self.watched: Callable[[str], bool] = lambda _table_id: False
         self.closed = False
 
     # -- creating -----------------------------------------------------------------------------
@@ -256,6 +261,7 @@ class TableManager:
             self._evict()
             self._arm(live)
             fut.set_result(live)
+            self._after(live)  # an AI seat to act resumes here (its server may have died)
             return live
         except BaseException as err:
             fut.set_exception(err)
@@ -275,6 +281,63 @@ class TableManager:
         state = record_of(record, self.store.entries(table_id=table_id)).replay(check_digest=False)
         return LiveTable(record=record, game=state.game, state=state,
                          deadlines=deadlines_from_json(record.deadlines))
+
+    # -- other server processes ---------------------------------------------------------------
+    def on_remote_change(self, table_id: str, ply: int) -> None:
+        """A commit (by any process) left `table_id` with `ply` entries: catch up if this
+        process holds the table or has people watching it."""
+        if self.closed:
+            return
+        live = self.tables.get(table_id)
+        if live is None and not self.watched(table_id):
+            for hook in self.after_remote:
+                hook(table_id)
+            return
+        if live is not None and live.version >= ply:
+            return  # our own commit, or already caught up
+        task = asyncio.get_running_loop().create_task(self._catch_up(table_id, ply), name=f"sync-{table_id}")
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _catch_up(self, table_id: str, ply: int) -> None:
+        """Step the live table forward through the entries another process committed."""
+        try:
+            live = self.tables.get(table_id)
+            if live is None:  # watched here but not loaded: load it, then tell the watchers
+                live = await self.get(table_id)
+                async with live.lock:
+                    for listener in self.listeners:
+                        listener(live)
+                self._after(live)
+                return
+            async with live.lock:
+                if live.version >= ply or self.tables.get(table_id) is not live:
+                    return
+                record, entries = await asyncio.to_thread(self._load_since, table_id, live.version)
+                new = live.state.clone()
+                for seat, text in entries:
+                    new.step_entry(seat, text)
+                live.state = new
+                for seat, spec in enumerate(record.seats):
+                    if spec != live.record.seats[seat]:
+                        live.agents.pop(seat, None)
+                live.record = record
+                live.deadlines = deadlines_from_json(record.deadlines)
+                live._changes += 1
+                live.actors_at[live.version] = tuple(new.actors())
+                self._arm(live)
+                for listener in self.listeners:
+                    listener(live)
+            self._after(live)
+        except Exception:
+            log.exception("table %s: could not catch up with another server; reloading it", table_id)
+            self.forget(table_id)
+
+    def _load_since(self, table_id: str, since: int) -> tuple[TableRecord, list[Entry]]:
+        record = self.store.get_table(table_id=table_id)
+        if record is None:
+            raise not_found("table", table_id)
+        return record, self.store.entries(table_id=table_id, since=since)
 
     def _evict(self) -> None:
         excess = len(self.tables) - self.settings.max_live_tables

@@ -60,6 +60,8 @@ class Hub:
         self._lobby_task: asyncio.Task[None] | None = None
         manager.listeners.append(self.broadcast)
         manager.after_change.append(lambda _live: self.lobby_changed())
+        manager.after_remote.append(lambda _table_id: self.lobby_changed())
+        manager.watched = lambda table_id: table_id in self.tables
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
