@@ -115,3 +115,22 @@ def test_ai_tables_of_sealed_bids_play_to_the_end_and_replay_exactly(
             expected.apply(action, seat)
     assert state.moves() == expected.moves() == record.moves
     assert state.scores() == table["result"]["scores"]
+
+
+def test_simultaneous_bids_through_two_servers_are_both_accepted(
+    bids_game: None, make_client: ClientFactory, db_url: str
+) -> None:
+    """Seat 1's server still holds version 1 when seat 0's bid lands through the other one (or
+    has just caught up): either way the bid is a rebase there and gets in."""
+    with make_client(db_url) as a, make_client(db_url) as b:
+        tid, tokens = bids_table(a)
+        assert view(b, tid)["version"] == 1  # b holds the table too
+        assert bid(a, tid, 0, tokens[0], "bid 1", 1).status_code == 200
+        r = bid(b, tid, 1, tokens[1], "bid 3", 1)
+        assert r.status_code == 200, r.text
+        assert r.json()["version"] == 5
+        assert [h["seat"] for h in b.get(f"/api/tables/{tid}/history").json()] == [None, 0, 1, None, None]
+        # ... and a double submission through the other server is still refused
+        r = bid(a, tid, 1, tokens[1], "bid 3", 1)
+        assert r.status_code == 409
+        assert r.json()["error"]["code"] == "action/stale"

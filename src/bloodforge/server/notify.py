@@ -60,7 +60,7 @@ class Listener:
                     self.connected.set()
                     backoff = 0.5
                     while not self.stopping.is_set():
-                        for note in conn.notifies(timeout=0.5):
+                        for note in conn.notifies(timeout=0.25):
                             self._deliver(note.payload)
             except Exception as err:  # the database restarted or the network dropped: listen again
                 self.connected.clear()

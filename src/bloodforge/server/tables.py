@@ -271,16 +271,25 @@ class TableManager:
             del self._loading[table_id]
 
     def _rebuild(self, table_id: str) -> LiveTable:
-        """Replay the committed log through the engine (`Record.replay`, every entry checked,
-        the game's own steps included): the state is exactly where it was."""
+        """Replay the committed log through the engine (`Record.states`, every entry checked,
+        the game's own steps included): the state is exactly where it was, and the actors of
+        the last positions are known again (so a rebase works across restarts and processes)."""
         if len(table_id) > 32:
             raise not_found("table", table_id[:32])
         record = self.store.get_table(table_id=table_id)
         if record is None:
             raise not_found("table", table_id)
-        state = record_of(record, self.store.entries(table_id=table_id)).replay(check_digest=False)
+        game_record = record_of(record, self.store.entries(table_id=table_id))
+        first_kept = len(game_record.moves) - REBASE_WINDOW
+        actors_at: dict[int, tuple[int, ...]] = {}
+        state = None
+        for ply, position in enumerate(game_record.states()):  # one object, stepped entry by entry
+            if ply >= first_kept:
+                actors_at[ply] = tuple(position.actors())
+            state = position
+        assert state is not None
         return LiveTable(record=record, game=state.game, state=state,
-                         deadlines=deadlines_from_json(record.deadlines))
+                         deadlines=deadlines_from_json(record.deadlines), actors_at=actors_at)
 
     # -- other server processes ---------------------------------------------------------------
     def on_remote_change(self, table_id: str, ply: int) -> None:
@@ -317,6 +326,7 @@ class TableManager:
                 new = live.state.clone()
                 for seat, text in entries:
                     new.step_entry(seat, text)
+                    live.actors_at[len(new.history)] = tuple(new.actors())
                 live.state = new
                 for seat, spec in enumerate(record.seats):
                     if spec != live.record.seats[seat]:
@@ -382,7 +392,17 @@ class TableManager:
     async def submit(
         self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool = False
     ) -> tuple[int, str]:
-        """Apply one action for `seat` at `version`: (new version, canonical text) or ApiError."""
+        """Apply one action for `seat` at `version`: (new version, canonical text) or ApiError.
+
+        If another server process committed first, the table is reloaded and the action tried
+        once more there, under the same rules (so a simultaneous commitment made through two
+        processes is a rebase too, and anything else is stale with the real version)."""
+        try:
+            return await self._submit(table_id, seat=seat, text=text, version=version, by_agent=by_agent)
+        except LostRaceError:
+            return await self._submit(table_id, seat=seat, text=text, version=version, by_agent=by_agent)
+
+    async def _submit(self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool) -> tuple[int, str]:
         live = await self.get(table_id)
         async with live.lock:
             st = live.state
@@ -420,7 +440,7 @@ class TableManager:
         """Write every entry `new` added (one transaction), then swap it in and tell listeners.
         Called under the table's lock."""
         old_version = live.version
-        entries = new.moves()[old_version:]
+        entries: list[Entry] = list(zip(new.history_seats[old_version:], new.history[old_version:], strict=True))
         record = live.record
         spec: SeatSpec | None = None
         if take_over is not None:
@@ -440,7 +460,7 @@ class TableManager:
             await asyncio.get_running_loop().run_in_executor(self.writer, write)
         except StaleWrite as err:
             self.forget(live.id)
-            raise ApiError(409, "action/stale", f"another writer changed the table: {err}") from None
+            raise LostRaceError(str(err)) from None
         live.state = new
         live.record = record
         live.deadlines = deadlines
@@ -497,6 +517,7 @@ class TableManager:
                     new = live.state.clone()
                     if kind != TURN:
                         del live.deadlines[seat]
+                        live._changes += 1
                         self._arm(live)
                         return
                 await self._commit(live, new, take_over=seat if kind == TURN else None)
@@ -519,6 +540,13 @@ class TableManager:
     def _after(self, live: LiveTable) -> None:
         for hook in self.after_change:
             hook(live)
+
+
+class LostRaceError(ApiError):
+    """Another process committed this ply first; this process's copy of the table is dropped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(409, "action/stale", f"another server changed the table first: {message}")
 
 
 def _stale(live: LiveTable, version: int, extra: str = "") -> ApiError:
