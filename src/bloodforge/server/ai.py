@@ -16,11 +16,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 
 from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
 
+from .clocks import now_ms
 from .config import Settings
 from .errors import ApiError
 from .tables import LiveTable, TableManager
@@ -72,6 +74,26 @@ class AiRunner:
             except Exception:
                 log.exception("could not resume table %s", table_id)
         return len(ids)
+
+    async def sweep_forever(self) -> None:
+        """Several processes on one database: take up the work of tables whose process may have
+        died (a clock long run out, an AI turn not moving); loading a table arms its clocks and
+        starts its AI seats. Tables this process holds have their own timers and loops."""
+        while not self.closed:
+            await asyncio.sleep(self.settings.sweep_interval)
+            stall = self.settings.stall_seconds
+            try:
+                ids = await asyncio.to_thread(
+                    self.manager.store.tables_to_resume,
+                    overdue_ms=now_ms() - round(stall * 1000),
+                    stalled_before=datetime.now(UTC) - timedelta(seconds=stall),
+                )
+                for table_id in ids:
+                    if table_id not in self.manager.tables:
+                        log.info("taking up table %s (its clock or AI turn is overdue)", table_id)
+                        await self.manager.get(table_id)
+            except Exception:
+                log.exception("sweep for overdue tables failed")
 
     async def _play(self, table_id: str) -> None:
         while not self.closed:

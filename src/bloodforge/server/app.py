@@ -58,8 +58,10 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.limits = ClientLimits(settings.tables_per_minute, settings.table_burst,
                                         settings.max_ai_tables_per_client)
         listener = Listener(engine, manager.on_remote_change) if store.dialect == "postgresql" else None
+        sweeper = None
         if listener is not None:
             listener.start()
+            sweeper = asyncio.get_running_loop().create_task(ai.sweep_forever(), name="sweep")
         if settings.resume_ai:
             resumed = await ai.resume_all()
             if resumed:
@@ -67,6 +69,8 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
             if listener is not None:
                 await asyncio.to_thread(listener.stop)
             await ai.close()

@@ -48,3 +48,8 @@ class Settings:
     table_burst: int = 10
     #: Unfinished tables with AI seats one client address may have at once, else 429.
     max_ai_tables_per_client: int = 10
+    #: With several processes (PostgreSQL): every `sweep_interval` seconds, take up tables whose
+    #: clock ran out over `stall_seconds` ago or whose AI turn has not moved for that long (the
+    #: process that held them may have died).
+    sweep_interval: float = 5.0
+    stall_seconds: float = 30.0

@@ -20,12 +20,12 @@ def serve(
     data_dir: Path = DEFAULT_DATA_DIR,
     ai_delay: float = 0.35,
     ai_time_budget: float = 10.0,
-    **limits: Any,
+    **options: Any,
 ) -> None:
-    """`limits`: `Settings` fields bounding clients (tables_per_minute, table_burst,
-    max_ai_tables_per_client, max_body_bytes); the load benchmark raises them."""
+    """`options`: other `Settings` fields (the limits per client, which the load benchmark
+    raises; the sweep timing, which tests shorten)."""
     url = normalise_db_url(db_url) if db_url else default_db_url(Path(data_dir))
-    settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget, **limits)
+    settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget, **options)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"bloodforge: database {_redact(url)}")

@@ -7,7 +7,7 @@ is told of it" is a property of one call: `append_entries` returns only after CO
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, func, insert, select, update
@@ -196,9 +196,11 @@ class Store:
         with self.sessions() as session:
             return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
 
-    def tables_to_resume(self) -> list[str]:
+    def tables_to_resume(self, *, overdue_ms: int | None = None, stalled_before: datetime | None = None) -> list[str]:
         """Ids of unfinished tables where the server has work: an AI seat is among the actors,
-        or a clock is running (restarts keep deadlines)."""
+        or a clock is running (restarts keep deadlines). With `overdue_ms` / `stalled_before`
+        (the sweep for tables a dead process held): only clocks that ran out before
+        `overdue_ms` and AI turns not moved since `stalled_before`."""
         with self.sessions() as session:
             agents: dict[str, set[int]] = {}
             for table_id, seat in session.execute(
@@ -209,11 +211,18 @@ class Store:
                 agents.setdefault(str(table_id), set()).add(int(seat))
             out = []
             rows = session.execute(
-                select(TableRow.id, TableRow.actors, TableRow.to_move, TableRow.deadlines)
+                select(TableRow.id, TableRow.actors, TableRow.to_move, TableRow.deadlines, TableRow.updated_at)
                 .where(TableRow.status == "playing")
             )
-            for table_id, actors, to_move, deadlines in rows:
+            for table_id, actors, to_move, deadlines, updated_at in rows:
                 acting = set(actors) if actors is not None else {to_move}
-                if deadlines or acting & agents.get(str(table_id), set()):
+                clock = bool(deadlines)
+                ai = bool(acting & agents.get(str(table_id), set()))
+                if overdue_ms is not None and clock:
+                    clock = min(int(d["at"]) for d in deadlines.values()) < overdue_ms
+                if stalled_before is not None and ai:
+                    moved = updated_at if updated_at.tzinfo is not None else updated_at.replace(tzinfo=UTC)
+                    ai = moved < stalled_before
+                if clock or ai:
                     out.append(str(table_id))
             return out
