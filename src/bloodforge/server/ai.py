@@ -5,10 +5,10 @@ broadcast), so nothing downstream can tell them apart and a restart resumes them
 Agents never run on the event loop: a slow agent delays only its own table.
 
 During a secret simultaneous commitment several AI seats may be actors: each decides on its own
-copy of the same position (as `bloodforge.match.Driver.decide` does: the seat's agent,
-`agent.select_action(state)`), and the decisions are submitted one after another at that
-version; the later ones are rebases (see `tables`), accepted because only other seats' actions
-came in between.
+copy of the same position (through `bloodforge.match.Driver.decide`, the one decision step
+of the CLI and the lab: the seat's agent, `agent.select_action(state)`), and the decisions are
+submitted one after another at that version; the later ones are rebases (see `tables`),
+accepted because only other seats' actions came in between.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from datetime import UTC, datetime, timedelta
 from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
+from bloodforge.match import Driver
 
 from .clocks import now_ms
 from .config import Settings
@@ -139,7 +140,8 @@ class AiRunner:
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(
-                loop.run_in_executor(self.pool, agent.select_action, snapshot), self.settings.ai_time_budget
+                loop.run_in_executor(self.pool, Driver({seat: agent}).decide, snapshot, seat),
+                self.settings.ai_time_budget,
             )
         except TimeoutError:
             log.warning("table %s: AI seat %d over its %.1fs budget; playing a random move",
