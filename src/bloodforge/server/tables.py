@@ -355,7 +355,7 @@ class TableManager:
             return
         idle = sorted(
             (t for t in self.tables.values()
-             if t.watchers == 0 and not t.lock.locked() and not t.deadlines
+             if t.watchers == 0 and not self.watched(t.id) and not t.lock.locked() and not t.deadlines
              and (t.ai_task is None or t.ai_task.done())),
             key=lambda t: t.last_used,
         )
