@@ -161,3 +161,31 @@ def test_games_load_off_the_event_loop(slow_game: None, sqlite_url: str) -> None
         worker.join()
         assert results == [201]
         assert waited < 0.5, f"the health check waited {waited:.2f} s behind a game being set up"
+
+
+def test_an_unexpected_failure_fails_one_message_not_the_connection(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    data = create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    tid = data["table"]["id"]
+    tokens = {link["seat"]: link["token"] for link in data["links"]}
+    cur = client.get(f"/api/tables/{tid}/state").json()["current_player"]
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    real = manager.submit
+    calls = []
+
+    async def broken_once(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise RuntimeError("the database went away")
+        return await real(*args, **kwargs)
+
+    manager.submit = broken_once
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "seat": cur, "token": tokens[cur]})
+        first = ws.receive_json()
+        ws.send_json({"type": "act", "action": first["legal"][0], "version": 0, "id": 1})
+        reply = ws.receive_json()
+        assert reply["error"]["code"] == "server/error"
+        assert "database" not in reply["error"]["message"], "internals stay in the server's log"
+        ws.send_json({"type": "act", "action": first["legal"][0], "version": 0, "id": 2})
+        assert sorted(m["type"] for m in (ws.receive_json(), ws.receive_json())) == ["ack", "state"]

@@ -153,6 +153,9 @@ class Hub:
             return {"type": "ack", "id": msg_id, "version": new_version}
         except ApiError as err:
             return {"type": "error", "id": msg_id, **err.body()}
+        except Exception:  # a bug or the database gone: this message fails, the connection lives
+            log.exception("table %s: message from seat %s failed", conn.table_id, conn.seat)
+            return {"type": "error", "id": msg_id, **ApiError(500, "server/error", "unexpected server error").body()}
 
     async def _writer(self, conn: Connection) -> None:
         while True:
