@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, inspect, text
 
 import bloodforge
@@ -156,4 +157,44 @@ def test_migration_0002_keeps_tables_written_under_0001(make_client: ClientFacto
     engine = make_engine(db_url)
     with engine.connect() as conn:
         assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+    engine.dispose()
+
+
+def test_migration_0002_downgrades_unless_games_took_their_own_steps(db_url: str) -> None:
+    from alembic import command
+
+    engine = make_engine(db_url)
+    cfg = alembic_config()
+
+    def run(step: str, target: str) -> None:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            getattr(command, step)(cfg, target)
+
+    run("upgrade", "head")
+    with engine.begin() as conn:  # a table of people, written under 0002, survives the round trip
+        conn.execute(text(
+            "INSERT INTO tables (id, name, game, game_version, params, seed, created_at, updated_at, ply, status)"
+            " VALUES ('p', 'P', 'bloodstones', 1, '{}', 1, '2026-11-23 10:00:00+00:00', '2026-11-23 10:00:00+00:00',"
+            " 1, 'playing')"))
+        conn.execute(text("INSERT INTO seats (table_id, seat, name, kind) VALUES ('p', 0, 'Ann', 'human')"))
+        conn.execute(text("INSERT INTO actions (table_id, ply, seat, text, created_at)"
+                          " VALUES ('p', 0, 0, 'done', '2026-11-23 10:00:00+00:00')"))
+    run("downgrade", "0001")
+    run("upgrade", "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM seats")).scalar() == 1
+        assert conn.execute(text("SELECT seat, text FROM actions")).one() == (0, "done")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO tables (id, name, game, game_version, params, seed, created_at, updated_at, ply, status)"
+            " VALUES ('t', 'T', 'toy_bids', 1, '{}', 1, '2026-11-23 10:00:00+00:00', '2026-11-23 10:00:00+00:00', 1,"
+            " 'playing')"))
+        conn.execute(text("INSERT INTO actions (table_id, ply, seat, text, created_at)"
+                          " VALUES ('t', 0, NULL, 'reveal', '2026-11-23 10:00:00+00:00')"))
+    with pytest.raises(RuntimeError, match="games' own steps"):
+        run("downgrade", "0001")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT count(*) FROM actions")).scalar() == 2
     engine.dispose()
