@@ -45,6 +45,10 @@ def test_request_bodies_are_capped(make_client: ClientFactory, sqlite_url: str) 
         r = client.post("/api/tables", content=chunks(), headers={"content-type": "application/json"})
         assert r.status_code == 413
         assert r.json()["error"]["code"] == "request/too_large"
+        deep = '{"game": "bloodstones", "params": {"x": ' + "[" * 2000 + "]" * 2000 + "}}"
+        r = client.post("/api/tables", content=deep, headers={"content-type": "application/json"})
+        assert r.status_code == 400  # nested too deep to parse: refused, not a server error
+        assert r.json()["error"]["code"] == "request/invalid"
         assert client.get("/api/tables").json() == []
         create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])  # a normal body still works
 

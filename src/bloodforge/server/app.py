@@ -129,7 +129,8 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
-        code = {404: "http/not_found", 405: "http/method_not_allowed", 413: "request/too_large"}.get(
+        code = {400: "request/invalid", 404: "http/not_found", 405: "http/method_not_allowed",
+                413: "request/too_large"}.get(
             err.status_code, f"http/{err.status_code}")
         headers = dict(err.headers or {})
         if err.status_code == 405:
