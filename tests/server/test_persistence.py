@@ -119,7 +119,7 @@ def test_migration_0002_keeps_tables_written_under_0001(make_client: ClientFacto
     and its tables play on."""
     from alembic import command
 
-    from bloodforge.server.tables import hash_token
+    from bloodforge.server.newtable import hash_token
 
     engine = make_engine(db_url)
     cfg = alembic_config()

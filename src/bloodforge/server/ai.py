@@ -26,7 +26,8 @@ from bloodforge.match import Driver
 from .clocks import now_ms
 from .config import Settings
 from .errors import ApiError
-from .tables import LiveTable, TableManager
+from .live import LiveTable
+from .tables import TableManager
 
 log = logging.getLogger("bloodforge.server.ai")
 

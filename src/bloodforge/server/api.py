@@ -19,6 +19,7 @@ from bloodforge.core import Game
 
 from .errors import ApiError
 from .limits import ClientLimits
+from .live import LiveTable, table_public
 from .replay import ReplayCache, replay_view
 from .schemas import (
     ActionAccepted,
@@ -32,7 +33,7 @@ from .schemas import (
     TableCreated,
     TablePublic,
 )
-from .tables import LiveTable, TableManager, table_public
+from .tables import TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422)

@@ -15,8 +15,8 @@ from typing import Any
 
 from bloodforge.core import State
 
+from .live import record_of
 from .store import Entry, Store, TableRecord
-from .tables import record_of
 
 CHECKPOINT_EVERY = 25
 

@@ -1,4 +1,4 @@
-"""Live tables: the in-memory state of each table, rebuilt from the database log on demand.
+"""The table manager: every live table of a process, rebuilt from the database log on demand.
 
 The order on every action is fixed (and is what makes restarts exact): take the table's lock,
 check the version and the seat, validate through the engine on a clone, COMMIT the seat's
@@ -19,176 +19,25 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import hmac
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
-import yaml
+from bloodforge.core import ActionSyntaxError, BloodforgeError, IllegalAction, State
 
-import bloodforge
-from bloodforge.agents import Agent, agent_names
-from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State, UnknownGame, game_class
-from bloodforge.match import Record
-
-from .clocks import TURN, Deadline, deadlines_from_json, deadlines_to_json, next_deadlines, now_ms
+from .clocks import TURN, deadlines_from_json, deadlines_to_json, next_deadlines, now_ms
 from .config import Settings
 from .errors import ApiError, not_found
-from .schemas import MAX_SEED, SeatCreate, SeatPublic, TableCreate, TablePublic
+from .live import REBASE_WINDOW, LiveTable, record_of, result_of
+from .newtable import clean_name, hash_token, new_game, seat_specs
+from .schemas import TableCreate
 from .store import Entry, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
-
-MAX_SCENARIO_CHARS = 200_000
-#: Versions whose actors a table remembers, for rebasing simultaneous commitments.
-REBASE_WINDOW = 64
-
-
-def hash_token(token: str) -> str:
-    # surrogatepass: a token with lone surrogates (from a JSON escape) hashes, and never matches
-    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def clean_name(raw: str, fallback: str, limit: int) -> str:
-    """Printable text only (no control or format characters), spaces collapsed, trimmed.
-
-    Names are still shown only as text (never parsed as HTML); cleaning keeps logs and layouts
-    sane, escaping is the UI's job."""
-    kept = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
-    text = " ".join(kept.split())[:limit]
-    return text or fallback
-
-
-@dataclass
-class LiveTable:
-    record: TableRecord
-    game: Game
-    state: State
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: int = 0
-    last_used: float = field(default_factory=time.monotonic)
-    ai_task: asyncio.Task[None] | None = None
-    agents: dict[int, Agent] = field(default_factory=dict)
-    #: Running clocks of human seats (persisted with every entry).
-    deadlines: dict[int, Deadline] = field(default_factory=dict)
-    timer: asyncio.TimerHandle | None = None
-    #: version -> the seats that could act at it (recent versions only): for rebases.
-    actors_at: dict[int, tuple[int, ...]] = field(default_factory=dict)
-    _static: dict[str, Any] | None = None
-    _public: tuple[tuple[int, int], dict[str, Any]] | None = None
-    _changes: int = 0
-
-    def __post_init__(self) -> None:
-        self.actors_at[self.version] = tuple(self.state.actors())
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-    @property
-    def version(self) -> int:
-        """Number of entries in the table's history."""
-        return len(self.state.history)
-
-    @property
-    def seats(self) -> tuple[SeatSpec, ...]:
-        return self.record.seats
-
-    def humans(self) -> set[int]:
-        return {s.seat for s in self.seats if s.kind == "human"}
-
-    def static_info(self) -> dict[str, Any]:
-        if self._static is None:
-            self._static = self.game.static_info()
-        return self._static
-
-    def agents_to_move(self) -> list[int]:
-        """AI seats among the actors: each decides (several during simultaneous commitments)."""
-        return [s for s in self.state.actors() if self.seats[s].kind == "agent"]
-
-    def public(self) -> TablePublic:
-        return table_public(self.record, game_name=self.game.info.name, ply=self.version,
-                            actors=self.state.actors(), result=result_of(self.state),
-                            deadlines=self.deadlines)
-
-    def view(self, seat: int | None, *, log_from: int = 0) -> dict[str, Any]:
-        """Everything `seat` (None: spectator) may know now: built only from observation(seat),
-        event_log(seat) and, for an acting human seat, its legal actions."""
-        st = self.state
-        actors = st.actors()
-        event_log = st.event_log(seat)
-        start = log_from if 0 <= log_from <= len(event_log) else 0
-        legal: list[str] = []
-        if seat is not None and seat in actors and self.seats[seat].kind == "human":
-            legal = [str(a) for a in st.legal_actions(seat)]
-        key = (self.version, self._changes)
-        if self._public is None or self._public[0] != key:
-            self._public = (key, self.public().model_dump(mode="json"))
-        return {
-            "type": "state",
-            "table": self._public[1],
-            "version": self.version,
-            "seat": seat,
-            "current_player": st.current_player,
-            "actors": actors,
-            "deadlines": {str(s): d.at for s, d in sorted(self.deadlines.items())},
-            "phase": st.phase_name(),
-            "terminal": st.is_terminal(),
-            "result": result_of(st),
-            "observation": st.observation(seat),
-            "log_start": start,
-            "log": event_log[start:],
-            "legal": legal,
-        }
-
-    def may_rebase(self, seat: int, version: int) -> bool:
-        """May `seat`'s action made at an older `version` be applied now (see the module doc)?"""
-        if not 0 <= version < self.version:
-            return False
-        before = self.actors_at.get(version)
-        if before is None or seat not in before:
-            return False
-        return all(s is not None and s != seat for s in self.state.history_seats[version:])
-
-
-def result_of(state: State) -> dict[str, Any] | None:
-    outcome = state.outcome()
-    if outcome is None:
-        return None
-    return {"scores": outcome.scores, "returns": outcome.returns, "winners": outcome.winners}
-
-
-def table_public(
-    record: TableRecord, *, game_name: str, ply: int, actors: list[int] | tuple[int, ...],
-    result: dict[str, Any] | None, deadlines: dict[int, Deadline] | None = None,
-) -> TablePublic:
-    over = result is not None
-    shown = deadlines if deadlines is not None else deadlines_from_json(record.deadlines)
-    return TablePublic(
-        id=record.id, name=record.name, game=record.game, game_name=game_name, params=record.params,
-        players=len(record.seats),
-        seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
-                          taken_over=s.taken_over)
-               for s in record.seats],
-        status="over" if over else "playing", ply=ply, to_move=actors[0] if actors else None,
-        actors=list(actors), turn_clock=record.turn_clock,
-        deadlines={str(s): d.at for s, d in sorted(shown.items())},
-        created_at=record.created_at, updated_at=record.updated_at, result=result,
-        from_scenario=record.scenario is not None,
-        seed=record.seed if over else None,
-    )
-
-
-def record_of(table: TableRecord, entries: list[Entry]) -> Record:
-    """The table as the one game record format: replaying it rebuilds every position."""
-    return Record(game=table.game, version=table.game_version, params=table.params, seed=table.seed,
-                  scenario=table.scenario, moves=list(entries))
 
 
 Listener = Callable[[LiveTable], None]
@@ -219,8 +68,8 @@ class TableManager:
 
     # -- creating -----------------------------------------------------------------------------
     async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str]]:
-        game, state, scenario = await asyncio.to_thread(_new_game, req)
-        seats = _seat_specs(req.seats, game)
+        game, state, scenario = await asyncio.to_thread(new_game, req)
+        seats = seat_specs(req.seats, game)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.kind == "human"}
         specs = [
             SeatSpec(i, spec.name, spec.kind, spec.agent, spec.strength,
@@ -555,84 +404,3 @@ def _stale(live: LiveTable, version: int, extra: str = "") -> ApiError:
         f"the table is at version {live.version}, the action was for version {version}{extra}",
         version=live.version,
     )
-
-
-def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
-    """The game and first state a create request describes; every refusal is a clear 4xx."""
-    if req.scenario is not None:
-        # Every scenario message names the file the player uploaded (the server opens no file).
-        label = f"scenario file {req.scenario_name!r}" if req.scenario_name else "the scenario"
-        data = _scenario_dict(req.scenario, label)
-        if req.game is not None and data.get("game") != req.game:
-            raise ApiError(422, "scenario/invalid", f"{label} is for game {data.get('game')!r}, not {req.game!r}")
-        params = data.get("params")
-        _refuse_files(str(data.get("game")), params if isinstance(params, dict) else {})
-        try:
-            state = bloodforge.load_scenario(data)
-        except KeyError as err:  # UnknownGame
-            raise ApiError(422, "game/unknown", f"{label}: {err}") from None
-        except (BloodforgeError, ValueError) as err:
-            text = str(err).removeprefix("scenario: ").removeprefix("scenario ")
-            raise ApiError(422, "scenario/invalid", f"{label}: {text}") from None
-        return state.game, state, data
-    if req.game is None:
-        raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
-    _refuse_files(req.game, req.params)
-    seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
-    try:
-        game = bloodforge.load_game(req.game, seed=seed, **req.params)
-    except KeyError as err:
-        raise ApiError(422, "game/unknown", str(err)) from None
-    except (BloodforgeError, ValueError, TypeError) as err:
-        raise ApiError(422, "params/invalid", str(err)) from None
-    return game, game.new_initial_state(), None
-
-
-def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
-    """Parameters that name files would let a client make the server open its files: every
-    game declares them with `data_file_field`, and the server refuses them all."""
-    try:
-        files = game_class(game_id).info.params_model.file_parameters()
-    except UnknownGame:
-        return  # the game lookup that follows gives the clear error
-    named = [k for k in files if params.get(k) is not None]
-    if named:
-        raise ApiError(
-            422, "params/invalid",
-            f"parameter {named[0]!r} names a file; the server accepts no file parameters "
-            f"({', '.join(files)}): play a designer's copy with the CLI or the lab",
-        )
-
-
-def _scenario_dict(source: str | dict[str, Any], label: str) -> dict[str, Any]:
-    if isinstance(source, dict):
-        return source
-    if len(source) > MAX_SCENARIO_CHARS:
-        raise ApiError(413, "scenario/too_large", f"{label}: over {MAX_SCENARIO_CHARS} characters")
-    try:
-        data = yaml.safe_load(source)
-    except yaml.YAMLError as err:
-        raise ApiError(422, "scenario/invalid", f"{label} is not valid YAML or JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "scenario/invalid", f"{label}: a scenario must be a mapping with game, params, position")
-    return data
-
-
-def _seat_specs(seats: list[SeatCreate] | None, game: Game) -> list[SeatCreate]:
-    n = game.num_players
-    if seats is None:
-        seats = [SeatCreate(kind="human")] + [SeatCreate(kind="agent", agent="greedy") for _ in range(n - 1)]
-    if len(seats) != n:
-        raise ApiError(422, "seats/invalid", f"{game.info.name} with these parameters has {n} seats, got {len(seats)}")
-    known = agent_names()
-    out = []
-    for i, s in enumerate(seats):
-        if s.kind == "agent":
-            agent = s.agent or "greedy"
-            if agent not in known:
-                raise ApiError(422, "agent/unknown", f"seat {i}: unknown agent {agent!r}; known: {', '.join(known)}")
-            name = clean_name(s.name, f"AI {i + 1} ({agent})", 40)
-            out.append(SeatCreate(name=name, kind="agent", agent=agent, strength=s.strength))
-        else:
-            out.append(SeatCreate(name=clean_name(s.name, f"Player {i + 1}", 40), kind="human"))
-    return out

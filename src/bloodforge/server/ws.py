@@ -25,8 +25,9 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from .errors import ApiError
+from .live import LiveTable
 from .store import Store
-from .tables import LiveTable, TableManager
+from .tables import TableManager
 
 log = logging.getLogger("bloodforge.server.ws")
 
