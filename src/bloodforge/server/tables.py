@@ -148,8 +148,7 @@ class TableManager:
             return
         live = self.tables.get(table_id)
         if live is None and not self.watched(table_id):
-            for hook in self.after_remote:
-                hook(table_id)
+            self._after_remote(table_id)
             return
         if live is not None and live.version >= ply:
             return  # our own commit, or already caught up
@@ -166,7 +165,7 @@ class TableManager:
                 async with live.lock:
                     for listener in self.listeners:
                         listener(live)
-                self._after(live)
+                self._after_remote(table_id)
                 return
             async with live.lock:
                 if live.version >= ply or self.tables.get(table_id) is not live:
@@ -187,7 +186,9 @@ class TableManager:
                 self._arm(live)
                 for listener in self.listeners:
                     listener(live)
-            self._after(live)
+            # Not the AI hooks: the process that committed runs the AI seats (no duplicate
+            # thinking); if it dies, the sweep takes the table up.
+            self._after_remote(table_id)
         except Exception:
             log.exception("table %s: could not catch up with another server; reloading it", table_id)
             self.forget(table_id)
@@ -385,6 +386,10 @@ class TableManager:
         for task in list(self._timeouts):
             task.cancel()
         await asyncio.gather(*self._timeouts, return_exceptions=True)
+
+    def _after_remote(self, table_id: str) -> None:
+        for hook in self.after_remote:
+            hook(table_id)
 
     def _after(self, live: LiveTable) -> None:
         for hook in self.after_change:
