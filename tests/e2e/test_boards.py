@@ -72,10 +72,13 @@ def test_a_hex_game_without_a_view_renders_and_a_click_on_a_hex_picks_the_hex_ar
     history = httpx.get(f"{server.url}/api/tables/{table}/history").json()
     assert history[0]["seat"] == 0
 
-    # a hex alone picks the hex argument too: the one step that names it
+    # a hex alone picks the hex argument too: the one step that names it is played
     wait_my_turn(page)
     before = version(page)
-    target = page.eval_on_selector_all("polygon.cell.legal", "els => els.map(e => e.dataset.hex)")[0]
+    assert page.locator("polygon.cell.legal").count() == 0, "before a walker is chosen, the walker is what lights up"
+    expect(page.locator('g.piece[data-unit="w0"]')).to_have_class(re.compile(r"\blegal\b"))
+    steps = page.eval_on_selector_all('#actions button[data-action^="step "]', "els => els.map(e => e.dataset.action)")
+    target = steps[0].split()[2]
     page.locator(f'polygon.cell[data-hex="{target}"]').click(force=True)
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
     expect(page.locator("#log")).to_contain_text(f"seat 0 steps to {target}")
@@ -89,3 +92,47 @@ def test_flat_topped_hexes(page: Page, server: ServerThread, shots: Path, hexwal
     assert ys[0] == ys[1]
     assert round(first[0][1], 3) in ys[2:4]
     page.screenshot(path=str(shots / "22-hex-flat.png"))
+
+
+def test_argument_picking_rules_in_the_page(page: Page, server: ServerThread) -> None:
+    """boards/actions.js, run in the browser: picks fill the first free argument of their type
+    (a `word` argument takes any click with its id), a target completes a choice and a piece
+    or tile only selects, and labels fill templates with names."""
+    page.goto(server.url + "/")
+    result = page.evaluate("""async () => {
+      const m = await import("/static/boards/actions.js");
+      const g = m.grammarMap([
+        {kind: "build", args: ["unit", "area"], types: ["tile", "area"], label: "Build {unit} in {area}"},
+        {kind: "target", args: ["what"], types: ["word"], label: ""},
+        {kind: "undead", args: ["from", "to"], types: ["area", "area"], label: "Undead {from} to {to}"},
+      ]);
+      const acts = ["build ship 8", "build ship 0", "build castle 8", "target archer", "undead 8 9"]
+        .map((t) => m.parse(t, g));
+      const cells = ["0", "8", "9"].map((v) => ({value: v, type: "area"}));
+      const clickable = [...cells, {value: "ship", type: "tile"}, {value: "castle", type: "tile"}];
+      const ship = {value: "ship", type: "tile"}, eight = {value: "8", type: "area"};
+      const texts = (list) => list.map((a) => a.text);
+      return {
+        ship: texts(m.candidates(acts, [ship])),
+        eight: texts(m.candidates(acts, [eight])),
+        shipEight: texts(m.candidates(acts, [ship, eight])),
+        eightShip: texts(m.candidates(acts, [eight, ship])),
+        word: texts(m.candidates(acts, [{value: "archer", type: "unit"}])),
+        tileAsArea: texts(m.candidates(acts, [{value: "ship", type: "area"}])),
+        readyTile: m.ready(acts[0], [ship], clickable),
+        readyArea: m.ready(acts[0], [eight], clickable),
+        readyFrom: m.ready(acts[4], [eight], clickable),
+        label: m.label(acts[0], (v, t) => (t === "area" ? `area ${v}` : v.toUpperCase())),
+        noLabel: m.label(acts[3], (v) => v),
+      };
+    }""")
+    assert result["ship"] == ["build ship 8", "build ship 0"]
+    assert result["eight"] == ["build ship 8", "build castle 8", "undead 8 9"]
+    assert result["shipEight"] == result["eightShip"] == ["build ship 8"]
+    assert result["word"] == ["target archer"]
+    assert result["tileAsArea"] == []
+    assert result["readyTile"] is False  # a tile selects: its area is still to come
+    assert result["readyArea"] is True  # an area completes: only the tile before it is open
+    assert result["readyFrom"] is False  # `undead 8 9`: the destination comes after
+    assert result["label"] == "Build SHIP in area 8"
+    assert result["noLabel"] == "target archer"

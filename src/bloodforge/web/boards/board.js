@@ -203,7 +203,12 @@ export function createBoard(ctx, look = {}) {
     const found = candidates(actions(), picks);
     const targets = clickable();
     const open = new Set();
-    for (const a of found) for (const t of openArgs(a, picks, targets)) open.add(`${t.type}:${t.value}`);
+    // For each candidate, the next thing to click: its first argument a click can still supply
+    // (a unit before its destination, a tile before its area), as a person would go about it.
+    for (const a of found) {
+      const next = openArgs(a, picks, targets)[0];
+      if (next) open.add(`${next.type}:${next.value}`);
+    }
     const picked = new Set(picks.map((p) => `${p.type}:${p.value}`));
     const b = obsBoard();
     const markKinds = new Map();
