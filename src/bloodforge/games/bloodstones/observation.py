@@ -88,11 +88,11 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     for area in obs["areas"]:
         at = str(area["id"])
         for s, units in area["units"].items():
-            troops = {u: n for u, n in units.items() if u != "citadel" and n > 0}
+            troops = units if "citadel" not in units else {u: n for u, n in units.items() if u != "citadel"}
             if troops:
-                text = ", ".join(f"{n} {u.replace('_', ' ')}" for u, n in troops.items())
+                text = ", ".join([f"{n} {u}" for u, n in troops.items()]).replace("_", " ")
                 pieces.append({"at": at, "owner": int(s), "kind": "stack", "label": text,
-                               "count": sum(troops.values()), "units": troops})
+                               "count": sum(troops.values()), "units": dict(troops)})
         v = area["village"]
         if v is not None:
             marks.append({"at": at, "kind": "village", "owner": v["seat"], "count": v["count"],
