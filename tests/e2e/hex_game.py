@@ -37,6 +37,8 @@ class HexWalkParams(GameParams):
     players: int = Field(default=2, ge=2, le=2)
     plies: int = Field(default=6, ge=1, le=40)
     orientation: Literal["pointy", "flat"] = "pointy"
+    #: "areas": the same board declared as an area map without outlines (cells around points)
+    geometry: Literal["hexes", "areas"] = "hexes"
 
 
 class HexWalkState(State):
@@ -117,13 +119,16 @@ class HexWalkGame(Game):
         return HexWalkState(self, self.initial_rng())
 
     def action_grammar(self) -> Sequence[ActionSpec]:
+        cell = "area" if self.params.geometry == "areas" else "hex"
         return (
-            ActionSpec("step", ("unit", "hex"), "step your walker to a free neighbouring hex",
-                       label="Step {unit} to {hex}"),
+            ActionSpec("step", ("unit", cell), "step your walker to a free neighbouring hex",
+                       label=f"Step {{unit}} to {{{cell}}}"),
             ActionSpec("pass", (), "stay where you are", label="Stay"),
         )
 
     def static_info(self) -> dict[str, Any]:
+        if self.params.geometry == "areas":
+            return {"board": self._areas_board()}
         return {
             "board": {
                 "geometry": "hexes",
@@ -136,6 +141,25 @@ class HexWalkGame(Game):
                 "seats": [{"seat": 0, "name": "North", "colour": "#1f6f8b"},
                           {"seat": 1, "name": "South", "colour": "#b5651d"}],
             }
+        }
+
+    def _areas_board(self) -> dict[str, Any]:
+        """Hexes as areas at their centres, no outlines; walls linked to nothing."""
+        open_hexes = [h for h in HEXES if h not in WALLS]
+        links = [
+            [hex_id(*a), hex_id(a[0] + dq, a[1] + dr)]
+            for a in open_hexes for dq, dr in DIRECTIONS[:3]
+            if (a[0] + dq, a[1] + dr) in open_hexes
+        ]
+        return {
+            "geometry": "areas",
+            "areas": [
+                {"id": hex_id(q, r), "name": f"area {hex_id(q, r)}", "x": 1.732 * (q + r / 2), "y": 1.5 * r,
+                 "kind": "wall" if (q, r) in WALLS else "floor"}
+                for q, r in HEXES
+            ],
+            "links": links,
+            "kinds": {"floor": {"label": "floor"}, "wall": {"label": "wall"}},
         }
 
     def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> HexWalkState:

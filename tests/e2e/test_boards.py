@@ -29,14 +29,16 @@ def hexwalk() -> Iterator[None]:
         unregister_game(HexWalkGame.info.id)
 
 
-def open_table(page: Page, server: ServerThread, **params: object) -> str:
+def open_table(
+    page: Page, server: ServerThread, selector: str = "svg.board-hexes polygon.cell", **params: object
+) -> str:
     body = {
         "game": "toy_hexwalk", "name": "Hex walk", "params": params, "seed": 1,
         "seats": [{"name": "Walker", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "random"}],
     }
     created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
     page.goto(server.url + created["links"][0]["url"])
-    page.wait_for_selector("svg.board-hexes polygon.cell")
+    page.wait_for_selector(selector)
     return str(created["table"]["id"])
 
 
@@ -92,6 +94,26 @@ def test_flat_topped_hexes(page: Page, server: ServerThread, shots: Path, hexwal
     assert ys[0] == ys[1]
     assert round(first[0][1], 3) in ys[2:4]
     page.screenshot(path=str(shots / "22-hex-flat.png"))
+
+
+def test_an_area_map_without_outlines_gets_cells_around_its_points(
+    page: Page, server: ServerThread, shots: Path, hexwalk: None
+) -> None:
+    open_table(page, server, geometry="areas", selector="svg.board-areas polygon.cell")
+    expect(page.locator("polygon.cell[data-area]")).to_have_count(len(HEXES))
+    corners = page.eval_on_selector_all("polygon.cell", "els => els.map(e => e.points.numberOfItems)")
+    assert min(corners) >= 3
+    # the walls are linked to nothing, so every edge they share with a neighbour is a barrier
+    assert page.locator("line.barrier").count() >= 6
+    expect(page.locator("line.link")).to_have_count(0)  # neighbours' cells all touch
+    wait_my_turn(page)
+    before = version(page)
+    page.locator('g.piece[data-unit="w0"]').click(force=True)
+    target = page.eval_on_selector_all("polygon.cell.legal", "els => els.map(e => e.dataset.area)")[0]
+    page.screenshot(path=str(shots / "23-areas-generic.png"))
+    page.locator(f'polygon.cell[data-area="{target}"]').click(force=True)
+    page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    expect(page.locator("#log")).to_contain_text(f"seat 0 steps to {target}")
 
 
 def test_argument_picking_rules_in_the_page(page: Page, server: ServerThread) -> None:

@@ -2,7 +2,7 @@
 // it has none), a label, and lines from the adjacencies: where two touching cells are *not*
 // adjacent a thick barrier is drawn along their shared edge, and adjacent areas whose cells do
 // not touch get a dashed link from centre to centre, so every adjacency the rules use shows.
-import { bounds, median, sharedEdge, voronoiCells } from "/static/boards/geometry.js";
+import { bounds, median, polygonArea, sharedEdge, voronoiCells } from "/static/boards/geometry.js";
 
 export function layout(board) {
   const areas = board.areas || [];
@@ -13,8 +13,8 @@ export function layout(board) {
     cx: Number(a.x), cy: Number(a.y),
   }));
   const box = bounds(cells.map((c) => c.points));
-  const nearest = cells.map((c) => Math.min(...cells.filter((d) => d !== c).map((d) => Math.hypot(d.cx - c.cx, d.cy - c.cy))));
-  const unit = median(nearest) * 0.85; // about the radius of a typical cell
+  // the scale of labels and pieces: a little over the radius of a circle as large as a typical cell
+  const unit = 1.1 * median(cells.map((c) => Math.sqrt(polygonArea(c.points) / Math.PI)));
   const tol = Math.max(box.w, box.h) * 1e-3;
   const byId = new Map(cells.map((c) => [c.id, c]));
   const linked = new Set();

@@ -57,7 +57,7 @@ export function createBoard(ctx, look = {}) {
     poly.addEventListener("click", (ev) => onClick([{ value: c.id, type: cellType }], ev, c.name));
     layers.cells.append(poly);
     nodes.set(c.id, poly);
-    if (c.label) layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": u * 0.36, text: c.label }));
+    if (c.label) layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": u * 0.3, text: c.label }));
     const glyph = look.kinds?.[c.kind]?.glyph;
     if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
   }

@@ -4,13 +4,13 @@
 const EPS = 1e-9;
 
 // Each point's Voronoi cell as a polygon, cut to a 24-gon around the point whose radius is
-// `reach` times the distance to its fourth-nearest neighbour (the coast does not run off).
-export function voronoiCells(points, reach = 1.25) {
+// `reach` times the distance to its nearest neighbour (cells at the edge stay compact).
+export function voronoiCells(points, reach = 0.75) {
   const cells = [];
   for (let i = 0; i < points.length; i++) {
     const [x, y] = points[i];
     const dists = points.filter((_, j) => j !== i).map(([qx, qy]) => Math.hypot(qx - x, qy - y)).sort((a, b) => a - b);
-    const radius = reach * (dists.length ? dists[Math.min(3, dists.length - 1)] : 1);
+    const radius = reach * (dists.length ? dists[0] : 1);
     let poly = [];
     for (let k = 0; k < 24; k++) poly.push([x + radius * Math.cos((2 * Math.PI * k) / 24), y + radius * Math.sin((2 * Math.PI * k) / 24)]);
     for (let j = 0; j < points.length && poly.length; j++) if (j !== i) poly = clipHalfPlane(poly, points[i], points[j]);
@@ -70,6 +70,15 @@ export function bounds(polygons) {
     x0 = Math.min(x0, x); y0 = Math.min(y0, y); x1 = Math.max(x1, x); y1 = Math.max(y1, y);
   }
   return { x0, y0, x1, y1, w: x1 - x0, h: y1 - y0 };
+}
+
+export function polygonArea(poly) {
+  let twice = 0;
+  for (let i = 0; i < poly.length; i++) {
+    const [x1, y1] = poly[i], [x2, y2] = poly[(i + 1) % poly.length];
+    twice += x1 * y2 - x2 * y1;
+  }
+  return Math.abs(twice) / 2;
 }
 
 export function median(values) {
