@@ -201,11 +201,14 @@ function renderPrompt() {
     box.append(el("span", { text: `Replay: ${seatName(v.current_player)} to play` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
     return;
   }
-  const mine = !replayMode && seat !== null && v.current_player === seat;
+  const mine = !replayMode && seat !== null && (v.actors ?? [v.current_player]).includes(seat);
   const hint = ctx.ui.prompt(v, mine);
   if (mine) {
     box.classList.add("your-turn");
     box.append(el("strong", { text: "Your turn. " }), hint);
+    const due = v.deadlines?.[String(seat)];
+    if (due) box.append(el("span", { class: "countdown", dataset: { deadline: String(due) } }));
+    tickCountdowns();
   } else {
     box.classList.remove("your-turn");
     const s = ctx.table.seats[v.current_player];
@@ -213,6 +216,15 @@ function renderPrompt() {
     box.append(el("span", { text: `Waiting for ${who}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
   }
 }
+
+// Seconds left on the seat's clock (deadlines are unix ms from the server).
+function tickCountdowns() {
+  for (const node of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = ` ${left} s left`;
+  }
+}
+setInterval(tickCountdowns, 500);
 
 function renderActions() {
   const box = clear($("actions"));
