@@ -154,15 +154,27 @@ async def get_table(live: Live) -> TablePublic:
 
 @router.get("/tables/{table_id}/static")
 async def static_info(live: Live) -> dict[str, Any]:
-    """What never changes in this table's game (map geometry, piece names): `game.static_info()`."""
-    return {"game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info()}
+    """What never changes in this table's game (map geometry, piece names): `game.static_info()`,
+    the action grammar with argument types and labels, and the URLs of the game's browser view
+    (`view`, `view_css`: None when the game has none, and the generic board is drawn)."""
+    return {
+        "game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info(),
+        **view_urls(live.game),
+    }
 
 
 def grammar_of(game: Game) -> list[dict[str, Any]]:
-    return [
-        {"kind": s.kind, "args": list(s.args), "optional_args": s.optional_args, "help": s.help}
-        for s in game.grammar().values()
-    ]
+    """Every verb but the host's (`timeout`), with argument types and label templates."""
+    return [s.describe() for s in game.grammar().values() if not s.host]
+
+
+def view_urls(game: Game) -> dict[str, str | None]:
+    folder = game.web_dir()
+    out: dict[str, str | None] = {}
+    for key, name in (("view", "view.js"), ("view_css", "view.css")):
+        found = folder is not None and (folder / name).is_file()
+        out[key] = f"/games/{game.id}/{name}" if found else None
+    return out
 
 
 @router.get("/tables/{table_id}/state")

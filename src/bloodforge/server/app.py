@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -14,6 +15,8 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.routing import Match
+
+import bloodforge
 
 from .ai import AiRunner
 from .api import router
@@ -167,3 +170,59 @@ def _pages(app: FastAPI) -> None:
     async def replay_page(table_id: str) -> FileResponse:
         del table_id
         return FileResponse(WEB_DIR / "table.html")
+
+    @app.get("/games/{game_id}/{file_path:path}", include_in_schema=False)
+    async def game_asset(game_id: str, file_path: str) -> FileResponse:
+        """A file of a game's browser view (`games/<id>/web/`): its look, over the shared boards."""
+        path = game_asset_path(game_id, file_path)
+        return FileResponse(path, media_type=ASSET_TYPES[path.suffix.lower()])
+
+
+#: The only kinds of files a game's web folder may serve, with their content types.
+ASSET_TYPES = {
+    ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json",
+    ".svg": "image/svg+xml", ".png": "image/png", ".webp": "image/webp",
+}
+_SEGMENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+
+
+def game_asset_path(game_id: str, file_path: str) -> Path:
+    """The file `file_path` inside the web folder of game `game_id`, or 404.
+
+    Every segment must be a plain name (no `..`, no hidden files, no backslashes or drive
+    letters), the suffix one of ASSET_TYPES, and the resolved path (symlinks followed) must stay
+    inside the game's web folder: a URL can never make the server read anything else.
+    """
+    segments = file_path.split("/")
+    if (
+        not 0 < len(segments) <= 4
+        or not all(_SEGMENT.fullmatch(seg) and ".." not in seg for seg in segments)
+        or Path(segments[-1]).suffix.lower() not in ASSET_TYPES
+    ):
+        raise ApiError(404, "asset/not_found", "no such file in the game's web folder")
+    root = game_web_dir(game_id)
+    if root is None:
+        raise ApiError(404, "asset/not_found", f"game {game_id[:40]!r} has no web folder")
+    path = root.joinpath(*segments).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise ApiError(404, "asset/not_found", "no such file in the game's web folder")
+    return path
+
+
+_WEB_DIRS: dict[str, Path] = {}
+
+
+def game_web_dir(game_id: str) -> Path | None:
+    """The resolved web folder of a registered game (None: unknown game or no folder); found
+    ones are remembered, since building a game to ask it can read data files."""
+    known = _WEB_DIRS.get(game_id)
+    if known is not None:
+        return known
+    info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
+    if info is None:
+        return None
+    folder = bloodforge.load_game(game_id, players=info["min_players"]).web_dir()
+    if folder is None or not folder.is_dir():
+        return None
+    _WEB_DIRS[game_id] = folder.resolve()
+    return _WEB_DIRS[game_id]
