@@ -87,7 +87,7 @@ def apply_seat(w: World, action: Action, seat: int) -> None:
     elif k == "pick":
         b.picks[seat] = a[0]
         u = seat_unit(w, seat)
-        w.log(f"you choose {a[0]}", kind="pick", to=seat, masked=f"{u.name} has chosen a card")
+        w.log(f"you ({u.name}) choose {a[0]}", kind="pick", to=seat, masked=f"{u.name} has chosen a card")
     elif k == "place":
         h = parse_hex(a[0])
         assert h is not None
