@@ -248,3 +248,22 @@ def test_parse_text_accepts_or_refuses_cleanly(words: list[str], noise: str) -> 
 def test_hex_arguments_are_canonical() -> None:
     g = game(players=2)
     assert str(g.parse_text("MOVE -01,02")) == "move -1,2"
+
+
+def test_browser_board_contract_and_view() -> None:
+    g = game(players=2)
+    board = g.static_info()["board"]
+    assert board["geometry"] == "hexes"
+    assert len(board["hexes"]) == 127
+    st = g.new_initial_state()
+    st.apply("pick lunge", 0)
+    st.apply("pick smoulder", 1)
+    st.apply("place 0,0", 0)
+    obs = st.observation(1)["board"]
+    assert {"at": "0,0", "owner": 0, "kind": "champion", "label": "Vhrak 175", "count": 1, "hidden": False,
+            "id": "vhrak"} in obs["pieces"]
+    ids = {h["id"] for h in board["hexes"]}
+    assert all(m["at"] in ids for m in obs["marks"])
+    web = g.web_dir()
+    assert web is not None
+    assert "export function createView" in (web / "view.js").read_text()

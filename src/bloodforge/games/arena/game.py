@@ -239,3 +239,6 @@ class ArenaGame(Game):
 
     def scenario_dir(self) -> Path | None:
         return Path(__file__).parent / "scenarios"
+
+    def web_dir(self) -> Path:
+        return Path(__file__).parent / "web"
