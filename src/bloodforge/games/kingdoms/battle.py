@@ -511,7 +511,8 @@ def check_supply(s: KBase) -> None:
         if s.out[f]:
             continue
         has_units = any(p.faction == f and not p.merc for p in s.pieces.values())
-        if has_units and supply(s, f) > income(s, f):
+        removable = any(p.faction == f and not p.merc and cls(s, p.kind) != "common" for p in s.pieces.values())
+        if removable and supply(s, f) > income(s, f):
             s.pending = f
             return
         if territories(s, f) == 0 and not has_units:

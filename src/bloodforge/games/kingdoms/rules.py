@@ -349,7 +349,7 @@ def _legal(s: KBase) -> list[Action]:
 
 def disband_actions(s: KBase, f: int) -> list[Action]:
     keys = sorted({("reserve" if p.at < 0 else name(s, p.at), p.kind) for p in s.pieces.values()
-                   if p.faction == f and not p.merc})
+                   if p.faction == f and not p.merc and cls(s, p.kind) != "common"})
     return [Action("disband", k) for k in keys]
 
 
