@@ -171,7 +171,7 @@ class KingdomsGame(Game):
         return Path(__file__).parent / "scenarios"
 
     def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any] | None:
-        return odds.odds_from_text(self.content.units.units, attacker, defender, options)
+        return odds.odds_from_text(self.content.units.units, self.content.cards, attacker, defender, options)
 
     def render_odds(self, result: Mapping[str, Any]) -> str:
         return odds.render(result)

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from bloodforge.core.errors import ParameterError
 
-from .content import CardData, UnitData, load_content
+from .content import CardData, UnitData
 
 ALIASES = {
     "inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry", "knight": "cavalry",
@@ -168,8 +168,10 @@ def battle_odds(
             force += ["hired_infantry"] * card.add_infantry + ["hired_cavalry"] * card.add_cavalry
     if att_card is not None and att_card.silence_fortifications:
         defender = [k for k in defender if k not in ("castle", "port")]
-    if not attacker or not defender:
-        raise ParameterError("both sides need at least one unit")
+    if not attacker:
+        raise ParameterError("the attacker needs at least one unit")
+    if not defender and not (att_card is not None and att_card.silence_fortifications):
+        raise ParameterError("the defender needs at least one unit")
     for k in attacker:
         if stat(units, k, 0)[0] <= 0:
             raise ParameterError(f"attacker: a {k} has no attack value and cannot attack")
@@ -206,7 +208,8 @@ def battle_odds(
 
 
 def odds_from_text(
-    units: Mapping[str, UnitData], attacker: str, defender: str, options: Mapping[str, str]
+    units: Mapping[str, UnitData], cards: Mapping[str, CardData], attacker: str, defender: str,
+    options: Mapping[str, str],
 ) -> dict[str, Any]:
     """`bloodforge odds kingdoms --attacker "3 infantry,2 cavalry" --defender "2 infantry,castle"`.
 
@@ -216,7 +219,6 @@ def odds_from_text(
     bad = sorted(set(options) - known)
     if bad:
         raise ParameterError(f"unknown odds option(s) {bad}; known: {sorted(known)}")
-    cards = load_content(None, None, None).cards
     picked: list[CardData | None] = []
     for key in ("attacker_card", "defender_card"):
         cid = options.get(key)
