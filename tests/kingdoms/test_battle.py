@@ -1,3 +1,4 @@
+# ruff: noqa: N802  (test names carry the rule ids, K23, T5, A37, in capitals)
 """Phase 3: battles (K61-K92, A23-A31, T3, T4, T7, T8, T10, T12, T13, T16)."""
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def test_T4_K70_K76_a_unit_hits_on_its_value_or_less() -> None:
 
 def test_T4_K22_a_castle_defends_with_4_and_hits_on_4() -> None:
     s = attack([("cavalry", 2)], [], [6, 6, 4], extra={"castles": ["amberford"]})
-    assert s.battle is not None and s.battle.stage == "att_choice" or s.battle is None
+    assert (s.battle is not None and s.battle.stage == "att_choice") or s.battle is None
     assert kinds_at(s, "amberford", "elves") == ["cavalry"]
 
 
@@ -60,7 +61,8 @@ def test_K71_K75_units_hit_by_the_attacker_still_strike_back() -> None:
 
 def test_T8_K85_air_survivors_alone_cannot_occupy_and_must_land_in_phase_4() -> None:
     s = attack([("infantry", 1), ("griffin", 1)], [("infantry", 1)], [6, 1, 1])
-    assert s.battle is not None and s.battle.stage == "att_hits"
+    assert s.battle is not None
+    assert s.battle.stage == "att_hits"
     assert texts(s) == ["hit griffin", "hit infantry"]  # K77: the attacker picks its own casualty
     play(s, "hit infantry")
     assert s.battle is None
@@ -72,7 +74,8 @@ def test_T8_K85_air_survivors_alone_cannot_occupy_and_must_land_in_phase_4() -> 
 
 def test_K81_A26_the_attacker_may_retreat_after_a_round_and_the_defender_keeps_the_space() -> None:
     s = attack([("cavalry", 2)], [("infantry", 3)], [6, 6, 6, 6, 6])
-    assert s.battle is not None and s.battle.stage == "att_choice"
+    assert s.battle is not None
+    assert s.battle.stage == "att_choice"
     assert texts(s) == ["press", "retreat thornbrake"]
     play(s, "retreat thornbrake")
     assert kinds_at(s, "thornbrake", "elves") == ["cavalry", "cavalry"]
@@ -84,14 +87,16 @@ def test_K81_A26_the_attacker_may_retreat_after_a_round_and_the_defender_keeps_t
 def test_T12_K72_K73_K74_a_retreating_defender_suffers_an_attack_of_opportunity_and_does_not_strike() -> None:
     s = attack([("cavalry", 2)], [("infantry", 2)], [6, 6, 1, 6], extra={"owner": {"amberford": "humans",
                                                                                  "northgate": "humans"}})
-    assert s.battle is not None and s.battle.stage == "def_choice"
+    assert s.battle is not None
+    assert s.battle.stage == "def_choice"
     assert s.current_player == 1
     assert texts(s) == ["stand", "retreat northgate"]
     play(s, "retreat northgate")
     assert s.battle is None
     assert kinds_at(s, "northgate", "humans") == ["infantry"]  # one lost to the attack of opportunity
     assert s.owner[idx(s, "amberford")] == F("elves")
-    assert kinds_at(s, "thornbrake", "elves") == [] and kinds_at(s, "amberford", "elves") == ["cavalry"] * 2
+    assert kinds_at(s, "thornbrake", "elves") == []
+    assert kinds_at(s, "amberford", "elves") == ["cavalry"] * 2
     assert not any("Humans roll" in e.text for e in s.events)
 
 
@@ -104,7 +109,8 @@ def test_T13_K11_every_unit_rolls_its_own_die() -> None:
 
 def test_K79_K80_rounds_repeat_until_one_side_is_gone() -> None:
     s = attack([("cavalry", 1)], [("infantry", 1)], [6, 6, 1, 6])
-    assert s.battle is not None and texts(s) == ["press", "retreat thornbrake"]
+    assert s.battle is not None
+    assert texts(s) == ["press", "retreat thornbrake"]
     play(s, "press")
     assert s.battle is None
     assert s.owner[idx(s, "amberford")] == F("elves")
@@ -129,13 +135,15 @@ def test_T10_K108_A8_losing_income_below_supply_makes_the_loser_disband_at_once(
     assert texts(s) == ["disband frostcrown infantry"]
     play(s, "disband frostcrown infantry", "disband frostcrown infantry")
     assert economy(s, "humans")[1:3] == (15, 15)
-    assert s.actors() == [0] and s.phase == "noncombat"
+    assert s.actors() == [0]
+    assert s.phase == "noncombat"
 
 
 def test_K64_K65_A27_mercenary_cards_are_committed_hidden_then_revealed_together() -> None:
     s = attack([("cavalry", 1)], [("infantry", 1)], [6, 6, 6, 6, 6, 6, 6, 6],
                extra={"hands": {"elves": ["sellswords"], "humans": ["shieldbearers"]}})
-    assert s.battle is not None and s.battle.stage == "merc_att"
+    assert s.battle is not None
+    assert s.battle.stage == "merc_att"
     assert texts(s) == ["merc sellswords", "nomerc"]
     play(s, "merc sellswords")
     assert s.current_player == 1
@@ -163,10 +171,13 @@ def test_K63_a_card_serves_one_battle_only_and_returns_to_the_deck() -> None:
 
 def test_A23_a_castle_taken_as_a_casualty_is_silenced_not_destroyed() -> None:
     s = attack([("cavalry", 2)], [("infantry", 1)], [1, 6, 6, 6], extra={"castles": ["amberford"]})
-    assert s.battle is not None and s.battle.stage == "def_hits"
+    assert s.battle is not None
+    assert s.battle.stage == "def_hits"
     assert texts(s) == ["hit castle", "hit infantry"]
     play(s, "hit castle")  # no retreat open: the defender stands at once
-    assert s.battle is not None and s.battle.stage == "att_choice" and s.castle[idx(s, "amberford")]
+    assert s.battle is not None
+    assert s.battle.stage == "att_choice"
+    assert s.castle[idx(s, "amberford")]
     assert s.battle.silenced == ["castle"]
 
 

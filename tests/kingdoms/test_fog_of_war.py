@@ -1,3 +1,4 @@
+# ruff: noqa: N802  (test names carry the rule ids, K23, T5, A37, in capitals)
 """Fog of war (K57-K60, A32-A36) and hidden information: observations, logs, resampling."""
 
 from __future__ import annotations

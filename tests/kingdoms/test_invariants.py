@@ -1,3 +1,4 @@
+
 """Invariants checked after every action of long random playouts (all player counts, teams)."""
 
 from __future__ import annotations
@@ -27,17 +28,22 @@ def check(s: KingdomsState) -> None:
             assert supply(s, f) <= max(income(s, f), c.units.mercenary_supply * len(s.hands[f])), "K108"
     for t in range(len(c.ids)):
         if c.is_sea[t]:
-            assert s.owner[t] == -1 and not s.castle[t] and not s.port[t]
+            assert s.owner[t] == -1
+            assert not s.castle[t]
+            assert not s.port[t]
     for cap in c.capital:
         assert s.castle[cap], "K23: a printed capital is never destroyed"
     for p in s.pieces.values():
         k = cls(s, p.kind)
         assert k != "common" or p.at == -1, "castles and ports are pieces only while set aside"
         if p.merc:
-            assert s.battle is not None and p.at == s.battle.space
+            assert s.battle is not None
+            assert p.at == s.battle.space
         if p.aboard >= 0:
             ship = s.pieces[p.aboard]
-            assert ship.kind == "ship" and ship.at == p.at and k == "land"
+            assert ship.kind == "ship"
+            assert ship.at == p.at
+            assert k == "land"
         if p.kind == "ship" and p.at >= 0:
             assert c.is_sea[p.at]
             assert len(cargo(s, p)) <= c.units.ship_capacity
@@ -72,7 +78,8 @@ def test_invariants_hold_after_every_action_of_random_playouts(players: int, tea
         check(s)
         seat = s.actors()[0]
         legal = s.legal_actions(seat)
-        assert legal and len(set(legal)) == len(legal)
+        assert legal
+        assert len(set(legal)) == len(legal)
         # lean towards ending phases less often, so armies grow and fight
         a = rng.choice(legal)
         battles += a.kind == "fight"

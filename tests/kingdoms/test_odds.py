@@ -1,3 +1,4 @@
+
 """Exact battle odds (spec section 6): closed forms, engine Monte-Carlo agreement, the CLI."""
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ def test_distributions_sum_to_one_and_hits_beyond_the_units_present_are_wasted()
 
 def test_air_only_attackers_win_but_never_capture() -> None:
     r = battle_odds(UNITS, ["griffin", "dragon"], ["infantry"])
-    assert r["win"] > 0.5 and r["capture"] == 0.0
+    assert r["win"] > 0.5
+    assert r["capture"] == 0.0
 
 
 def test_twenty_against_twenty_is_exact_and_symmetric_enough() -> None:
@@ -78,7 +80,7 @@ def _engine_battle(base: KingdomsState, seed: int) -> tuple[int, int]:
             force = [p.kind for p in s.pieces.values() if p.at == s.battle.space and p.faction == f]
             if side == 1:
                 force += [w for w in ("castle",) if f"hit {w}" in legal]
-            order = loss_order(UNITS, force, side, keep_land=True if side == 0 else False)
+            order = loss_order(UNITS, force, side, keep_land=side == 0)
             s.apply(next(f"hit {k}" for k in order if f"hit {k}" in legal), seat)
         elif "press" in legal:
             s.apply("press", seat)
@@ -123,14 +125,17 @@ def test_cli_odds_prints_json_and_a_table() -> None:
     assert {"win", "lose", "draw", "capture", "attacker_survivors", "defender_survivors"} <= set(data)
     res = runner.invoke(app, ["odds", "kingdoms", "--attacker", "1 dragon", "--defender", "1 ship",
                               "--option", "sea=1", "--option", "attacker_card=master_archers"])
-    assert res.exit_code == 0 and "attacker wins" in res.output
+    assert res.exit_code == 0
+    assert "attacker wins" in res.output
     res = runner.invoke(app, ["odds", "kingdoms", "--attacker", "1 dragon", "--defender", "1 ship",
                               "--option", "weather=rain"])
-    assert res.exit_code != 0 and "weather" in res.output
+    assert res.exit_code != 0
+    assert "weather" in res.output
 
 
 def test_game_battle_odds_hook() -> None:
     game = bloodforge.load_game("kingdoms", players=4)
     r = game.battle_odds("2 cavalry", "1 infantry", {})
-    assert r is not None and 0 < r["win"] < 1
+    assert r is not None
+    assert 0 < r["win"] < 1
     assert "attacker wins" in game.render_odds(r)

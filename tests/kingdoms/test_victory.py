@@ -1,3 +1,4 @@
+# ruff: noqa: N802  (test names carry the rule ids, K23, T5, A37, in capitals)
 """Victory (K29, K133-K137, T17, A37-A40) and the house round limit."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ def full_round(s: Any) -> None:
 
 
 def test_T17_K133_A37_seven_gems_win_only_after_being_held_for_an_entire_round() -> None:
-    s = scenario({"active": "elves", "owner": {g: "elves" for g in SEVEN}})
+    s = scenario({"active": "elves", "owner": dict.fromkeys(SEVEN, "elves")})
     assert economy(s, "elves")[3] == 7
     play(s, "done", "done", "done", "done")
     assert not s.is_terminal()  # not before the round is over
@@ -25,11 +26,12 @@ def test_T17_K133_A37_seven_gems_win_only_after_being_held_for_an_entire_round()
     play(s, "done", "done", "done", "done")
     assert s.is_terminal()
     assert s.returns() == [1.0, 0.0, 0.0, 0.0]
-    assert s.outcome() is not None and s.outcome().winners == [0]  # type: ignore[union-attr]
+    assert s.outcome() is not None
+    assert s.outcome().winners == [0]
 
 
 def test_T17_A37_losing_a_gem_in_between_breaks_the_hold() -> None:
-    s = scenario({"active": "elves", "owner": {g: "elves" for g in SEVEN},
+    s = scenario({"active": "elves", "owner": dict.fromkeys(SEVEN, "elves"),
                   "pieces": [{"faction": "humans", "kind": "cavalry", "at": "coldharbour"}]})
     play(s, "done", "done", "done", "done")
     play(s, "done", "move coldharbour silverkeep cavalry", "done", "fight silverkeep")
@@ -43,21 +45,23 @@ def test_T17_A37_losing_a_gem_in_between_breaks_the_hold() -> None:
 
 
 def test_K134_K136_A38_a_team_wins_at_once_with_nine_gems_combined() -> None:
-    owner = {g: "elves" for g in SEVEN[:4]} | {g: "dwarves" for g in ["moonspire", "silverkeep"]}
+    owner = dict.fromkeys(SEVEN[:4], "elves") | dict.fromkeys(["moonspire", "silverkeep"], "dwarves")
     s = scenario({"active": "elves", "owner": owner}, players=2)
     assert economy(s, "elves")[3] + economy(s, "dwarves")[3] == 8
     play(s, "done", "done", "done", "done")
     assert not s.is_terminal()
     s = scenario({"active": "elves", "owner": owner | {"stormwatch": "dwarves"}}, players=2)
     play(s, "done", "done", "done", "done")
-    assert s.is_terminal() and s.returns() == [1.0, 0.0]
+    assert s.is_terminal()
+    assert s.returns() == [1.0, 0.0]
 
 
 def test_K135_three_players_the_double_faction_player_faces_a_team_of_two() -> None:
-    owner = {g: "humans" for g in ["starwater", "dawnreach", "crown_isle", "sunspire", "moonspire", "silverkeep"]}
+    owner = dict.fromkeys(["starwater", "dawnreach", "crown_isle", "sunspire", "moonspire", "silverkeep"], "humans")
     s = scenario({"active": "humans", "owner": owner | {"stormwatch": "undead"}}, players=3)
     play(s, "done", "done", "done", "done")
-    assert s.is_terminal() and s.returns() == [0.0, 0.5, 0.5]
+    assert s.is_terminal()
+    assert s.returns() == [0.0, 0.5, 0.5]
 
 
 def test_A40_round_limit_most_gems_then_income_wins() -> None:

@@ -11,7 +11,21 @@ from __future__ import annotations
 from bloodforge.core import Action
 
 from .board import (
-    AIR, LAND, SEA, allied, cargo, cls, fname, hits, hostile, income, name, roll, seat_of, supply, territories,
+    AIR,
+    LAND,
+    SEA,
+    allied,
+    cargo,
+    cls,
+    fname,
+    hits,
+    hostile,
+    income,
+    name,
+    roll,
+    seat_of,
+    supply,
+    territories,
 )
 from .model import Battle, KBase, Piece
 
@@ -34,9 +48,9 @@ def contested(s: KBase) -> list[int]:
         mine = [p for p in ps if p.faction == f]
         if not mine:
             continue
-        if any(not allied(s, p.faction, f) for p in ps):
-            out.append(sp)
-        elif not s.content.is_sea[sp] and hostile(s, sp, f) and any(cls(s, p.kind) == LAND for p in mine):
+        foes = any(not allied(s, p.faction, f) for p in ps)
+        landing = any(cls(s, p.kind) == LAND for p in mine)
+        if foes or (not s.content.is_sea[sp] and hostile(s, sp, f) and landing):
             out.append(sp)
     return out
 
@@ -84,10 +98,7 @@ def value_of_piece(s: KBase, b: Battle, side: int, p: Piece) -> int:
 def start(s: KBase, space: int) -> None:
     f = s.active
     foes = sorted({p.faction for p in s.pieces.values() if p.at == space and not allied(s, p.faction, f)})
-    if foes:
-        dfn = foes[0]
-    else:
-        dfn = s.owner[space]
+    dfn = foes[0] if foes else s.owner[space]
     has_works = not s.content.is_sea[space] and dfn >= 0 and (s.castle[space] or s.port[space])
     s.events.add(f"{fname(f)} attack {name(s, space)}" + (f" held by {fname(dfn)}" if dfn >= 0 else " (neutral)"),
                  kind="battle")
@@ -111,7 +122,8 @@ def start(s: KBase, space: int) -> None:
 
 def usable_cards(s: KBase, faction: int, side: int) -> list[str]:
     cards = s.content.cards
-    return sorted({c for c in s.hands[faction] if cards[c].timing == "battle" and not (side == 1 and cards[c].attacker_only)})
+    return sorted({c for c in s.hands[faction]
+                   if cards[c].timing == "battle" and not (side == 1 and cards[c].attacker_only)})
 
 
 def _merc_next(s: KBase, b: Battle) -> None:

@@ -63,9 +63,11 @@ class KingdomsState(KBase):
         return self.over
 
     def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # only the deciding seat is ever asked (the engine checks actors())
         return rules.legal(self)
 
     def _apply(self, action: Action, seat: int | None) -> None:
+        del seat  # the rules know who decides (decider) and checked it through actors()
         rules.apply(self, action)
 
     def phase_name(self) -> str:
@@ -147,8 +149,10 @@ class KingdomsGame(Game):
         return st
 
     def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> KingdomsState:
+        st = self.new_state(self.initial_rng())
         try:
-            return build_scenario(self, self.new_state(self.initial_rng()), position, rig)
+            build_scenario(self, st, position, rig)
+            return st
         except ScenarioError:
             raise
         except (KeyError, TypeError, ValueError) as err:

@@ -19,8 +19,21 @@ RESERVE = -1  # `at` of a bought piece set aside until phase 5 (K35)
 class Piece:
     """One unit piece. Flags are per turn of its faction and reset when that turn starts."""
 
-    __slots__ = ("aboard", "attacked", "boarded", "cm", "faction", "fought", "id", "kind", "landed", "merc",
-                 "moved", "walked", "at")
+    __slots__ = (
+        "aboard",
+        "at",
+        "attacked",
+        "boarded",
+        "cm",
+        "faction",
+        "fought",
+        "id",
+        "kind",
+        "landed",
+        "merc",
+        "moved",
+        "walked",
+    )
 
     def __init__(self, pid: int, faction: int, kind: str, at: int, *, merc: bool = False) -> None:
         self.id = pid
@@ -39,7 +52,8 @@ class Piece:
 
     def copy(self) -> Piece:
         p = Piece.__new__(Piece)
-        p.id, p.faction, p.kind, p.at, p.aboard, p.moved = self.id, self.faction, self.kind, self.at, self.aboard, self.moved
+        p.id, p.faction, p.kind, p.at = self.id, self.faction, self.kind, self.at
+        p.aboard, p.moved = self.aboard, self.moved
         p.cm, p.fought, p.attacked, p.walked, p.boarded, p.landed = (
             self.cm, self.fought, self.attacked, self.walked, self.boarded, self.landed)
         p.merc = self.merc
@@ -87,9 +101,11 @@ class Battle:
 
     def copy(self) -> Battle:
         b = Battle.__new__(Battle)
-        b.space, b.att, b.dfn, b.stage, b.round, b.hits = self.space, self.att, self.dfn, self.stage, self.round, self.hits
+        b.space, b.att, b.dfn = self.space, self.att, self.dfn
+        b.stage, b.round, b.hits = self.stage, self.round, self.hits
         b.marked, b.card, b.decided = list(self.marked), list(self.card), list(self.decided)
-        b.bonus, b.shield, b.mage, b.silenced = list(self.bonus), list(self.shield), list(self.mage), list(self.silenced)
+        b.bonus, b.shield, b.mage = list(self.bonus), list(self.shield), list(self.mage)
+        b.silenced = list(self.silenced)
         b.retreat_to = self.retreat_to
         return b
 

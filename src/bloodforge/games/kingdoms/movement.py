@@ -13,7 +13,20 @@ from collections import deque
 from bloodforge.core import Action
 
 from .board import (
-    AIR, LAND, SEA, Occupancy, allied, cargo, cls, enemy_in, fname, friendly_passable, hostile, name, occupants, seat_of,
+    AIR,
+    LAND,
+    SEA,
+    Occupancy,
+    allied,
+    cargo,
+    cls,
+    enemy_in,
+    fname,
+    friendly_passable,
+    hostile,
+    name,
+    occupants,
+    seat_of,
 )
 from .model import KBase, Piece
 
@@ -77,9 +90,7 @@ def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
             for n in c.adj[p.at]:
                 if c.is_sea[n]:
                     continue
-                if combat and hostile(s, n, f):
-                    out[n] = 0
-                elif not combat and s.owner[n] == f and _no_other_faction(s, n, f):
+                if (combat and hostile(s, n, f)) or (not combat and s.owner[n] == f and _no_other_faction(s, n, f)):
                     out[n] = 0
             return out
         if p.moved or p.boarded or (not combat and p.cm):
@@ -88,9 +99,7 @@ def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
             if c.is_sea[n]:
                 if not hostile(s, n, f) and _free_ship(s, n, f) is not None:
                     out[n] = 1
-            elif combat and hostile(s, n, f):
-                out[n] = 1
-            elif not combat and s.owner[n] == f and _no_other_faction(s, n, f):
+            elif (combat and hostile(s, n, f)) or (not combat and s.owner[n] == f and _no_other_faction(s, n, f)):
                 out[n] = 1
         return out
     move = c.unit(p.kind).move
@@ -171,7 +180,7 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     f = p.faction
     c = s.content
     k = cls(s, kind)
-    attacking = combat and hostile(s, to, f) or enemy_in(s, to, f)
+    attacking = (combat and hostile(s, to, f)) or enemy_in(s, to, f)
     if k == LAND and p.aboard >= 0:
         p.aboard = -1
         p.landed = True

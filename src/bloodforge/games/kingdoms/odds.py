@@ -45,7 +45,8 @@ def parse_force(text: str) -> list[str]:
         key = "_".join(words).lower()
         kind = ALIASES.get(key) or ALIASES.get(key.rstrip("s"))
         if kind is None or len(words) == 0:
-            raise ParameterError(f"force {text!r}: unknown unit {' '.join(words)!r}; known: {sorted(set(ALIASES.values()))}")
+            known = sorted(set(ALIASES.values()))
+            raise ParameterError(f"force {text!r}: unknown unit {' '.join(words)!r}; known: {known}")
         if n > 60:
             raise ParameterError(f"force {text!r}: at most 60 units of a kind")
         out += [kind] * n
@@ -113,9 +114,9 @@ def exact(
     # Battle Mage: hits before the first strike (attacker's mage first), victims do not strike
     mage_a = _pb_table([0.5] * att_mage)[-1]
     mage_d = _pb_table([0.5] * def_mage)[-1]
-    for ha, qa in enumerate(mage_a):
-        for hd, qd in enumerate(mage_d):
-            start[max(a - hd, 0), max(d - ha, 0)] += qa * qd
+    for ma, qa in enumerate(mage_a):
+        for md, qd in enumerate(mage_d):
+            start[max(a - md, 0), max(d - ma, 0)] += qa * qd
     mass = np.zeros((a + 1, d + 1))
     # round 1 (bonuses and shields) from each starting state
     if att_bonus or def_bonus or att_shield or def_shield:
@@ -197,7 +198,8 @@ def battle_odds(
     a_cost = [sum(stat(units, k, 0)[1] for k in a_keep[i:]) for i in range(a + 1)]
     d_cost = [sum(stat(units, k, 1)[1] for k in d_keep[j:] if k not in ("castle", "port")) for j in range(d + 1)]
     return {
-        "attacker": a_keep[::-1], "defender": d_keep[::-1], "attacker_loss_order": a_loss, "defender_loss_order": d_loss,
+        "attacker": a_keep[::-1], "defender": d_keep[::-1],
+        "attacker_loss_order": a_loss, "defender_loss_order": d_loss,
         "win": win, "lose": lose, "draw": draw, "capture": capture,
         "attacker_survivors": [float(x) for x in att_surv], "defender_survivors": [float(x) for x in def_surv],
         "expected_attacker_survivors": float(np.dot(np.arange(a + 1), att_surv)),
@@ -225,7 +227,8 @@ def odds_from_text(
         if cid is None:
             picked.append(None)
         elif cid not in cards or cards[cid].timing != "battle":
-            raise ParameterError(f"{key}={cid!r}: not a battle card; known: {sorted(c for c in cards if cards[c].timing == 'battle')}")
+            battle_cards = sorted(c for c in cards if cards[c].timing == "battle")
+            raise ParameterError(f"{key}={cid!r}: not a battle card; known: {battle_cards}")
         else:
             picked.append(cards[cid])
     sea = options.get("sea", "0").lower() in ("1", "true", "yes")
@@ -240,8 +243,10 @@ def render(r: Mapping[str, Any]) -> str:
         f"attacker wins {r['win']:.4f}  (captures {r['capture']:.4f})",
         f"defender wins {r['lose']:.4f}",
         f"both destroyed {r['draw']:.4f}",
-        f"expected survivors: attacker {r['expected_attacker_survivors']:.3f}, defender {r['expected_defender_survivors']:.3f}",
-        f"expected crowns lost: attacker {r['expected_attacker_crowns_lost']:.2f}, defender {r['expected_defender_crowns_lost']:.2f}",
+        f"expected survivors: attacker {r['expected_attacker_survivors']:.3f}, "
+        f"defender {r['expected_defender_survivors']:.3f}",
+        f"expected crowns lost: attacker {r['expected_attacker_crowns_lost']:.2f}, "
+        f"defender {r['expected_defender_crowns_lost']:.2f}",
         "survivors  attacker   defender",
     ]
     a, d = r["attacker_survivors"], r["defender_survivors"]

@@ -58,6 +58,7 @@ class KingdomsPolicy:
 
     # -- the decision -------------------------------------------------------------------------------
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        del rng  # deterministic: the same observation gives the same choice
         static = self._prepare(state)
         legal = state.legal_actions(seat)
         obs = state.observation(seat)
@@ -85,7 +86,7 @@ class KingdomsPolicy:
         if phase == "noncombat":
             return self._regroup(obs, legal)
         if phase == "place":
-            return self._place(obs, legal)
+            return self._place(legal)
         return next((a for a in legal if a.kind == "done"), legal[0])
 
     def _cost(self, kind: str) -> int:
@@ -115,7 +116,8 @@ class KingdomsPolicy:
         return Action("hit", (ranked[0],))
 
     def _forces(self, obs: dict[str, Any], space: str, att_factions: set[str]) -> tuple[list[str], list[str]]:
-        att, dfn = [], []
+        att: list[str] = []
+        dfn: list[str] = []
         for p in obs["pieces"]:
             if p["at"] != space:
                 continue
@@ -174,7 +176,7 @@ class KingdomsPolicy:
             movers = [a for a in acts if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
             if not movers:
                 continue
-            pool = att + [self._mover_kinds(obs, a) for a in movers]
+            pool = att + [a.args[2] for a in movers]
             area = areas[target]
             worth = area.get("value", 0) + (6 if area.get("gem") else 0) + (2 * len(dfn))
             if not dfn:
@@ -205,9 +207,6 @@ class KingdomsPolicy:
                 return min(lands or acts, key=lambda a: (self._cost(a.args[2]), str(a)))
             return acts[0]
         return Action("done")
-
-    def _mover_kinds(self, obs: dict[str, Any], a: Action) -> str:
-        return a.args[2]
 
     def _available(self, obs: dict[str, Any], movers: list[Action]) -> list[str]:
         me = obs["active"]
@@ -250,7 +249,7 @@ class KingdomsPolicy:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
 
-    def _place(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _place(self, legal: list[Action]) -> Action:
         places = [a for a in legal if a.kind == "place" and a.args[0] not in ("ship", "castle", "port")]
         if places:
             return places[0]

@@ -10,7 +10,21 @@ from bloodforge.core import Action
 
 from . import battle, movement
 from .board import (
-    AIR, Occupancy, allied, alive, cls, enemy_in, fname, gems, in_play, income, name, seat_of, stack, supply, works_in_play,
+    AIR,
+    Occupancy,
+    alive,
+    allied,
+    cls,
+    enemy_in,
+    fname,
+    gems,
+    in_play,
+    income,
+    name,
+    seat_of,
+    stack,
+    supply,
+    works_in_play,
 )
 from .content import FACTIONS, MOBILE
 from .model import RESERVE, KBase, Piece
@@ -108,10 +122,7 @@ def buy_card(s: KBase) -> None:
     """K128, K131: a random card from the deck; instant cards resolve at once."""
     f = s.active
     s.treasury[f] -= s.content.units.mercenary_cost
-    if s.draws and s.draws[0] in s.pile:
-        card = s.draws.pop(0)
-    else:
-        card = s.pile[s.rng.randbelow(len(s.pile))]
+    card = s.draws.pop(0) if s.draws and s.draws[0] in s.pile else s.pile[s.rng.randbelow(len(s.pile))]
     s.pile.remove(card)
     c = s.content.cards[card]
     team = team_seats(s, f)
@@ -214,7 +225,8 @@ def place(s: KBase, kind: str, at: int) -> None:
         s.new_works.append(at)  # a new castle produces from the next turn (A19)
     else:
         if kind == "ship":
-            prod = next(t for t in sorted(c.adj[at]) if not c.is_sea[t] and t in s.start_owned and _producer(s, t, "ship"))
+            prod = next(t for t in sorted(c.adj[at])
+                        if not c.is_sea[t] and t in s.start_owned and _producer(s, t, "ship"))
         else:
             prod = at
         s.produced[prod] = s.produced.get(prod, 0) + 1
@@ -338,12 +350,12 @@ def _legal(s: KBase) -> list[Action]:
     if ph == "combat":
         return [Action("fight", (name(s, t),)) for t in battle.contested(s)]
     if ph == "noncombat":
-        return movement.move_actions(s, False) + [Action("done")]
+        return [*movement.move_actions(s, False), Action("done")]
     if ph == "place":
         out = []
         for kind in sorted({p.kind for p in battle_free_reserve(s)}):
             out += [Action("place", (kind, name(s, t))) for t in place_targets(s, kind)]
-        return out + [Action("done")]
+        return [*out, Action("done")]
     raise AssertionError(f"unknown phase {ph}")
 
 

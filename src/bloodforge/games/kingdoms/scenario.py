@@ -50,7 +50,8 @@ def build(game: Game, s: KBase, position: Mapping[str, Any], rig: Mapping[str, A
         s.owner = [-1] * len(s.owner)
         s.castle = [False] * len(s.castle)
     for word, f in dict(position.get("owner", {})).items():
-        s.owner[_space(s, word, "position.owner")] = -1 if f in (None, "neutral") else _faction(str(f), "position.owner")
+        owner = -1 if f in (None, "neutral") else _faction(str(f), "position.owner")
+        s.owner[_space(s, word, "position.owner")] = owner
     for word in position.get("castles", []):
         s.castle[_space(s, word, "position.castles")] = True
     for word in position.get("ports", []):
@@ -66,12 +67,13 @@ def build(game: Game, s: KBase, position: Mapping[str, Any], rig: Mapping[str, A
         kind = str(row.get("kind"))
         if kind not in UNIT_TYPES[:5]:
             raise ScenarioError(f"scenario {field}.kind: {kind!r} is not a unit type {UNIT_TYPES[:5]}")
-        at = RESERVE if row.get("at") == "reserve" else _space(s, row.get("at"), field + ".at")
+        at = RESERVE if row.get("at") == "reserve" else _space(s, str(row.get("at")), field + ".at")
         ship = None
         for _ in range(int(row.get("count", 1))):
             p = rules.add_piece(s, f, kind, at)
             if row.get("aboard"):
-                ship = ship or next((q for q in s.pieces.values() if q.at == at and q.kind == "ship" and q.faction == f), None)
+                ship = ship or next((q for q in s.pieces.values()
+                                     if q.at == at and q.kind == "ship" and q.faction == f), None)
                 if ship is None:
                     raise ScenarioError(f"scenario {field}.aboard: no ship of {FACTIONS[f]} at {row.get('at')}")
                 p.aboard = ship.id
