@@ -1,4 +1,3 @@
-# ruff: noqa: N802  (test names carry the rule ids, K23, T5, A37, in capitals)
 """The greedy policy: it beats random play and never reads hidden information."""
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ def _faction(word: str, field: str) -> int:
 def build(game: Game, s: KBase, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> KBase:
     """Start from the standard setup (`start: setup`, default) or an empty map (`start: empty`)."""
     known = {"start", "owner", "castles", "ports", "pieces", "treasury", "hands", "active", "phase", "round",
-             "clear_units", "purchased"}
+             "clear_units"}
     bad = sorted(set(position) - known)
     if bad:
         raise ScenarioError(f"scenario position: unknown field(s) {bad}; known: {sorted(known)}")
