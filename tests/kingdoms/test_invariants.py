@@ -68,7 +68,7 @@ def check(s: KingdomsState) -> None:
 
 @pytest.mark.parametrize(("players", "teams", "seed"), [(4, False, 1), (4, True, 2), (3, False, 3), (2, False, 4)])
 def test_invariants_hold_after_every_action_of_random_playouts(players: int, teams: bool, seed: int) -> None:
-    game = bloodforge.load_game("kingdoms", players=players, teams=teams, seed=seed, max_rounds=12)
+    game = bloodforge.load_game("kingdoms", players=players, teams=teams, seed=seed, max_rounds=20)
     s = game.new_initial_state()
     assert isinstance(s, KingdomsState)
     rng = Rng(seed)
