@@ -65,9 +65,11 @@ def build(game: Game, s: KBase, position: Mapping[str, Any], rig: Mapping[str, A
             raise ScenarioError(f"scenario {field}: a mapping with faction, kind, at, count")
         f = _faction(str(row.get("faction")), field + ".faction")
         kind = str(row.get("kind"))
-        if kind not in UNIT_TYPES[:5]:
-            raise ScenarioError(f"scenario {field}.kind: {kind!r} is not a unit type {UNIT_TYPES[:5]}")
+        if kind not in UNIT_TYPES:
+            raise ScenarioError(f"scenario {field}.kind: {kind!r} is not a unit type {UNIT_TYPES}")
         at = RESERVE if row.get("at") == "reserve" else _space(s, str(row.get("at")), field + ".at")
+        if kind in ("castle", "port") and at != RESERVE:
+            raise ScenarioError(f"scenario {field}.at: a {kind} piece is only 'reserve' (use castles/ports)")
         ship = None
         for _ in range(int(row.get("count", 1))):
             p = rules.add_piece(s, f, kind, at)
