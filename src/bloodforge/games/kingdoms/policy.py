@@ -23,6 +23,7 @@ class KingdomsPolicy:
     def __init__(self, **options: Any) -> None:
         self.attack_threshold = float(options.get("attack_threshold", ATTACK_THRESHOLD))
         self._static: dict[str, Any] | None = None
+        self._rng = Rng(0)
         self._units: dict[str, UnitData] = {}
         self._dist: dict[str, dict[str, int]] = {}
         self._odds: dict[tuple[tuple[str, ...], tuple[str, ...], bool], dict[str, Any]] = {}
@@ -58,7 +59,9 @@ class KingdomsPolicy:
 
     # -- the decision -------------------------------------------------------------------------------
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
-        del rng  # deterministic: the same observation gives the same choice
+        # ties are broken by `rng`, never by names: alphabetical tie-breaks would favour the
+        # factions whose territories happen to sort first
+        self._rng = rng
         static = self._prepare(state)
         legal = state.legal_actions(seat)
         obs = state.observation(seat)
@@ -84,7 +87,7 @@ class KingdomsPolicy:
         if phase == "combat_move":
             return self._attack(obs, legal, static)
         if phase == "noncombat":
-            return self._regroup(obs, legal)
+            return self._regroup(obs, legal, static)
         if phase == "place":
             return self._place(legal)
         return next((a for a in legal if a.kind == "done"), legal[0])
@@ -196,6 +199,7 @@ class KingdomsPolicy:
                 if p_ok < self.attack_threshold:
                     continue
                 score = worth * p_ok - r["expected_attacker_crowns_lost"] / 8
+            score += self._rng.random() * 1e-3
             if best is None or score > best[0]:
                 best = (score, target)
         if best is not None:
@@ -217,7 +221,7 @@ class KingdomsPolicy:
                 out.append(p["kind"])
         return out
 
-    def _regroup(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+    def _regroup(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
         me = obs["active"]
         moves = [a for a in legal if a.kind == "move"]
         # air units that fought land first (or they are lost)
@@ -226,14 +230,16 @@ class KingdomsPolicy:
                     p["faction"] == me and p["at"] == a.args[0] and p["kind"] == a.args[2] and p.get("combat_move")
                     for p in obs["pieces"]):
                 return a
-        static = self._static or {}
-        capital = static.get("capitals", {}).get(me)
+        capital = static["capitals"][me]
+        areas = {a["id"]: a for a in static["board"]["areas"]}
         count: dict[str, int] = {}
         for p in obs["pieces"]:
             if p["faction"] == me:
                 count[p["at"]] = count.get(p["at"], 0) + 1
         frontier = [t for t, o in obs["owner"].items() if o != me]
-        best: tuple[int, str] | None = None
+        rich = [t for t in frontier if areas[t]["gem"] or areas[t]["value"] >= 3]
+        frontier = rich or frontier
+        best: tuple[float, str] | None = None
         for a in moves:
             frm, to = a.args[0], a.args[1]
             if a.args[2] not in ("infantry", "cavalry") or frm not in self._dist or to not in self._dist:
@@ -242,8 +248,8 @@ class KingdomsPolicy:
                 continue
             df = min((self._dist[frm].get(t, 99) for t in frontier), default=99)
             dt = min((self._dist[to].get(t, 99) for t in frontier), default=99)
-            gain = df - dt
-            if gain > 0 and (best is None or gain > best[0]):
+            gain = df - dt + self._rng.random() * 1e-3
+            if gain > 0.5 and (best is None or gain > best[0]):
                 best = (gain, str(a))
         if best is not None:
             return next(a for a in moves if str(a) == best[1])
