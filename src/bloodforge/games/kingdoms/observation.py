@@ -67,7 +67,7 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
               "my_card": [b.card[i] if (b.att, b.dfn)[i] in mine else None for i in (0, 1)]}
     return {
         "round": s.round, "phase": s.phase, "active": FACTIONS[s.active], "active_seat": seat_of(s, s.active),
-        "seat": seat, "my_factions": [FACTIONS[f] for f in sorted(s.seat_factions[seat])] if seat is not None else [],
+        "seat": seat,
         "order": [FACTIONS[f] for f in s.order], "factions": factions,
         "owner": {ids[i]: (FACTIONS[o] if o >= 0 else None) for i, o in enumerate(s.owner) if not s.content.is_sea[i]},
         "castles": [ids[i] for i, c in enumerate(s.castle) if c], "ports": [ids[i] for i, c in enumerate(s.port) if c],

@@ -92,6 +92,10 @@ class KingdomsPolicy:
             return self._place(legal)
         return next((a for a in legal if a.kind == "done"), legal[0])
 
+    def _mine(self, obs: dict[str, Any]) -> set[str]:
+        assert self._static is not None
+        return set(self._static["seat_factions"][obs["seat"]])
+
     def _cost(self, kind: str) -> int:
         base = kind.removeprefix("hired_")
         if kind.startswith("hired_"):
@@ -100,14 +104,14 @@ class KingdomsPolicy:
         return u.cost if u else 0
 
     def _target(self, obs: dict[str, Any], legal: list[Action]) -> Action:
-        mine = set(obs["my_factions"])
+        mine = self._mine(obs)
         counts = {a.args[0]: sum(1 for p in obs["pieces"] if p["at"] == a.args[0] and p["faction"] not in mine)
                   for a in legal}
         return max(legal, key=lambda a: (counts[a.args[0]], str(a)))
 
     def _casualty(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         b = obs["battle"]
-        attacking = b is not None and b["attacker"] in obs["my_factions"]
+        attacking = b is not None and b["attacker"] in self._mine(obs)
         words = [a.args[0] for a in legal]
         land = [w for w in words if w in ("infantry", "cavalry")]
         ranked = sorted(words, key=lambda w: (self._cost(w), w))
