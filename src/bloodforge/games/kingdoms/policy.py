@@ -89,7 +89,7 @@ class KingdomsPolicy:
         if phase == "noncombat":
             return self._regroup(obs, legal, static)
         if phase == "place":
-            return self._place(legal)
+            return self._place(obs, legal)
         return next((a for a in legal if a.kind == "done"), legal[0])
 
     def _mine(self, obs: dict[str, Any]) -> set[str]:
@@ -160,6 +160,14 @@ class KingdomsPolicy:
                 a = Action("buy", (want,))
                 if a in legal and (want == "infantry" or me["treasury"] >= 8):
                     return a
+        # money the army cannot use (production or supply full): a second castle, then mercenaries
+        castles = [c for c in obs["castles"] if obs["owner"].get(c) == obs["active"]]
+        bought_castle = any(p["at"] == "reserve" and p["kind"] == "castle" and p["faction"] == obs["active"]
+                            for p in obs["pieces"])
+        if len(castles) < 3 and not bought_castle and me["treasury"] >= 40 and Action("buy", ("castle",)) in legal:
+            return Action("buy", ("castle",))
+        if me["treasury"] >= 30 and Action("hire") in legal:
+            return Action("hire")
         return Action("done")
 
     def _attack(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
@@ -259,8 +267,17 @@ class KingdomsPolicy:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
 
-    def _place(self, legal: list[Action]) -> Action:
+    def _place(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         places = [a for a in legal if a.kind == "place" and a.args[0] not in ("ship", "castle", "port")]
         if places:
             return places[0]
+        castles = [a for a in legal if a.kind == "place" and a.args[0] == "castle"]
+        if castles:
+            # the castle goes to the richest territory, the nearest to the front on ties
+            static = self._static or {}
+            areas = {a["id"]: a for a in static["board"]["areas"]}
+            front = [t for t, o in obs["owner"].items() if o != obs["active"]]
+            return max(castles, key=lambda a: (areas[a.args[1]]["value"],
+                                               -min((self._dist[a.args[1]].get(t, 99) for t in front), default=99),
+                                               self._rng.random()))
         return Action("done")
