@@ -108,3 +108,20 @@ def test_resample_respects_air_units_seen_flying() -> None:
     for k in range(20):
         r = s.resample_hidden(1, Rng(k))
         assert r.pieces[flyer].kind == "griffin"
+
+
+def test_spec_4_3_a_piece_seen_flying_four_spaces_can_only_be_a_dragon() -> None:
+    s = scenario({"active": "elves", "phase": "noncombat", "clear_units": True,
+                  "owner": {"amberford": "elves"},
+                  "pieces": [{"faction": "elves", "kind": "dragon", "at": "elmwood"},
+                             {"faction": "elves", "kind": "griffin", "at": "elmwood"},
+                             {"faction": "elves", "kind": "infantry", "at": "elmwood", "count": 2}]})
+    play(s, "move elmwood amberford dragon")  # elmwood-fernvale-thornbrake-amberford: three spaces
+    dragon = next(p.id for p in s.pieces.values() if p.kind == "dragon")
+    assert s.flown[dragon] == 3
+    for k in range(20):
+        kind = s.resample_hidden(1, Rng(k)).pieces[dragon].kind
+        assert kind in ("griffin", "dragon")
+    s.flown[dragon] = 4  # as if seen covering four spaces
+    for k in range(20):
+        assert s.resample_hidden(1, Rng(k)).pieces[dragon].kind == "dragon"

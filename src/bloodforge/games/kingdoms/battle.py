@@ -266,7 +266,7 @@ def _remove(s: KBase, b: Battle, pid: int) -> None:
 
 def _forget(s: KBase, pid: int) -> None:
     s.known.discard(pid)
-    s.air_known.discard(pid)
+    s.flown.pop(pid, None)
     for sp in s.spied:
         sp.discard(pid)
 

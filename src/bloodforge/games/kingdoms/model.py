@@ -163,7 +163,9 @@ class KBase(State):
         self.over = False
         self.winners: list[int] = []  # winning factions
         self.known: set[int] = set()  # piece ids every seat has seen face up (K58, A36)
-        self.air_known: set[int] = set()  # pieces seen moving 2+ spaces over land: air units
+        # the longest single move each piece was seen making over land: only a type with at least
+        # that movement can be the piece (2+: an air unit, 4: a dragon; spec 4.3)
+        self.flown: dict[int, int] = {}
         self.spied: list[set[int]] = [set() for _ in factions_of]  # per seat, seen by Spies
         self.dice: list[int] = []  # rigged die results, used first (scenarios)
         self.draws: list[str] = []  # rigged mercenary draws
@@ -193,7 +195,7 @@ class KBase(State):
         new.out = list(self.out)
         new.winners = list(self.winners)
         new.known = set(self.known)
-        new.air_known = set(self.air_known)
+        new.flown = dict(self.flown)
         new.spied = [set(s) for s in self.spied]
         new.dice = list(self.dice)
         new.draws = list(self.draws)
@@ -209,7 +211,8 @@ class KBase(State):
             new_works=list(self.new_works), produced=[[k, v] for k, v in sorted(self.produced.items())],
             fought=list(self.fought), battle=None if self.battle is None else self.battle.to_json(),
             hold=list(self.hold), out=list(self.out), winners=list(self.winners), known=sorted(self.known),
-            air_known=sorted(self.air_known), spied=[sorted(s) for s in self.spied], dice=list(self.dice),
+            flown=[[k, v] for k, v in sorted(self.flown.items())], spied=[sorted(s) for s in self.spied],
+            dice=list(self.dice),
             draws=list(self.draws),
         )
         return d
@@ -241,7 +244,7 @@ class KBase(State):
         self.out = [bool(x) for x in d["out"]]
         self.winners = [int(x) for x in d["winners"]]
         self.known = {int(x) for x in d["known"]}
-        self.air_known = {int(x) for x in d["air_known"]}
+        self.flown = {int(k): int(v) for k, v in d["flown"]}
         self.spied = [{int(x) for x in s} for s in d["spied"]]
         self.dice = [int(x) for x in d["dice"]]
         self.draws = [str(x) for x in d["draws"]]

@@ -204,8 +204,9 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     if k == SEA:
         for cg in cargo(s, p):
             cg.at = to
-    if k == AIR and cost >= 2:
-        s.air_known.add(p.id)  # everyone saw it fly (A36): only air units move that far over land
+    if k == AIR and p.moved >= 2:
+        # everyone saw it fly (A36): only a unit with that much movement goes that far in a turn
+        s.flown[p.id] = max(p.moved, s.flown.get(p.id, 0))
     team = [seat_of(s, g) for g in range(4) if allied(s, g, f)]
     what = "attack" if attacking else "move"
     s.events.add(f"{fname(f)} {what}: {kind} {name(s, frm)} -> {name(s, to)}", to=sorted(set(team)),
@@ -221,5 +222,5 @@ def land_or_crash(s: KBase) -> None:
             if s.content.is_sea[t] or s.owner[t] != f or (p.cm and t == p.attacked):
                 s.pieces.pop(pid)
                 s.known.discard(pid)
-                s.air_known.discard(pid)
+                s.flown.pop(pid, None)
                 s.events.add(f"{fname(f)} lose a {p.kind} that found nowhere to land at {name(s, t)}", kind="crash")

@@ -116,21 +116,16 @@ def resample(s: KBase, seat: int | None, rng: Rng) -> None:
                   if p.faction == f and not visible_type(s, seat, p, mine, now) and cls(s, p.kind) in (LAND, AIR)]
         if len(hidden) < 2:
             continue
-        air_types = [p.kind for p in hidden if cls(s, p.kind) == AIR]
-        land_types = [p.kind for p in hidden if cls(s, p.kind) == LAND]
-        rng.shuffle(air_types)
-        rng.shuffle(land_types)
-        must_air = [p for p in hidden if p.id in s.air_known]
-        must_land = [p for p in hidden if p.aboard >= 0 and p.id not in s.air_known]
-        free = [p for p in hidden if p not in must_air and p not in must_land]
-        for p in must_air:
-            p.kind = air_types.pop()
-        for p in must_land:
-            p.kind = land_types.pop()
-        rest = air_types + land_types
-        rng.shuffle(rest)
-        for p in free:
-            p.kind = rest.pop()
+        types = sorted(p.kind for p in hidden)
+        move = {k: s.content.unit(k).move for k in set(types)}
+        # the most constrained first: cargo (land only), then by the longest move seen; the
+        # allowed sets of flyers are nested, so any random pick keeps an assignment possible
+        cargo_first = sorted(hidden, key=lambda p: (p.aboard < 0, -s.flown.get(p.id, 0), p.id))
+        for p in cargo_first:
+            need = s.flown.get(p.id, 0)
+            ok = [i for i, k in enumerate(types)
+                  if (cls(s, k) == LAND if p.aboard >= 0 else move[k] >= need)]
+            p.kind = types.pop(ok[rng.randbelow(len(ok))])
     # hands of others and hidden commitments
     others = [f for f in range(4) if f not in mine]
     pool = list(s.pile)
