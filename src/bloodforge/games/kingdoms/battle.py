@@ -261,10 +261,10 @@ def _remove(s: KBase, b: Battle, pid: int) -> None:
         return
     for c in cargo(s, p):
         s.pieces.pop(c.id, None)  # cargo goes down with its ship (A14)
-    _forget(s, pid)
+    forget(s, pid)
 
 
-def _forget(s: KBase, pid: int) -> None:
+def forget(s: KBase, pid: int) -> None:
     s.known.discard(pid)
     s.flown.pop(pid, None)
     for sp in s.spied:
@@ -472,7 +472,7 @@ def resolve(s: KBase, b: Battle) -> None:
             for p in side_pieces(s, b, 1):  # a surrendered territory's last pieces cannot stay
                 if not p.merc:
                     s.pieces.pop(p.id)
-                    _forget(s, p.id)
+                    forget(s, p.id)
             capture(s, sp, b.att, s.owner[sp])
         else:
             s.events.add(f"{fname(b.att)} win at {name(s, sp)}" + ("" if s.content.is_sea[sp] else
@@ -488,7 +488,7 @@ def _close(s: KBase, b: Battle) -> None:
     for p in list(s.pieces.values()):
         if p.merc and p.at == b.space:
             s.pieces.pop(p.id)  # mercenary units disband after the battle
-            _forget(s, p.id)
+            forget(s, p.id)
         elif p.at == b.space and p.faction == b.att:
             p.fought = True
     s.fought.append(b.space)

@@ -10,7 +10,6 @@ from bloodforge.core import Action
 
 from . import battle, movement
 from .board import (
-    AIR,
     Occupancy,
     alive,
     allied,
@@ -26,7 +25,7 @@ from .board import (
     supply,
     works_in_play,
 )
-from .content import FACTIONS, MOBILE
+from .content import MOBILE
 from .model import RESERVE, KBase, Piece
 
 PHASES = ("purchase", "combat_move", "combat", "noncombat", "place")
@@ -169,7 +168,7 @@ def resolve_instant(s: KBase, space: int) -> None:
     if victims:
         v = victims[0]
         s.pieces.pop(v.id)
-        battle._forget(s, v.id)
+        battle.forget(s, v.id)
         s.events.add(f"an infantry of {fname(v.faction)} deserts at {name(s, space)}", kind="merc")
     else:
         s.events.add(f"no infantry deserts at {name(s, space)}", kind="merc")
@@ -376,7 +375,7 @@ def apply(s: KBase, a: Action) -> None:
         s.pieces.pop(p.id)
         for c in [q for q in s.pieces.values() if q.aboard == p.id]:
             s.pieces.pop(c.id)
-        battle._forget(s, p.id)
+        battle.forget(s, p.id)
         s.events.add(f"{fname(f)} disband a {p.kind} for lack of supply", kind="supply")
         battle.after_battle(s)
     elif k == "target":
@@ -439,5 +438,3 @@ def revealed(s: KBase) -> set[int]:
 def update_knowledge(s: KBase) -> None:
     s.known |= revealed(s)
 
-
-__all__ = ["AIR", "FACTIONS", "PHASES", "apply", "decider", "legal", "setup", "update_knowledge"]
