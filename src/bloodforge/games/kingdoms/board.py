@@ -158,3 +158,7 @@ def name(s: KBase, space: int) -> str:
 
 def fname(faction: int) -> str:
     return ("Elves", "Humans", "Dwarves", "Undead")[faction]
+
+
+def article(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"

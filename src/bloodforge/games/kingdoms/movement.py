@@ -18,6 +18,7 @@ from .board import (
     SEA,
     Occupancy,
     allied,
+    article,
     cargo,
     cls,
     enemy_in,
@@ -223,4 +224,5 @@ def land_or_crash(s: KBase) -> None:
                 s.pieces.pop(pid)
                 s.known.discard(pid)
                 s.flown.pop(pid, None)
-                s.events.add(f"{fname(f)} lose a {p.kind} that found nowhere to land at {name(s, t)}", kind="crash")
+                s.events.add(f"{fname(f)} lose {article(p.kind)} that found nowhere to land at {name(s, t)}",
+                             kind="crash")

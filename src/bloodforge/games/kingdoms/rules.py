@@ -13,6 +13,7 @@ from .board import (
     Occupancy,
     alive,
     allied,
+    article,
     cls,
     enemy_in,
     fname,
@@ -114,7 +115,7 @@ def buy(s: KBase, kind: str) -> None:
     s.treasury[f] -= s.content.unit(kind).cost
     p = add_piece(s, f, kind, RESERVE)
     s.known.add(p.id)  # purchases are public (A35)
-    s.events.add(f"{fname(f)} buy a {kind}", kind="buy")
+    s.events.add(f"{fname(f)} buy {article(kind)}", kind="buy")
 
 
 def buy_card(s: KBase) -> None:
@@ -231,7 +232,7 @@ def place(s: KBase, kind: str, at: int) -> None:
         s.produced[prod] = s.produced.get(prod, 0) + 1
         p.at = at
         p.moved = c.unit(kind).move  # placed units do not move this turn
-    s.events.add(f"{fname(f)} place a {kind} at {name(s, at)}", kind="place")
+    s.events.add(f"{fname(f)} place {article(kind)} at {name(s, at)}", kind="place")
 
 
 def battle_free_reserve(s: KBase) -> list[Piece]:
@@ -376,7 +377,7 @@ def apply(s: KBase, a: Action) -> None:
         for c in [q for q in s.pieces.values() if q.aboard == p.id]:
             s.pieces.pop(c.id)
         battle.forget(s, p.id)
-        s.events.add(f"{fname(f)} disband a {p.kind} for lack of supply", kind="supply")
+        s.events.add(f"{fname(f)} disband {article(p.kind)} for lack of supply", kind="supply")
         battle.after_battle(s)
     elif k == "target":
         resolve_instant(s, idx[a.args[0]])
