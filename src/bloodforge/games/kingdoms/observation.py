@@ -13,7 +13,7 @@ from typing import Any
 
 from bloodforge.core import Rng
 
-from .board import AIR, LAND, allied, cls, fname, gems, income, name, seat_of, supply
+from .board import AIR, LAND, allied, cls, fname, name, seat_of
 from .content import FACTIONS, UNIT_TYPES
 from .model import RESERVE, KBase, Piece
 
@@ -50,11 +50,25 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
                        attacked=None if p.attacked < 0 else ids[p.attacked])
         pieces.append(row)
     factions = []
+    c = s.content
+    inc = [0, 0, 0, 0]
+    gem = [0, 0, 0, 0]
+    for i, o in enumerate(s.owner):
+        if o >= 0:
+            inc[o] += c.value[i]
+            gem[o] += c.gem[i]
+    units = c.units.units
+    sup = [c.units.mercenary_supply * len(h) for h in s.hands]
+    comps: list[Counter[str]] = [Counter(), Counter(), Counter(), Counter()]
+    for p in s.pieces.values():
+        if not p.merc:
+            sup[p.faction] += units[p.kind].supply
+            comps[p.faction][p.kind] += 1
     for f in range(4):
-        comp = Counter(p.kind for p in s.pieces.values() if p.faction == f and not p.merc)
+        comp = comps[f]
         factions.append({
             "faction": FACTIONS[f], "seat": seat_of(s, f), "team": s.teams[f], "treasury": s.treasury[f],
-            "income": income(s, f), "supply": supply(s, f), "gems": gems(s, f), "cards": len(s.hands[f]),
+            "income": inc[f], "supply": sup[f], "gems": gem[f], "cards": len(s.hands[f]),
             "out": s.out[f], "composition": {k: comp[k] for k in UNIT_TYPES if comp[k]},
         })
     hands = {FACTIONS[f]: list(s.hands[f]) for f in sorted(mine)} if seat is not None else {}
