@@ -133,3 +133,28 @@ def test_K51_air_units_never_board_ships() -> None:
                    {"faction": "elves", "kind": "ship", "at": "glimmer_bay"}],
     })
     assert all(t.split()[2] not in ("glimmer_bay",) for t in texts(s) if t.endswith("griffin"))
+
+
+def test_A13_cargo_of_a_ship_in_a_hostile_sea_zone_cannot_land_and_fights_at_sea() -> None:
+    s = scenario({
+        "active": "elves", "phase": "combat_move", "clear_units": True,
+        "pieces": [{"faction": "elves", "kind": "ship", "at": "glimmer_bay"},
+                   {"faction": "elves", "kind": "infantry", "at": "glimmer_bay", "count": 2, "aboard": True},
+                   {"faction": "humans", "kind": "ship", "at": "verdant_deep"}],
+    })
+    play(s, "move glimmer_bay verdant_deep ship")
+    assert not any(t.startswith("move verdant_deep") for t in texts(s))
+    assert kinds_at(s, "verdant_deep", "elves") == ["infantry", "infantry", "ship"]
+
+
+def test_A13_a_unit_that_walked_may_not_board_and_a_boarded_unit_lands_only_on_own_land_in_phase_4() -> None:
+    s = scenario({
+        "active": "elves", "phase": "noncombat", "clear_units": True,
+        "pieces": [{"faction": "elves", "kind": "infantry", "at": "willowmere", "count": 2},
+                   {"faction": "elves", "kind": "ship", "at": "glimmer_bay"}],
+    })
+    play(s, "move willowmere brightleaf infantry")
+    assert "move brightleaf glimmer_bay infantry" not in texts(s)
+    play(s, "move willowmere glimmer_bay infantry")
+    assert {t for t in texts(s) if t.startswith("move glimmer_bay") and t.endswith("infantry")} == {
+        "move glimmer_bay brightleaf infantry", "move glimmer_bay willowmere infantry"}
