@@ -422,18 +422,23 @@ def revealed(s: KBase) -> set[int]:
     """K58-K60: a stack is face up while an enemy stack stands in its space or next to it."""
     if not s.game.params.fog:
         return set(s.pieces)
+    teams = s.teams
     at: dict[int, set[int]] = {}
     for p in s.pieces.values():
         if p.at >= 0:
-            at.setdefault(p.at, set()).add(p.faction)
+            at.setdefault(p.at, set()).add(teams[p.faction])
     adj = s.content.adj
-    show: set[tuple[int, int]] = set()
-    for sp, fs in at.items():
-        for f in fs:
-            if any(not allied(s, f, g) for g in fs) or any(
-                    not allied(s, f, g) for n in adj[sp] for g in at.get(n, ())):
-                show.add((sp, f))
-    return {p.id for p in s.pieces.values() if (p.at, p.faction) in show}
+    show: dict[int, set[int]] = {}
+    for sp, tms in at.items():
+        near = set(tms)
+        for n in adj[sp]:
+            other = at.get(n)
+            if other:
+                near |= other
+        if len(near) > 1:
+            # every team here sees an enemy team here or next door
+            show[sp] = {t for t in tms if near - {t}}
+    return {p.id for p in s.pieces.values() if p.at in show and teams[p.faction] in show[p.at]}
 
 
 def update_knowledge(s: KBase) -> None:
