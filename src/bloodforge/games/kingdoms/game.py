@@ -37,8 +37,8 @@ GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("target", ("area",), "instant card: choose its space", label="Target {area}"),
     ActionSpec("place", ("unit", "area"), "phase 5: place a bought unit", types=("unit", "area"),
                label="Place {unit} at {area}"),
-    ActionSpec("disband", ("area", "unit"), "lack of supply: remove a unit ('reserve' for set-aside ones)",
-               types=("area", "unit"), label="Disband {unit} at {area}"),
+    ActionSpec("disband", ("where", "unit"), "lack of supply: remove a unit ('reserve' for set-aside ones)",
+               types=("word", "unit"), label="Disband {unit} at {where}"),
     ActionSpec("done", (), "end this phase", label="End phase"),
 )
 

@@ -90,31 +90,43 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
         "start_owned": [ids[i] for i in s.start_owned], "new_works": [ids[i] for i in s.new_works],
         "produced": {ids[k]: v for k, v in sorted(s.produced.items())}, "deck_size": len(s.pile),
         "winners": [FACTIONS[f] for f in s.winners], "over": s.over,
-        "log": log, "board": board(s, pieces),
+        "log": log, "board": board(s, pieces, mine if seat is not None else set()),
     }
 
 
-def board(s: KBase, pieces: list[dict[str, Any]]) -> dict[str, Any]:
-    """The browser board contract: stacks per space and faction, castles, ports and owners."""
+def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, Any]:
+    """The browser board contract: stacks per space and faction, castles, ports and owners; the
+    seat's own stacks carry their type as `id` (the word `unit` arguments use), its cards are the hand."""
     groups: dict[tuple[str, str, str], int] = {}
-    for row in pieces:
-        if row["at"] == "reserve":
+    for piece in pieces:
+        if piece["at"] == "reserve":
             continue
-        key = (row["at"], row["faction"], row["kind"] or "hidden")
+        key = (piece["at"], piece["faction"], piece["kind"] or "hidden")
         groups[key] = groups.get(key, 0) + 1
-    out_pieces = [{"at": at, "owner": FACTIONS.index(f), "kind": k, "count": n, "hidden": k == "hidden",
-                   "label": f"{n} {SHORT.get(k, k)}"} for (at, f, k), n in sorted(groups.items())]
+    out_pieces = []
+    for (at, fac, k), n in sorted(groups.items()):
+        row: dict[str, Any] = {"at": at, "owner": FACTIONS.index(fac), "kind": k, "count": n, "hidden": k == "hidden",
+                               "label": f"{n} {SHORT.get(k, k)}"}
+        if FACTIONS.index(fac) in mine:
+            row["id"] = k
+        out_pieces.append(row)
     marks = []
     for i, o in enumerate(s.owner):
         if s.content.is_sea[i]:
             continue
         if o >= 0:
-            marks.append({"at": name(s, i), "kind": f"owner_{FACTIONS[o]}", "label": fname(o)})
+            marks.append({"at": name(s, i), "kind": f"owner_{FACTIONS[o]}", "label": fname(o), "owner": o})
         if s.castle[i]:
             marks.append({"at": name(s, i), "kind": "castle", "label": "castle"})
         if s.port[i]:
             marks.append({"at": name(s, i), "kind": "port", "label": "port"})
-    return {"pieces": out_pieces, "marks": marks}
+    hand: dict[str, int] = {}
+    for own in sorted(mine):
+        for card in s.hands[own]:
+            hand[card] = hand.get(card, 0) + 1
+    cards = s.content.cards
+    return {"pieces": out_pieces, "marks": marks,
+            "hand": [{"id": c, "label": cards[c].name, "kind": "card", "count": n} for c, n in sorted(hand.items())]}
 
 
 def resample(s: KBase, seat: int | None, rng: Rng) -> None:

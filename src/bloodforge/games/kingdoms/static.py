@@ -11,8 +11,13 @@ COLOURS = {"elves": "#2e8b57", "humans": "#4a78c2", "dwarves": "#b5651d", "undea
 
 def static_info(c: Content, seat_factions: list[list[int]]) -> dict[str, Any]:
     spaces = c.map.spaces
-    areas = [{"id": s.id, "name": s.name, "x": s.x, "y": s.y, "kind": s.kind, "value": s.value, "gem": s.gem,
-              "home": s.home, "capital": s.capital} for s in spaces]
+    areas = [{"id": s.id, "name": s.name, "label": s.name + (f" {s.value}" if s.value else "") + ("◆" if s.gem else ""),
+              "x": s.x, "y": s.y, "kind": s.kind, "value": s.value, "gem": s.gem, "home": s.home,
+              "capital": s.capital} for s in spaces]
+    names = {s.id: s.name for s in spaces}
+    names.update({k: u.name for k, u in c.units.units.items()})
+    names.update({f"hired_{k}": f"hired {k}" for k in ("infantry", "cavalry")})
+    names.update({k: v.name for k, v in c.cards.items()})
     links = sorted({tuple(sorted((c.ids[a], c.ids[b]))) for a in range(len(c.ids)) for b in c.adj[a]})
     return {
         "board": {
@@ -20,6 +25,7 @@ def static_info(c: Content, seat_factions: list[list[int]]) -> dict[str, Any]:
             "bridges": [list(b) for b in c.map.bridges],
             "kinds": {"land": {"label": "Territory"}, "sea": {"label": "Sea zone"}},
             "seats": [{"seat": i, "name": FACTION_NAMES[f], "colour": COLOURS[f]} for i, f in enumerate(FACTIONS)],
+            "names": names,
         },
         "factions": list(FACTIONS),
         "seat_factions": [[FACTIONS[f] for f in fs] for fs in seat_factions],
