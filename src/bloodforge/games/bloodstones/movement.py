@@ -11,12 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .model import Position, UnitCounts
 from .units import CUTIECORN
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState, UnitCounts
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +30,7 @@ class GroupProfile:
         return self.paying_normal == 0 and self.paying_dragons == 0 and self.ships == 0 and not self.land_units
 
 
-def group_profile(st: BloodstonesState, seat: int, group: UnitCounts) -> GroupProfile:
+def group_profile(st: Position, seat: int, group: UnitCounts) -> GroupProfile:
     kinds = st.rules_of(seat).kinds
     leaders = dragons = ships = others = 0
     cutiecorn = False
@@ -64,7 +61,7 @@ def group_profile(st: BloodstonesState, seat: int, group: UnitCounts) -> GroupPr
     )
 
 
-def passage_sea(st: BloodstonesState, seat: int, area: int) -> bool:
+def passage_sea(st: Position, seat: int, area: int) -> bool:
     """A sea holding one of the mover's ships and no other player's units (ship passage)."""
     by_seat = st.units.get(area)
     if not by_seat or seat not in by_seat or len(by_seat) > 1:
@@ -73,8 +70,8 @@ def passage_sea(st: BloodstonesState, seat: int, area: int) -> bool:
     return any(kinds[u].is_ship for u in by_seat[seat] if u != CUTIECORN)
 
 
-def enter_cost_fn(st: BloodstonesState, seat: int, prof: GroupProfile) -> Callable[[int], int | None]:
-    board = st.game.board
+def enter_cost_fn(st: Position, seat: int, prof: GroupProfile) -> Callable[[int], int | None]:
+    board = st.ruleset.board
     terrain = board.terrain
     move_cost = st.rules_of(seat).move_cost
 
@@ -98,7 +95,7 @@ def enter_cost_fn(st: BloodstonesState, seat: int, prof: GroupProfile) -> Callab
 
 
 def reachable(
-    st: BloodstonesState, seat: int, source: int, group: UnitCounts, budget: int | None
+    st: Position, seat: int, source: int, group: UnitCounts, budget: int | None
 ) -> dict[int, int]:
     """Destinations the whole group may end in, with their cheapest total cost."""
     prof = group_profile(st, seat, group)
@@ -118,9 +115,9 @@ def reachable(
             pass_memo[area] = not st.enemy_units_in(area, seat)
         return pass_memo[area]
 
-    costs = st.game.board.graph.cheapest_costs(source, enter, can_pass, budget)
+    costs = st.ruleset.board.graph.cheapest_costs(source, enter, can_pass, budget)
     out: dict[int, int] = {}
-    board = st.game.board
+    board = st.ruleset.board
     for area, cost in costs.items():
         if area == source:
             continue
@@ -138,9 +135,9 @@ def reachable(
     return out
 
 
-def undead_destinations(st: BloodstonesState, seat: int, source: int) -> list[int]:
+def undead_destinations(st: Position, seat: int, source: int) -> list[int]:
     """Undead move phase: up to two land areas at no cost, any terrain, seas only by own ships."""
-    board = st.game.board
+    board = st.ruleset.board
 
     def enter(area: int) -> int | None:
         if board.is_sea(area):
@@ -154,7 +151,7 @@ def undead_destinations(st: BloodstonesState, seat: int, source: int) -> list[in
     return sorted(a for a, c in costs.items() if a != source and not board.is_sea(a) and c >= 1)
 
 
-def movable_units(st: BloodstonesState, seat: int, area: int) -> UnitCounts:
+def movable_units(st: Position, seat: int, area: int) -> UnitCounts:
     """Units of `seat` that may leave `area` now by a Move Units action."""
     if st.enemy_units_in(area, seat):
         return {}

@@ -14,18 +14,13 @@ Action texts (all lower case, areas by id):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import CANCEL, Action
 
 from . import battle as battles
 from . import setup, turn, villages
-from .movement import movable_units, reachable, undead_destinations
-from .state import Pending, Phase, copy_units
+from .model import Pending, Phase, Position, copy_units
+from .movement import movable_units, passage_sea, reachable, undead_destinations
 from .units import CUTIECORN
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState
 
 A = Action.of
 
@@ -33,7 +28,7 @@ A = Action.of
 # ==============================================================================================
 # legal actions
 # ==============================================================================================
-def legal_actions(st: BloodstonesState) -> list[Action]:
+def legal_actions(st: Position) -> list[Action]:
     return sorted(set(_legal(st)), key=_order)
 
 
@@ -41,7 +36,7 @@ def _order(a: Action) -> tuple[str, tuple[str, ...]]:
     return (a.kind, a.args)
 
 
-def _legal(st: BloodstonesState) -> list[Action]:
+def _legal(st: Position) -> list[Action]:
     if st.battle is not None:
         return _battle_legal(st)
     phase = st.phase
@@ -73,14 +68,14 @@ def _legal(st: BloodstonesState) -> list[Action]:
     return []
 
 
-def _battle_legal(st: BloodstonesState) -> list[Action]:
+def _battle_legal(st: Position) -> list[Action]:
     b = st.battle
     assert b is not None
     step = b.step
     if step == battles.WITHDRAW:
         return [*(A("withdraw", d) for d in battles.withdraw_options(st, b)), A("stay")]
     if step == battles.SUBSTITUTE:
-        seat = st.current_player
+        seat = st.deciding_seat()
         assert seat is not None
         return [*(A("substitute", t) for t in st.hands[seat]), A("keep")]
     if step == battles.CASUALTY:
@@ -93,7 +88,7 @@ def _battle_legal(st: BloodstonesState) -> list[Action]:
     return []
 
 
-def _pick_and_pay_legal(st: BloodstonesState, seat: int, verb: str, options_fn: object) -> list[Action]:
+def _pick_and_pay_legal(st: Position, seat: int, verb: str, options_fn: object) -> list[Action]:
     """One-tile phases (capture, construct): pick areas while the dearest tile could pay, then pay."""
     assert callable(options_fn)
     p = st.pending
@@ -108,13 +103,13 @@ def _pick_and_pay_legal(st: BloodstonesState, seat: int, verb: str, options_fn: 
     return acts
 
 
-def _pay_build_legal(st: BloodstonesState, seat: int) -> list[Action]:
+def _pay_build_legal(st: Position, seat: int) -> list[Action]:
     return [A("pay", t) for t in st.hands[seat]]
 
 
-def build_targets(st: BloodstonesState, seat: int) -> tuple[list[int], list[int]]:
+def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
     """(land areas, sea areas) where `seat` may build units now."""
-    board = st.game.board
+    board = st.ruleset.board
     rules = st.rules_of(seat)
     if rules.is_horde:
         own = st.areas_with_units(seat)
@@ -139,7 +134,7 @@ def build_targets(st: BloodstonesState, seat: int) -> tuple[list[int], list[int]
     return sorted(homes), sorted(seas)
 
 
-def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
+def _main_legal(st: Position, seat: int) -> list[Action]:
     p = st.pending
     rules = st.rules_of(seat)
     kinds = rules.kinds
@@ -188,7 +183,7 @@ def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
     return acts
 
 
-def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
+def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
     """First unit of a new moving group: only units that could afford at least one step."""
     if budget <= 0:
         return []
@@ -204,11 +199,9 @@ def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
     return out
 
 
-def reachable_first_step(st: BloodstonesState, seat: int, area: int, unit: str, budget: int,
+def reachable_first_step(st: Position, seat: int, area: int, unit: str, budget: int,
                          move_cost: dict[str, int | None]) -> bool:
-    from .movement import passage_sea
-
-    b = st.game.board
+    b = st.ruleset.board
     k = st.kind(seat, unit)
     for nb in b.neighbours[area]:
         t = b.terrain[nb]
@@ -227,8 +220,8 @@ def reachable_first_step(st: BloodstonesState, seat: int, area: int, unit: str, 
     return False
 
 
-def recovery_options(st: BloodstonesState, seat: int) -> list[tuple[str, int]]:
-    board = st.game.board
+def recovery_options(st: Position, seat: int) -> list[tuple[str, int]]:
+    board = st.ruleset.board
     kinds = st.rules_of(seat).kinds
     size = st.hand_size(seat)
     empty = [a for a in board.area_ids if st.is_empty(a)]
@@ -247,7 +240,7 @@ def recovery_options(st: BloodstonesState, seat: int) -> list[tuple[str, int]]:
 # ==============================================================================================
 # applying actions
 # ==============================================================================================
-def apply(st: BloodstonesState, action: Action) -> None:
+def apply(st: Position, action: Action) -> None:
     kind, args = action.kind, action.args
     handler = _HANDLERS.get(kind)
     if handler is None:
@@ -259,19 +252,19 @@ def _area(x: str) -> int:
     return int(x)
 
 
-def _faction(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _faction(st: Position, args: tuple[str, ...]) -> None:
     setup.choose_faction(st, args[0])
 
 
-def _citadel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _citadel(st: Position, args: tuple[str, ...]) -> None:
     setup.place_citadel(st, _area(args[0]))
 
 
-def _start(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _start(st: Position, args: tuple[str, ...]) -> None:
     setup.place_horde(st, _area(args[0]))
 
 
-def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _build(st: Position, args: tuple[str, ...]) -> None:
     unit, area = args[0], _area(args[1])
     if st.phase is Phase.SETUP_BUILD:
         setup.setup_build(st, unit, area)
@@ -285,7 +278,7 @@ def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
 _place = _build  # the Chaos Horde's return to the map is paid like a build
 
 
-def _spend_payment(st: BloodstonesState) -> tuple[Pending, int]:
+def _spend_payment(st: Position) -> tuple[Pending, int]:
     """Committing a compound action: the tiles paid go to the discard pile."""
     p = st.pending
     assert p is not None
@@ -295,7 +288,7 @@ def _spend_payment(st: BloodstonesState) -> tuple[Pending, int]:
     return p, seat
 
 
-def _commit_build(st: BloodstonesState) -> None:
+def _commit_build(st: Position) -> None:
     p, seat = _spend_payment(st)
     assert p.unit is not None
     assert p.area is not None
@@ -308,7 +301,7 @@ def _commit_build(st: BloodstonesState) -> None:
         turn.enter_capture(st)
 
 
-def _done(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _done(st: Position, args: tuple[str, ...]) -> None:
     del args
     phase = st.phase
     if phase is Phase.SETUP_BUILD:
@@ -326,7 +319,7 @@ def _done(st: BloodstonesState, args: tuple[str, ...]) -> None:
         turn.enter_capture(st)
 
 
-def _pick(st: BloodstonesState, kind: str, area: int) -> None:
+def _pick(st: Position, kind: str, area: int) -> None:
     p = st.pending
     if p is None:
         p = st.pending = Pending(kind)
@@ -334,15 +327,15 @@ def _pick(st: BloodstonesState, kind: str, area: int) -> None:
     p.cost += villages.village_cost(st, area)
 
 
-def _capture(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _capture(st: Position, args: tuple[str, ...]) -> None:
     _pick(st, "capture", _area(args[0]))
 
 
-def _village(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _village(st: Position, args: tuple[str, ...]) -> None:
     _pick(st, "village", _area(args[0]))
 
 
-def _move(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _move(st: Position, args: tuple[str, ...]) -> None:
     area, unit = _area(args[0]), args[1]
     p = st.pending
     if p is None:
@@ -351,7 +344,7 @@ def _move(st: BloodstonesState, args: tuple[str, ...]) -> None:
     p.group[unit] = p.group.get(unit, 0) + 1
 
 
-def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _to(st: Position, args: tuple[str, ...]) -> None:
     dest = _area(args[0])
     seat = st.active
     p = st.pending
@@ -371,7 +364,7 @@ def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
     p.group_area = None
 
 
-def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _pay(st: Position, args: tuple[str, ...]) -> None:
     tile = args[0]
     seat = st.active
     p = st.pending
@@ -389,7 +382,7 @@ def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
         _commit_one_tile(st)
 
 
-def _commit_move(st: BloodstonesState) -> None:
+def _commit_move(st: Position) -> None:
     p, seat = _spend_payment(st)
     legs = "; ".join(
         f"{'+'.join(f'{n} {u}' for u, n in sorted(leg['units'].items()))} {leg['from']}->{leg['to']}" for leg in p.legs
@@ -399,7 +392,7 @@ def _commit_move(st: BloodstonesState) -> None:
     battles.settle_cutiecorn(st)
 
 
-def _commit_one_tile(st: BloodstonesState) -> None:
+def _commit_one_tile(st: Position) -> None:
     p, seat = _spend_payment(st)
     if p.kind == "capture":
         owners = [villages.capture_village(st, seat, a) for a in p.targets]
@@ -419,7 +412,7 @@ def _commit_one_tile(st: BloodstonesState) -> None:
         turn.draw_phase(st)
 
 
-def _cancel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _cancel(st: Position, args: tuple[str, ...]) -> None:
     del args
     p = st.pending
     assert p is not None
@@ -436,7 +429,7 @@ def _cancel(st: BloodstonesState, args: tuple[str, ...]) -> None:
     st.pending = None
 
 
-def _undead(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _undead(st: Position, args: tuple[str, ...]) -> None:
     src, dst = _area(args[0]), _area(args[1])
     seat = st.active
     st.remove_units(src, seat, "undead")
@@ -447,55 +440,55 @@ def _undead(st: BloodstonesState, args: tuple[str, ...]) -> None:
         turn.enter_main(st)
 
 
-def _battle(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _battle(st: Position, args: tuple[str, ...]) -> None:
     battles.start_battle(st, _area(args[0]), int(args[1]))
     _after_battle_step(st)
 
 
-def _after_battle_step(st: BloodstonesState) -> None:
+def _after_battle_step(st: Position) -> None:
     if st.battle is None:
         turn.after_battle(st)
 
 
-def _withdraw(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _withdraw(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.withdraw(st, st.battle, _area(args[0]))
     _after_battle_step(st)
 
 
-def _stay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _stay(st: Position, args: tuple[str, ...]) -> None:
     del args
     assert st.battle is not None
     st.log(f"{st.seat_label(st.battle.defender)} stands and fights")
     battles.draw_battle_tiles(st, st.battle)
 
 
-def _substitute(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _substitute(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.substitute(st, st.battle, args[0])
     _after_battle_step(st)
 
 
-def _keep(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _keep(st: Position, args: tuple[str, ...]) -> None:
     del args
     assert st.battle is not None
     battles.substitute(st, st.battle, None)
     _after_battle_step(st)
 
 
-def _casualty(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _casualty(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.take_casualty(st, st.battle, args[0])
     _after_battle_step(st)
 
 
-def _retreat(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _retreat(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.retreat(st, st.battle, _area(args[0]))
     _after_battle_step(st)
 
 
-def _raise(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _raise(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.raise_undead(st, st.battle, int(args[0]))
     _after_battle_step(st)
@@ -529,15 +522,15 @@ _HANDLERS = {
 # ==============================================================================================
 # explanations for refused actions
 # ==============================================================================================
-def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
+def explain_illegal(st: Position, action: Action) -> str | None:
     kind, args = action.kind, action.args
-    seat = st.current_player
+    seat = st.deciding_seat()
     if seat is None:
         return "the game is over"
     try:
         if kind == "move" and len(args) == 2:
             area = int(args[0])
-            if area not in st.game.board.terrain:
+            if area not in st.ruleset.board.terrain:
                 return f"there is no area {area} on this map"
             if st.enemy_units_in(area, seat) and seat in st.units.get(area, {}):
                 return f"units may not leave area {area}: it holds enemy units (fight first)"
@@ -553,7 +546,7 @@ def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
             return f"all battles must be resolved first (contested area(s): {areas})"
         if kind in ("battle", "village", "capture", "citadel", "start", "to", "withdraw", "retreat") and args:
             area = int(args[0])
-            if area not in st.game.board.terrain:
+            if area not in st.ruleset.board.terrain:
                 return f"there is no area {area} on this map"
     except ValueError:
         return f"{' '.join(args)!r} is not a valid area number"
