@@ -391,7 +391,9 @@ def end_battle(st: Position) -> None:
 
 def settle_cutiecorn(st: Position) -> None:
     """A Cutiecorn alone among another player's units falls under that player's control."""
-    for area in sorted(st.units):
+    candidates = [a for a, by_seat in st.units.items()
+                  if len(by_seat) > 1 and any(CUTIECORN in c for c in by_seat.values())]
+    for area in sorted(candidates):
         by_seat = st.units[area]
         for seat, counts in list(by_seat.items()):
             if counts == {CUTIECORN: 1} and len(by_seat) > 1:

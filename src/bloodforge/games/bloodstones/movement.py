@@ -9,7 +9,7 @@ Units may enter an area holding enemy units but not move on from it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
 from dataclasses import dataclass
 
 from .model import Position, UnitCounts
@@ -70,67 +70,90 @@ def passage_sea(st: Position, seat: int, area: int) -> bool:
     return any(kinds[u].is_ship for u in by_seat[seat] if u != CUTIECORN)
 
 
-def enter_cost_fn(st: Position, seat: int, prof: GroupProfile) -> Callable[[int], int | None]:
-    board = st.ruleset.board
-    terrain = board.terrain
-    move_cost = st.rules_of(seat).move_cost
-
-    def enter(area: int) -> int | None:
-        t = terrain[area]
-        if t == "sea":
-            if prof.land_units:
-                return 0 if passage_sea(st, seat, area) else None
-            dragon_step = 0 if passage_sea(st, seat, area) else 1
-            return prof.ships + prof.paying_dragons * dragon_step
-        if prof.ships:
-            return None
-        if prof.land_units:
-            c = move_cost.get(t)
-            if c is None:
-                return None
-            return prof.paying_normal * c + prof.paying_dragons
-        return prof.paying_dragons
-
-    return enter
+def passage_seas(st: Position, seat: int) -> set[int]:
+    """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep."""
+    kinds = st.rules_of(seat).kinds
+    sea = st.ruleset.board.sea_areas
+    out = set()
+    for area, by_seat in st.units.items():
+        if area in sea and len(by_seat) == 1:
+            mine = by_seat.get(seat)
+            if mine is not None and any(u != CUTIECORN and kinds[u].is_ship for u in mine):
+                out.add(area)
+    return out
 
 
 def reachable(
     st: Position, seat: int, source: int, group: UnitCounts, budget: int | None
 ) -> dict[int, int]:
-    """Destinations the whole group may end in, with their cheapest total cost."""
+    """Destinations the whole group may end in, with their cheapest total cost.
+
+    Dijkstra over areas with the entry cost of each area looked up from tables: the faction's
+    cost of entering each area, the seas with ship passage and the areas holding other
+    players' units (entered but never left) are computed once per search.
+    """
     prof = group_profile(st, seat, group)
     if prof.empty:
         return {}
-    raw_enter = enter_cost_fn(st, seat, prof)
-    enter_memo: dict[int, int | None] = {}
-    pass_memo: dict[int, bool] = {}
+    area_cost = st.rules_of(seat).area_cost
+    neighbours = st.ruleset.neighbours
+    sea = st.ruleset.board.sea_areas
+    passage = passage_seas(st, seat)
+    blocked = {a for a, by_seat in st.units.items() if len(by_seat) > 1 or seat not in by_seat}
+    land_units, ships = prof.land_units, prof.ships
+    paying_normal, paying_dragons = prof.paying_normal, prof.paying_dragons
+    enter: dict[int, int | None] = {}
 
-    def enter(area: int) -> int | None:
-        if area not in enter_memo:
-            enter_memo[area] = raw_enter(area)
-        return enter_memo[area]
+    def entry(area: int) -> int | None:
+        if area in sea:
+            if land_units:
+                return 0 if area in passage else None
+            return ships + paying_dragons * (0 if area in passage else 1)
+        if ships:
+            return None
+        if land_units:
+            c = area_cost[area]
+            if c is None:
+                return None
+            return paying_normal * c + paying_dragons
+        return paying_dragons
 
-    def can_pass(area: int) -> bool:
-        if area not in pass_memo:
-            pass_memo[area] = not st.enemy_units_in(area, seat)
-        return pass_memo[area]
-
-    costs = st.ruleset.board.graph.cheapest_costs(source, enter, can_pass, budget)
+    best = {source: 0}
+    heap = [(0, source)]
+    while heap:
+        cost, a = heapq.heappop(heap)
+        if cost > best[a]:
+            continue
+        if a != source and a in blocked:
+            continue
+        for b in neighbours[a]:
+            if b in enter:
+                step = enter[b]
+            else:
+                step = enter[b] = entry(b)
+            if step is None:
+                continue
+            total = cost + step
+            if budget is not None and total > budget:
+                continue
+            if total < best.get(b, total + 1):
+                best[b] = total
+                heapq.heappush(heap, (total, b))
     out: dict[int, int] = {}
-    board = st.ruleset.board
-    for area, cost in costs.items():
+    for area, cost in best.items():
         if area == source:
             continue
-        if board.is_sea(area) and prof.land_units:
-            continue  # only ships and dragons may stay at sea
-        if prof.paying_dragons and board.is_sea(area) and passage_sea(st, seat, area):
-            # Ship passage is free only along the way: "you still pay the cost of moving into
-            # the final area", and a dragon pays one pip for any area, a sea with its own ship
-            # included.
-            before = [costs[b] for b in board.neighbours[area] if b in costs and (b == source or can_pass(b))]
-            cost = min(before) + prof.ships + prof.paying_dragons
-            if budget is not None and cost > budget:
-                continue
+        if area in sea:
+            if land_units:
+                continue  # only ships and dragons may stay at sea
+            if paying_dragons and area in passage:
+                # Ship passage is free only along the way: "you still pay the cost of moving
+                # into the final area", and a dragon pays one pip for any area, a sea with its
+                # own ship included.
+                before = [best[b] for b in neighbours[area] if b in best and (b == source or b not in blocked)]
+                cost = min(before) + ships + paying_dragons
+                if budget is not None and cost > budget:
+                    continue
         out[area] = cost
     return out
 

@@ -3,7 +3,8 @@ evaluation (VP, villages, army strength, battle odds and threats).
 
 It reads only the public contract: `observation(seat)`, `static_info()`, legal actions and
 cloned states, plus the game's exported rule queries (`queries.py`: battle modifiers, tiles
-drawn, exact battle odds), which the rules use too, so it never re-implements a rule; everything else is a weighted sum tuned by self-play against the
+drawn, exact battle odds), which the rules use too, so it never re-implements a rule;
+everything else is a weighted sum tuned by self-play against the
 random agent. Plans are lists of action texts executed over the next calls; if the state
 diverges (a legal list without the next step), the plan is dropped and rethought.
 """

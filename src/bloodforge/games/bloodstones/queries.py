@@ -142,7 +142,7 @@ def attack_win_probability(facts: Facts, att_faction: str, att: Force, def_facti
     them, no substitutions (they come from hands, which the rules cannot foresee)."""
     values = tuple(facts["battle_tiles"])
     top = int(facts["count_top"])
-    win, lose, tie = fight_odds(
+    win, lose, _tie = fight_odds(
         values, top,
         tiles_drawn(facts, att_faction, att, dfn),
         battle_modifier(facts, att_faction, att, terrain, True, def_faction, dfn),

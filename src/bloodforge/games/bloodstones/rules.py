@@ -14,29 +14,39 @@ Action texts (all lower case, areas by id):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from operator import attrgetter
+
 from bloodforge.core import CANCEL, Action
 
 from . import battle as battles
 from . import setup, turn, villages
 from .model import Pending, Phase, Position, copy_units
-from .movement import movable_units, passage_sea, reachable, undead_destinations
+from .movement import movable_units, passage_seas, reachable, undead_destinations
 from .units import CUTIECORN
 
-A = Action.of
+_ORDER = attrgetter("kind", "args")
 
 
 # ==============================================================================================
 # legal actions
 # ==============================================================================================
 def legal_actions(st: Position) -> list[Action]:
-    return sorted(set(_legal(st)), key=_order)
-
-
-def _order(a: Action) -> tuple[str, tuple[str, ...]]:
-    return (a.kind, a.args)
+    """Sorted by (verb, words), no duplicates. Every action comes from `Ruleset.act`, so equal
+    actions are one object and duplicates sit side by side once sorted."""
+    acts = _legal(st)
+    acts.sort(key=_ORDER)
+    out: list[Action] = []
+    prev = None
+    for a in acts:
+        if a is not prev:
+            out.append(a)
+            prev = a
+    return out
 
 
 def _legal(st: Position) -> list[Action]:
+    A = st.ruleset.act
     if st.battle is not None:
         return _battle_legal(st)
     phase = st.phase
@@ -69,6 +79,7 @@ def _legal(st: Position) -> list[Action]:
 
 
 def _battle_legal(st: Position) -> list[Action]:
+    A = st.ruleset.act
     b = st.battle
     assert b is not None
     step = b.step
@@ -88,9 +99,11 @@ def _battle_legal(st: Position) -> list[Action]:
     return []
 
 
-def _pick_and_pay_legal(st: Position, seat: int, verb: str, options_fn: object) -> list[Action]:
+def _pick_and_pay_legal(
+    st: Position, seat: int, verb: str, options_fn: Callable[[Position, int, list[int]], list[int]]
+) -> list[Action]:
     """One-tile phases (capture, construct): pick areas while the dearest tile could pay, then pay."""
-    assert callable(options_fn)
+    A = st.ruleset.act
     p = st.pending
     chosen = p.targets if p is not None else []
     acts = [A(verb, a) for a in options_fn(st, seat, chosen)]
@@ -104,6 +117,7 @@ def _pick_and_pay_legal(st: Position, seat: int, verb: str, options_fn: object) 
 
 
 def _pay_build_legal(st: Position, seat: int) -> list[Action]:
+    A = st.ruleset.act
     return [A("pay", t) for t in st.hands[seat]]
 
 
@@ -135,6 +149,7 @@ def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
 
 
 def _main_legal(st: Position, seat: int) -> list[Action]:
+    A = st.ruleset.act
     p = st.pending
     rules = st.rules_of(seat)
     kinds = rules.kinds
@@ -151,7 +166,7 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
             acts.extend(A("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
             budget = st.hand_pips(seat) - p.cost
             reach = reachable(st, seat, p.group_area, p.group, budget)
-            st.__dict__["_reach_memo"] = (len(st.history), reach)  # reused by `to` on this position
+            st.reach_memo = (len(st.history), reach)  # reused by `to` on this position
             acts.extend(A("to", d) for d in reach)
             return acts
         acts.extend(A("pay", t) for t in st.hands[seat])
@@ -184,40 +199,55 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
 
 
 def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
-    """First unit of a new moving group: only units that could afford at least one step."""
+    """First unit of a new moving group: only units that could afford at least one step.
+
+    Table-driven: the faction's cost of entering each area is precomputed (`area_cost`), and
+    the seas offering ship passage are found once for all units."""
     if budget <= 0:
         return []
+    A = st.ruleset.act
     rules = st.rules_of(seat)
+    kinds = rules.kinds
+    area_cost = rules.area_cost
+    neighbours = st.ruleset.neighbours
+    terrain = st.ruleset.terrain
+    passage = passage_seas(st, seat)
     out = []
-    for area in st.areas_with_units(seat):
-        avail = movable_units(st, seat, area)
-        for unit in avail:
+    units = st.units
+    for area, by_seat in units.items():
+        here = by_seat.get(seat)
+        if here is None or len(by_seat) > 1:
+            continue  # no units, or pinned by enemy units: they may not leave
+        land_ok = ship_ok = None
+        for unit in here:
             if unit == CUTIECORN:
                 continue
-            if reachable_first_step(st, seat, area, unit, budget, rules.move_cost):
+            k = kinds[unit]
+            if not k.moves_in_main_actions:
+                continue
+            if k.is_dragon:
+                ok = bool(neighbours[area])
+            elif k.is_ship:
+                if ship_ok is None:
+                    ship_ok = budget >= 1 and any(terrain[nb] == "sea" for nb in neighbours[area])
+                ok = ship_ok
+            else:
+                if land_ok is None:
+                    land_ok = False
+                    for nb in neighbours[area]:
+                        if terrain[nb] == "sea":
+                            if nb in passage:
+                                land_ok = True
+                                break
+                        else:
+                            c = area_cost[nb]
+                            if c is not None and c <= budget:
+                                land_ok = True
+                                break
+                ok = land_ok
+            if ok:
                 out.append(A("move", area, unit))
     return out
-
-
-def reachable_first_step(st: Position, seat: int, area: int, unit: str, budget: int,
-                         move_cost: dict[str, int | None]) -> bool:
-    b = st.ruleset.board
-    k = st.kind(seat, unit)
-    for nb in b.neighbours[area]:
-        t = b.terrain[nb]
-        if k.is_ship:
-            if t == "sea" and budget >= 1:
-                return True
-        elif k.is_dragon:
-            return True
-        elif t == "sea":
-            if passage_sea(st, seat, nb):
-                return True
-        else:
-            c = move_cost.get(t)
-            if c is not None and c <= budget:
-                return True
-    return False
 
 
 def recovery_options(st: Position, seat: int) -> list[tuple[str, int]]:
@@ -350,7 +380,7 @@ def _to(st: Position, args: tuple[str, ...]) -> None:
     p = st.pending
     assert p is not None
     assert p.group_area is not None
-    memo = st.__dict__.get("_reach_memo")
+    memo = st.reach_memo
     if memo is not None and memo[0] == len(st.history):
         cost = memo[1][dest]
     else:
