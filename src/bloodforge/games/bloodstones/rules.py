@@ -46,7 +46,7 @@ def legal_actions(st: Position) -> list[Action]:
 
 
 def _legal(st: Position) -> list[Action]:
-    A = st.ruleset.act
+    act = st.ruleset.act
     if st.battle is not None:
         return _battle_legal(st)
     phase = st.phase
@@ -58,44 +58,44 @@ def _legal(st: Position) -> list[Action]:
     if phase is Phase.CAPTURE:
         return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
     if phase is Phase.UNDEAD:
-        acts = [A("undead", src, dst) for src in turn.undead_sources(st, seat)
+        acts = [act("undead", src, dst) for src in turn.undead_sources(st, seat)
                 for dst in undead_destinations(st, seat, src)]
-        return [*acts, A("done")]
+        return [*acts, act("done")]
     if phase is Phase.FINAL_BATTLES:
-        return [A("battle", a, s) for a, s in turn.contested_areas(st, seat)]
+        return [act("battle", a, s) for a, s in turn.contested_areas(st, seat)]
     if phase is Phase.SETUP_BUILD:
-        return [*(A("build", u, a) for u, a in setup.setup_build_options(st)), A("done")]
+        return [*(act("build", u, a) for u, a in setup.setup_build_options(st)), act("done")]
     if phase is Phase.PLACE_CITADEL:
-        return [A("citadel", a) for a in setup.citadel_options(st)]
+        return [act("citadel", a) for a in setup.citadel_options(st)]
     if phase is Phase.PLACE_HORDE:
-        return [A("start", a) for a in setup.horde_options(st)]
+        return [act("start", a) for a in setup.horde_options(st)]
     if phase is Phase.CHOOSE_FACTION:
-        return [A("faction", f) for f in setup.faction_choices(st)]
+        return [act("faction", f) for f in setup.faction_choices(st)]
     if phase is Phase.RECOVER:
         if st.pending is not None:
-            return [*_pay_build_legal(st, seat), A(CANCEL)]
-        return [*(A("place", u, a) for u, a in recovery_options(st, seat)), A("done")]
+            return [*_pay_build_legal(st, seat), act(CANCEL)]
+        return [*(act("place", u, a) for u, a in recovery_options(st, seat)), act("done")]
     return []
 
 
 def _battle_legal(st: Position) -> list[Action]:
-    A = st.ruleset.act
+    act = st.ruleset.act
     b = st.battle
     assert b is not None
     step = b.step
     if step == battles.WITHDRAW:
-        return [*(A("withdraw", d) for d in battles.withdraw_options(st, b)), A("stay")]
+        return [*(act("withdraw", d) for d in battles.withdraw_options(st, b)), act("stay")]
     if step == battles.SUBSTITUTE:
         seat = st.deciding_seat()
         assert seat is not None
-        return [*(A("substitute", t) for t in st.hands[seat]), A("keep")]
+        return [*(act("substitute", t) for t in st.hands[seat]), act("keep")]
     if step == battles.CASUALTY:
-        return [A("casualty", u) for u in battles.casualty_choices(st, b)]
+        return [act("casualty", u) for u in battles.casualty_choices(st, b)]
     if step == battles.RETREAT:
         loser = b.seat(1 - (b.winner or 0))
-        return [A("retreat", d) for d in battles.escape_options(st, loser, b.area, st.units_at(b.area, loser))]
+        return [act("retreat", d) for d in battles.escape_options(st, loser, b.area, st.units_at(b.area, loser))]
     if step == battles.RAISE:
-        return [A("raise", k) for k in range(battles.raise_limit(st, b) + 1)]
+        return [act("raise", k) for k in range(battles.raise_limit(st, b) + 1)]
     return []
 
 
@@ -103,22 +103,22 @@ def _pick_and_pay_legal(
     st: Position, seat: int, verb: str, options_fn: Callable[[Position, int, list[int]], list[int]]
 ) -> list[Action]:
     """One-tile phases (capture, construct): pick areas while the dearest tile could pay, then pay."""
-    A = st.ruleset.act
+    act = st.ruleset.act
     p = st.pending
     chosen = p.targets if p is not None else []
-    acts = [A(verb, a) for a in options_fn(st, seat, chosen)]
+    acts = [act(verb, a) for a in options_fn(st, seat, chosen)]
     if p is None:
-        acts.append(A("done"))
+        acts.append(act("done"))
         return acts
     kinds = st.rules_of(seat).kinds
-    acts.extend(A("pay", t) for t in st.hands[seat] if kinds[t].pips >= p.cost)
-    acts.append(A(CANCEL))
+    acts.extend(act("pay", t) for t in st.hands[seat] if kinds[t].pips >= p.cost)
+    acts.append(act(CANCEL))
     return acts
 
 
 def _pay_build_legal(st: Position, seat: int) -> list[Action]:
-    A = st.ruleset.act
-    return [A("pay", t) for t in st.hands[seat]]
+    act = st.ruleset.act
+    return [act("pay", t) for t in st.hands[seat]]
 
 
 def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
@@ -149,27 +149,27 @@ def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
 
 
 def _main_legal(st: Position, seat: int) -> list[Action]:
-    A = st.ruleset.act
+    act = st.ruleset.act
     p = st.pending
     rules = st.rules_of(seat)
     kinds = rules.kinds
     if p is not None:
         if p.kind == "build":
-            return [*_pay_build_legal(st, seat), A(CANCEL)]
+            return [*_pay_build_legal(st, seat), act(CANCEL)]
         if p.kind == "capture":
             return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
         # move
-        acts: list[Action] = [A(CANCEL)]
+        acts: list[Action] = [act(CANCEL)]
         if p.group:
             assert p.group_area is not None
             avail = movable_units(st, seat, p.group_area)
-            acts.extend(A("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
+            acts.extend(act("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
             budget = st.hand_pips(seat) - p.cost
             reach = reachable(st, seat, p.group_area, p.group, budget)
             st.reach_memo = (len(st.history), reach)  # reused by `to` on this position
-            acts.extend(A("to", d) for d in reach)
+            acts.extend(act("to", d) for d in reach)
             return acts
-        acts.extend(A("pay", t) for t in st.hands[seat])
+        acts.extend(act("pay", t) for t in st.hands[seat])
         if not p.paid:
             acts.extend(_move_starts(st, seat, st.hand_pips(seat) - p.cost))
         return acts
@@ -183,18 +183,18 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
         if not k.buildable or k.build_cost is None or k.build_cost > size - 1:
             continue
         for a in (seas if k.is_ship else land):
-            acts.append(A("build", tile, a))
+            acts.append(act("build", tile, a))
     if st.cutiecorn_free:
         cc = kinds[CUTIECORN]
         if cc.build_cost is not None and cc.build_cost <= size:
-            acts.extend(A("build", CUTIECORN, a) for a in land)
+            acts.extend(act("build", CUTIECORN, a) for a in land)
     acts.extend(_move_starts(st, seat, st.hand_pips(seat)))
     contested = turn.contested_areas(st, seat)
-    acts.extend(A("battle", a, s) for a, s in contested)
+    acts.extend(act("battle", a, s) for a, s in contested)
     if rules.has("captures_villages_as_main_action_once_per_turn_one_tile") and not st.horde_captured:
-        acts.extend(A("capture", a) for a in turn.capture_affordable(st, seat, []))
+        acts.extend(act("capture", a) for a in turn.capture_affordable(st, seat, []))
     if not contested:
-        acts.append(A("done"))
+        acts.append(act("done"))
     return acts
 
 
@@ -205,7 +205,7 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
     the seas offering ship passage are found once for all units."""
     if budget <= 0:
         return []
-    A = st.ruleset.act
+    act = st.ruleset.act
     rules = st.rules_of(seat)
     kinds = rules.kinds
     area_cost = rules.area_cost
@@ -246,7 +246,7 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
                                 break
                 ok = land_ok
             if ok:
-                out.append(A("move", area, unit))
+                out.append(act("move", area, unit))
     return out
 
 
