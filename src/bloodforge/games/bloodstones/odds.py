@@ -131,10 +131,11 @@ def render_odds(odds: Mapping[str, Any]) -> str:
     lines = [
         f"Battle in {odds['terrain']}",
         f"  attacker  {force(a)}",
-        f"  defender  {force(d)}" + ("  [Shields: wins ties]" if d["wins_ties"] else ""),
+        f"  defender  {force(d)}",
+        "  ties: " + ("the defending Shields win them" if d["wins_ties"] else "fought again"),
         f"  first fight: attacker {ff['win']:.4f}  defender {ff['lose']:.4f}  tie {ff['tie']:.4f}",
         f"  attacker wins {odds['win']:.4f} ({odds['win_exact']})   defender wins {odds['lose']:.4f}",
-        f"  expected fights {odds['expected_fights']:.3f}; VP to the victor: attacker {odds['attacker_vp_if_won']},"
-        f" defender {odds['defender_vp_if_won']}",
+        f"  expected fights {odds['expected_fights']:.3f}",
+        f"  VP to the victor: attacker {odds['attacker_vp_if_won']}, defender {odds['defender_vp_if_won']}",
     ]
     return "\n".join(lines)
