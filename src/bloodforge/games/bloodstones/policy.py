@@ -18,7 +18,14 @@ from typing import Any
 
 from bloodforge.core import CANCEL, Action, Rng, State
 
-from .queries import attack_win_probability, battle_modifier, fighting_values
+from .queries import (
+    attack_win_probability,
+    battle_modifier,
+    end_of_game_bonus,
+    fighting_values,
+    moves_in_main_actions,
+    unit_base,
+)
 
 Obs = Mapping[str, Any]
 
@@ -142,8 +149,8 @@ def evaluate(obs: Obs, model: Model, seat: int) -> float:
     def prospects(s: int) -> float:
         p = obs["players"][s]
         f = view.faction[s]
-        per_capture = model.factions[f]["captured_village_vp"]
-        value: float = float(p["vp"] + p["captured_villages"] * per_capture + p["captured_citadels"] * 5)
+        bonus = end_of_game_bonus(model.static, f, p["captured_villages"], p["captured_citadels"])
+        value: float = float(p["vp"] + bonus)
         value += float(p["villages_on_map"]) * (1.0 + 0.6 * remaining)
         value += 0.45 * view.strength(s)
         exposed = 0.0
@@ -547,8 +554,7 @@ class BloodstonesPolicy:
         out: list[tuple[float, list[str]]] = []
         for area, _ in starts.items():
             here = view.mine(area)
-            movable = {u: n for u, n in here.items()
-                       if model.unit(view.me, u)["base"] not in ("castle", "citadel", "undead")}
+            movable = {u: n for u, n in here.items() if moves_in_main_actions(unit_base(model.static, view.me, u))}
             groups = [movable]
             if sum(movable.values()) >= 2:
                 weakest = min(movable, key=lambda u: model.unit_value(view.me, u))

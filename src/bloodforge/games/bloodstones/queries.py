@@ -22,11 +22,14 @@ from functools import cache
 from typing import Any
 
 __all__ = [
+    "CITADEL_VP",
     "attack_win_probability",
     "battle_modifier",
     "defender_wins_ties",
+    "end_of_game_bonus",
     "fight_odds",
     "fighting_values",
+    "moves_in_main_actions",
     "tiles_drawn",
     "top_sum_distribution",
     "unit_base",
@@ -34,6 +37,22 @@ __all__ = [
 
 Facts = Mapping[str, Any]
 Force = Mapping[str, int]
+
+#: VP for each captured citadel, scored at the end (rulebook, Ending The Game).
+CITADEL_VP = 5
+
+
+def moves_in_main_actions(base: str) -> bool:
+    """May a unit of this base type take part in a Move Units action? Castles and citadels
+    never move; Undead move only in their own phase."""
+    return base not in ("castle", "citadel", "undead")
+
+
+def end_of_game_bonus(facts: Facts, faction: str, captured_villages: int, captured_citadels: int) -> int:
+    """VP scored at the end for captures: the faction's value per captured village (1, the
+    Chaos Horde 2) and CITADEL_VP per captured citadel."""
+    per_village = int(facts["factions"][faction]["captured_village_vp"])
+    return captured_villages * per_village + captured_citadels * CITADEL_VP
 
 
 def unit_base(facts: Facts, faction: str, unit: str) -> str:

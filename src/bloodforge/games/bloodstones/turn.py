@@ -12,9 +12,8 @@ from __future__ import annotations
 from . import villages
 from .model import Phase, Position
 from .movement import undead_destinations
+from .queries import end_of_game_bonus
 from .units import CUTIECORN
-
-CITADEL_VP = 5
 
 
 def start_first_turn(st: Position) -> None:
@@ -219,8 +218,9 @@ def finish_game(st: Position) -> None:
         if taken:
             st.log(f"{st.seat_label(seat)} captures {taken} villages at the end of the game")
     for seat in range(st.num_players):
-        per_village = st.rules_of(seat).faction.captured_village_vp
-        bonus = st.captured_villages[seat] * per_village + st.captured_citadels[seat] * CITADEL_VP
+        fid = st.factions[seat]
+        assert fid is not None
+        bonus = end_of_game_bonus(st.ruleset.facts, fid, st.captured_villages[seat], st.captured_citadels[seat])
         st.end_bonus[seat] = bonus
         st.vp[seat] += bonus
     st.log("Final scores: " + ", ".join(f"{st.seat_label(s)} {st.vp[s]} VP" for s in range(st.num_players)))

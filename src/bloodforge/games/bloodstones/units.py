@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .content import Board, Faction, FactionsFile, Modifier, tile_index
+from .queries import moves_in_main_actions
 
 CITADEL = "citadel"
 CUTIECORN = "cutiecorn"
@@ -49,7 +50,7 @@ class UnitKind:
             "is_necromancer": base == "necromancer",
             "wins_ties_when_defending": bool(self.modifier and self.modifier.wins_ties_when_defending),
         }
-        flags["moves_in_main_actions"] = not (flags["is_fortification"] or flags["is_undead"])
+        flags["moves_in_main_actions"] = moves_in_main_actions(base)
         for name, value in flags.items():
             object.__setattr__(self, name, value)
 
