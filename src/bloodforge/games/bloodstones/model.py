@@ -214,7 +214,7 @@ class Position:
         fid = self.factions[seat]
         if fid is None:
             raise ValueError(f"seat {seat} has no faction yet")
-        return self.ruleset.faction_rules(fid)
+        return self.ruleset.compiled[fid]
 
     def kind(self, seat: int, unit: str) -> UnitKind:
         return self.rules_of(seat).kinds[unit]

@@ -74,9 +74,11 @@ def passage_seas(st: Position, seat: int) -> set[int]:
     """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep."""
     kinds = st.rules_of(seat).kinds
     sea = st.ruleset.board.sea_areas
+    units = st.units
     out = set()
-    for area, by_seat in st.units.items():
-        if area in sea and len(by_seat) == 1:
+    for area in sea:
+        by_seat = units.get(area)
+        if by_seat is not None and len(by_seat) == 1:
             mine = by_seat.get(seat)
             if mine is not None and any(u != CUTIECORN and kinds[u].is_ship for u in mine):
                 out.add(area)
@@ -95,64 +97,65 @@ def reachable(
     prof = group_profile(st, seat, group)
     if prof.empty:
         return {}
-    area_cost = st.rules_of(seat).area_cost
-    neighbours = st.ruleset.neighbours
-    sea = st.ruleset.board.sea_areas
+    ruleset = st.ruleset
+    area_cost = st.rules_of(seat).area_cost_list
+    neighbours = ruleset.neighbour_list
+    sea = ruleset.sea_list
     passage = passage_seas(st, seat)
     blocked = {a for a, by_seat in st.units.items() if len(by_seat) > 1 or seat not in by_seat}
     land_units, ships = prof.land_units, prof.ships
     paying_normal, paying_dragons = prof.paying_normal, prof.paying_dragons
-    enter: dict[int, int | None] = {}
-
-    def entry(area: int) -> int | None:
-        if area in sea:
-            if land_units:
-                return 0 if area in passage else None
-            return ships + paying_dragons * (0 if area in passage else 1)
-        if ships:
-            return None
-        if land_units:
-            c = area_cost[area]
-            if c is None:
-                return None
-            return paying_normal * c + paying_dragons
-        return paying_dragons
-
-    best = {source: 0}
+    # entry cost of each area, by area id: -2 not looked at yet, -1 may not enter
+    enter = [-2] * len(sea)
+    limit = budget if budget is not None else 1 << 60
+    unreached = limit + 1
+    best = [unreached] * len(sea)
+    best[source] = 0
     heap = [(0, source)]
+    pop, push = heapq.heappop, heapq.heappush
     while heap:
-        cost, a = heapq.heappop(heap)
+        cost, a = pop(heap)
         if cost > best[a]:
             continue
         if a != source and a in blocked:
             continue
         for b in neighbours[a]:
-            if b in enter:
-                step = enter[b]
-            else:
-                step = enter[b] = entry(b)
-            if step is None:
+            step = enter[b]
+            if step == -2:
+                if sea[b]:
+                    if land_units:
+                        step = 0 if b in passage else -1
+                    else:
+                        step = ships + paying_dragons * (0 if b in passage else 1)
+                elif ships:
+                    step = -1
+                elif land_units:
+                    c = area_cost[b]
+                    step = -1 if c is None else paying_normal * c + paying_dragons
+                else:
+                    step = paying_dragons
+                enter[b] = step
+            if step < 0:
                 continue
             total = cost + step
-            if budget is not None and total > budget:
-                continue
-            if total < best.get(b, total + 1):
+            if total <= limit and total < best[b]:
                 best[b] = total
-                heapq.heappush(heap, (total, b))
+                push(heap, (total, b))
     out: dict[int, int] = {}
-    for area, cost in best.items():
-        if area == source:
+    for area, cost in enumerate(best):
+        if cost == unreached or area == source:
             continue
-        if area in sea:
+        if sea[area]:
             if land_units:
                 continue  # only ships and dragons may stay at sea
             if paying_dragons and area in passage:
                 # Ship passage is free only along the way: "you still pay the cost of moving
                 # into the final area", and a dragon pays one pip for any area, a sea with its
                 # own ship included.
-                before = [best[b] for b in neighbours[area] if b in best and (b == source or b not in blocked)]
+                before = [best[b] for b in neighbours[area]
+                          if best[b] != unreached and (b == source or b not in blocked)]
                 cost = min(before) + ships + paying_dragons
-                if budget is not None and cost > budget:
+                if cost > limit:
                     continue
         out[area] = cost
     return out

@@ -182,12 +182,11 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
         k = kinds[tile]
         if not k.buildable or k.build_cost is None or k.build_cost > size - 1:
             continue
-        for a in (seas if k.is_ship else land):
-            acts.append(act("build", tile, a))
+        acts.extend(st.ruleset.acts("build", tile, seas if k.is_ship else land))
     if st.cutiecorn_free:
         cc = kinds[CUTIECORN]
         if cc.build_cost is not None and cc.build_cost <= size:
-            acts.extend(act("build", CUTIECORN, a) for a in land)
+            acts.extend(st.ruleset.acts("build", CUTIECORN, land))
     acts.extend(_move_starts(st, seat, st.hand_pips(seat)))
     contested = turn.contested_areas(st, seat)
     acts.extend(act("battle", a, s) for a, s in contested)

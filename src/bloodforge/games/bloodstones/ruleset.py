@@ -8,6 +8,7 @@ listing legal actions.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from bloodforge.core import Action
@@ -20,17 +21,20 @@ from .units import FactionRules, compile_faction, unit_facts
 class Ruleset:
     __slots__ = (
         "_actions",
-        "_faction_rules",
         "_facts",
+        "_tables",
         "base_move_cost",
         "battle_values",
         "board",
+        "compiled",
         "count_top",
         "factions_file",
+        "neighbour_list",
         "neighbours",
         "params",
         "players",
         "regroup_target",
+        "sea_list",
         "terrain",
     )
 
@@ -41,19 +45,30 @@ class Ruleset:
         self.board = board
         self.terrain = board.terrain
         self.neighbours = board.neighbours
+        # the map as lists indexed by area id, for the movement search
+        size = max(board.terrain) + 1
+        self.neighbour_list: list[tuple[int, ...]] = [()] * size
+        self.sea_list: list[bool] = [False] * size
+        for a in board.area_ids:
+            self.neighbour_list[a] = tuple(board.neighbours[a])
+            self.sea_list[a] = board.is_sea(a)
         self.base_move_cost: dict[str, int | None] = {str(t): c for t, c in board.rules.move_cost.items()}
         self.battle_values: tuple[int, ...] = tuple(factions_file.battle_tiles.values)
         self.count_top = factions_file.battle_tiles.count_top
         self.regroup_target = 3 if params.players == 2 else 2
-        self._faction_rules: dict[str, FactionRules] = {}
+        #: every faction of the factions file, compiled (read directly in hot paths)
+        self.compiled: dict[str, FactionRules] = {}
         self._facts: dict[str, Any] | None = None
         self._actions: dict[tuple[object, ...], Action] = {}
+        self._tables: dict[tuple[str, object], dict[object, Action]] = {}
+        for f in factions_file.factions:
+            self.faction_rules(f.id)
 
     def faction_rules(self, faction_id: str) -> FactionRules:
-        rules = self._faction_rules.get(faction_id)
+        rules = self.compiled.get(faction_id)
         if rules is None:
             rules = compile_faction(self.factions_file, faction_id, self.base_move_cost, self.board)
-            self._faction_rules[faction_id] = rules
+            self.compiled[faction_id] = rules
         return rules
 
     @property
@@ -67,6 +82,20 @@ class Ruleset:
                 "count_top": self.count_top,
             }
         return self._facts
+
+    def acts(self, kind: str, first: object, seconds: Iterable[object]) -> list[Action]:
+        """The Actions `kind first second` for each of `seconds` (e.g. building one tile in
+        each of several areas), from a table per (kind, first)."""
+        table = self._tables.get((kind, first))
+        if table is None:
+            table = self._tables[(kind, first)] = {}
+        out = []
+        for second in seconds:
+            a = table.get(second)
+            if a is None:
+                a = table[second] = Action.of(kind, first, second)
+            out.append(a)
+        return out
 
     def act(self, *key: object) -> Action:
         """The one Action for `kind, *args` (arguments given as ints or words)."""

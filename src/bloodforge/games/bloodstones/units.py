@@ -65,6 +65,8 @@ class FactionRules:
     bag_mix: dict[str, int]
     #: move cost of entering each area of the map (None: may not enter), by area id
     area_cost: dict[int, int | None]
+    #: the same as a list indexed by area id (None also for ids the map does not use)
+    area_cost_list: list[int | None]
 
     @property
     def id(self) -> str:
@@ -102,7 +104,10 @@ def compile_faction(
     move_cost.update({str(t): c for t, c in faction.move_cost_overrides.items()})
     bag_mix = {t.unit: t.count for t in faction.tiles if t.count}
     area_cost = {a: move_cost.get(t) for a, t in board.terrain.items()}
-    return FactionRules(faction, kinds, move_cost, bag_mix, area_cost)
+    area_cost_list: list[int | None] = [None] * (max(board.terrain) + 1)
+    for a, c in area_cost.items():
+        area_cost_list[a] = c
+    return FactionRules(faction, kinds, move_cost, bag_mix, area_cost, area_cost_list)
 
 
 def unit_facts(fr: FactionRules) -> dict[str, Any]:
