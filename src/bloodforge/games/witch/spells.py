@@ -19,6 +19,7 @@ from . import effects
 from .board import Square
 from .content import AllShape, AnywhereShape, Effect, NoShape, SpellCard
 from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast, Position, side_does
+from .queries import chance_number, passes
 
 
 def spell_limit(state: Position) -> int:
@@ -184,9 +185,9 @@ def _roll(state: Position, spell: SpellCard, x: int) -> tuple[bool, int | None]:
     if chance.kind == "always":
         return True, None
     assert chance.die is not None
-    value = {"blood": x, "phantoms": state.phantoms(), "fixed": chance.value or 0}[chance.kind]
+    value = chance_number(chance.kind, chance.value, x, state.phantoms())
     roll = state.dice.roll(state.rng, chance.die)
-    return value >= roll, roll
+    return passes(value, roll), roll
 
 
 def _effect(
