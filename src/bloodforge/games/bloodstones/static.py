@@ -2,45 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import copy
+from typing import Any
 
 from .drawing import map_drawing
-
-if TYPE_CHECKING:
-    from .game import BloodstonesGame
+from .ruleset import Ruleset
 
 
-def static_info(game: BloodstonesGame) -> dict[str, Any]:
-    board = game.board
+def static_info(ruleset: Ruleset) -> dict[str, Any]:
+    board = ruleset.board
     data = board.data
     rules = board.rules
-    factions: dict[str, Any] = {}
-    for fac in game.factions_file.factions:
-        fr = game.faction_rules(fac.id)
-        units = {}
-        for name, k in fr.kinds.items():
-            m = k.modifier
-            units[name] = {
-                "base": k.base,
-                "pips": k.pips,
-                "build_cost": k.build_cost,
-                "buildable": k.buildable,
-                "may_stay_in_desert": k.may_stay_in_desert,
-                "modifier": None if m is None else {
-                    "value": m.value, "when": m.when, "terrain": m.terrain, "against": list(m.against),
-                    "wins_ties_when_defending": m.wins_ties_when_defending,
-                },
-            }
-        factions[fac.id] = {
-            "name": fac.name,
-            "hand_size": fac.hand_size,
-            "villages": fac.villages,
-            "captured_village_vp": fac.captured_village_vp,
-            "move_cost": fr.move_cost,
-            "powers": list(fac.powers),
-            "battle_bonuses": [{"value": b.value, "terrain": b.terrain, "when": b.when} for b in fac.battle_bonuses],
-            "units": units,
-        }
+    facts = ruleset.facts
     return {
         "game": "bloodstones",
         "board": board_info(game, factions),
@@ -63,10 +36,10 @@ def static_info(game: BloodstonesGame) -> dict[str, Any]:
             "village_cost": dict(rules.village_cost),
             "village_capacity": dict(rules.village_capacity_per_area),
         },
-        "battle_tiles": list(game.factions_file.battle_tiles.values),
-        "count_top": game.factions_file.battle_tiles.count_top,
-        "regroup_target": 3 if game.num_players == 2 else 2,
-        "factions": factions,
+        "battle_tiles": list(facts["battle_tiles"]),
+        "count_top": facts["count_top"],
+        "regroup_target": ruleset.regroup_target,
+        "factions": copy.deepcopy(facts["factions"]),
     }
 
 
