@@ -16,7 +16,7 @@ def static_info(ruleset: Ruleset) -> dict[str, Any]:
     facts = ruleset.facts
     return {
         "game": "bloodstones",
-        "board": board_info(game, factions),
+        "board": board_info(ruleset, facts["factions"]),
         "map": {
             "id": board.id,
             "name": data.name,
@@ -43,13 +43,13 @@ def static_info(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-def board_info(game: BloodstonesGame, factions: dict[str, Any]) -> dict[str, Any]:
+def board_info(ruleset: Ruleset, factions: dict[str, Any]) -> dict[str, Any]:
     """The map in the browser's board contract (docs/browser.md): areas with their outlines,
     adjacencies (a shared outline between areas that are not adjacent is drawn as a barrier,
     an adjacency whose outlines do not touch as a link), terrains, and people's names for
     faction and unit words."""
-    data = game.board.data
-    drawn = {d["id"]: d for d in map_drawing(game.board)["areas"]}
+    data = ruleset.board.data
+    drawn = {d["id"]: d for d in map_drawing(ruleset.board)["areas"]}
     areas = [
         {"id": str(a.id), "name": f"{a.id} ({a.terrain})", "kind": a.terrain,
          "x": drawn[a.id]["label_x"], "y": drawn[a.id]["label_y"], "polygon": drawn[a.id]["polygon"]}
