@@ -11,7 +11,7 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
-from .hexes import Hex, distance, parse_hex
+from .queries import Hex, distance, parse_hex
 
 RANK = {"singles": 1, "doubles": 2, "triples": 3}
 
