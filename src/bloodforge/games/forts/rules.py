@@ -1,0 +1,176 @@
+"""Rule queries: who controls what, quotas, bonuses, battle odds and casualty choices.
+
+Everything here is a pure function of the model and the content (or of plain numbers), so the
+heuristic policy may call the number-only ones (`battle_odds`, `casualty_options`,
+`defence_bonus_value`) on what it observes without touching the rules' internals.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from .content import Content
+from .model import EMPTY, Model, army_counts, army_strength
+
+
+@dataclass(frozen=True)
+class Config:
+    """What the rules need besides the position: content and the table's parameters."""
+
+    content: Content
+    players: int
+    planning_seconds: int
+    max_rounds: int
+
+
+# -- control (F2, F3, A9, A10) ----------------------------------------------------------------
+def controller(m: Model, t: int) -> int:
+    """The seat controlling `t`, INDEPENDENT, or EMPTY: units decide; an empty home belongs to
+    its owner while that player is in the game (F3)."""
+    o = m.owner[t]
+    if o != EMPTY:
+        return o
+    h = m.home_of[t]
+    if h != EMPTY and not m.eliminated[h]:
+        return h
+    return EMPTY
+
+
+def is_empty(m: Model, t: int) -> bool:
+    """No units and nobody's home (A9): a territory anyone may move into."""
+    return controller(m, t) == EMPTY
+
+
+def forts_of(m: Model, c: Content, seat: int) -> int:
+    return sum(1 for t in range(c.size) if c.fort[t] and controller(m, t) == seat)
+
+
+def food_of(m: Model, c: Content, seat: int) -> int:
+    return sum(c.food[t] for t in range(c.size) if c.food[t] and controller(m, t) == seat)
+
+
+def income_of(m: Model, c: Content, seat: int) -> int:
+    return sum(c.currency[t] for t in range(c.size) if c.currency[t] and controller(m, t) == seat)
+
+
+def quota_of(m: Model, c: Content, seat: int) -> int:
+    """F24 (house formula): food_per_resource units per food resource controlled."""
+    return c.data.food_per_resource * food_of(m, c, seat)
+
+
+def units_of(m: Model, seat: int) -> int:
+    return sum(sum(m.units[t]) for t in range(len(m.owner)) if m.owner[t] == seat)
+
+
+def strength_of(m: Model, seat: int) -> int:
+    return sum(army_strength(m.units[t]) for t in range(len(m.owner)) if m.owner[t] == seat)
+
+
+def over_quota(m: Model, c: Content, seat: int) -> bool:
+    return not m.eliminated[seat] and units_of(m, seat) > quota_of(m, c, seat)
+
+
+def live_seats(m: Model) -> list[int]:
+    return [s for s in range(m.players) if not m.eliminated[s]]
+
+
+def turn_order_from(m: Model, seat: int) -> list[int]:
+    """Every seat in turn order starting with `seat` (seat order is clockwise)."""
+    return [(seat + k) % m.players for k in range(m.players)]
+
+
+def first_over_quota(m: Model, c: Content) -> int | None:
+    """The seat that must disband now (A34), the active player first, then in turn order."""
+    for s in turn_order_from(m, m.turn_seat):
+        if over_quota(m, c, s):
+            return s
+    return None
+
+
+# -- battle numbers (F29-F33, F48-F51, A15, A16) --------------------------------------------
+def defence_bonus(m: Model, c: Content, t: int, defender: int) -> int:
+    """A15: only the best bonus applies: +4 in one's own home, else +2 in a great fort, else +1."""
+    return defence_bonus_value(c, t, home_owner=m.home_of[t], defender=defender)
+
+
+def defence_bonus_value(c: Content, t: int, *, home_owner: int, defender: int) -> int:
+    b = c.data.defence_bonus
+    if home_owner == defender and defender >= 0:
+        return b.home
+    if c.fort[t] == 2:
+        return b.great_fort
+    return b.territory
+
+
+def casualty_options(inf: int, cav: int, margin: int) -> list[tuple[int, int]]:
+    """The (infantry, cavalry) sets a loser may remove for `margin` (F35, F42, A16).
+
+    The loser removes the least strength that covers the margin (exactly the margin when the
+    army allows it: losing by 1 with infantry and cavalry costs the infantry); among sets of
+    that strength the loser chooses. A margin at or above the army's strength kills it all.
+    """
+    if margin <= 0:
+        return [(0, 0)]
+    if inf + 2 * cav <= margin:
+        return [(inf, cav)]
+    best = min(i + 2 * k for i in range(inf + 1) for k in range(cav + 1) if i + 2 * k >= margin)
+    return [(i, k) for k in range(cav + 1) for i in range(inf + 1) if i + 2 * k == best]
+
+
+@cache
+def battle_odds(attack: int, defence: int, sides: int = 6) -> tuple[float, float, float]:
+    """(win, draw, lose) of an attacker with fixed total `attack` against `defence`, both
+    adding one die of `sides` (F28-F33): closed form over the die difference (spec section 6)."""
+    win = draw = 0
+    for a in range(1, sides + 1):
+        for d in range(1, sides + 1):
+            diff = attack + a - (defence + d)
+            if diff > 0:
+                win += 1
+            elif diff == 0:
+                draw += 1
+    n = sides * sides
+    return win / n, draw / n, (n - win - draw) / n
+
+
+def bribe_cost(m: Model, t: int) -> int:
+    """F46: the total strength of the bribed army (no defensive bonus, A27)."""
+    return army_strength(m.units[t])
+
+
+def bribe_targets(m: Model, c: Content, briber: int) -> list[int]:
+    """Territories of the late player `briber` can pay for (A26): units there, not the home."""
+    late = m.turn_seat
+    out = []
+    for t in range(c.size):
+        if m.owner[t] == late and m.home[late] != t and 0 < bribe_cost(m, t) <= m.currency[briber]:
+            out.append(t)
+    return out
+
+
+def retreat_destinations(m: Model, c: Content, target: int, origin: int, defender: int) -> list[int]:
+    """A18: territories next to the battle the defender controls or that are empty, never the
+    attacker's origin."""
+    return [
+        n for n in c.neighbours[target]
+        if n != origin and (controller(m, n) == defender or is_empty(m, n))
+    ]
+
+
+def army_text(units: list[int]) -> str:
+    inf, cav = army_counts(units)
+    return counts_text(inf, cav)
+
+
+def counts_text(inf: int, cav: int) -> str:
+    parts = []
+    if inf:
+        parts.append(f"{inf} infantry")
+    if cav:
+        parts.append(f"{cav} cavalry")
+    return ", ".join(parts) or "no units"
+
+
+def can_draw_hero(m: Model) -> bool:
+    return bool(m.deck.pile or m.deck.discards)
