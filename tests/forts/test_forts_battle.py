@@ -22,7 +22,7 @@ def battle_data(state: FortsState) -> dict[str, object]:
     ("origin", "target", "bonus"),
     [("ironkeep", "moorland", 1), ("copperdale", "ironkeep", 2), ("tinvale", "greenhall", 4)],
 )
-def test_F31_F48_F51_T3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
+def test_f31_f48_f51_t3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
     state = scenario({origin: army(0, 2), target: army(1, 1)}, dice=[3, 3])
     state.apply(f"attack {origin} {target} 2 0", 0)
     data = battle_data(state)
@@ -30,14 +30,14 @@ def test_F31_F48_F51_T3_defence_bonus_plain_great_fort_home(origin: str, target:
     assert data["defence"] == [1, bonus, 0, 3, 4 + bonus], "one die each, bonus by territory (A15: best only)"
 
 
-def test_A10_a_captured_home_gives_its_holder_only_the_great_fort_bonus() -> None:
+def test_a10_a_captured_home_gives_its_holder_only_the_great_fort_bonus() -> None:
     state = scenario({"tinvale": army(1, 2), "ryefield": army(1, 1), "greenhall": army(0, 1)}, turn_seat=1, dice=[1, 1])
     state.apply("attack tinvale greenhall 2 0", 1)
     assert battle_data(state)["defence"][1] == 2
 
 
 # -- F29, F34, F38-F41, A19, A20, A23, T8 -----------------------------------------------------
-def test_F34_F38_F39_F40_F41_T8_victory_currency_advance_extra_action() -> None:
+def test_f34_f38_f39_f40_f41_t8_victory_currency_advance_extra_action() -> None:
     state = scenario({"wheatfield": army(0, 2, 1), "thornwall": army("independent", 2)},
                      currency=[0, 0], dice=[6, 1, 6, 1])
     state.apply("attack wheatfield thornwall 2 1", 0)
@@ -60,7 +60,7 @@ def test_F34_F38_F39_F40_F41_T8_victory_currency_advance_extra_action() -> None:
         state.apply("move sandgate brassdale 1 0", 0)
 
 
-def test_A24_a_beaten_independent_army_is_destroyed() -> None:
+def test_a24_a_beaten_independent_army_is_destroyed() -> None:
     state = scenario({"copperdale": army(0, 0, 3), "ironkeep": army("independent", 0, 2)}, dice=[6, 1])
     state.apply("attack copperdale ironkeep 0 3", 0)
     # 6 + 6 = 12 against 4 + 2 + 1 = 7: margin 5 kills 2 cavalry (strength 4) anyway
@@ -70,7 +70,7 @@ def test_A24_a_beaten_independent_army_is_destroyed() -> None:
     assert units_at(state, "ironkeep") == (0, 3)
 
 
-def test_A24_independents_lose_the_margin_and_the_survivors_too() -> None:
+def test_a24_independents_lose_the_margin_and_the_survivors_too() -> None:
     state = scenario({"copperdale": army(0, 0, 3), "ironkeep": army("independent", 0, 2)}, dice=[4, 4])
     state.apply("attack copperdale ironkeep 0 3", 0)
     # 6 + 4 = 10 against 4 + 2 + 4 = 10: a draw; rerun with a margin of 1
@@ -82,7 +82,7 @@ def test_A24_independents_lose_the_margin_and_the_survivors_too() -> None:
 
 
 # -- F35, A16, A17, T1 ------------------------------------------------------------------------
-def test_F35_T1_losing_by_2_costs_a_cavalry_or_two_infantry() -> None:
+def test_f35_t1_losing_by_2_costs_a_cavalry_or_two_infantry() -> None:
     # attacker 3 cav (6) + 4 = 10 against 2 inf + 1 cav (4) + 1 + 3 = 8: margin 2
     state = scenario({"ironkeep": army(0, 0, 3), "moorland": army(1, 2, 1)},
                      dice=[4, 3])
@@ -94,7 +94,7 @@ def test_F35_T1_losing_by_2_costs_a_cavalry_or_two_infantry() -> None:
     assert units_at(state, "moorland") == (0, 1)
 
 
-def test_A16_the_loser_removes_the_least_strength_covering_the_margin() -> None:
+def test_a16_the_loser_removes_the_least_strength_covering_the_margin() -> None:
     assert casualty_options(2, 1, 2) == [(2, 0), (0, 1)]
     assert casualty_options(1, 1, 1) == [(1, 0)]
     assert casualty_options(0, 2, 1) == [(0, 1)], "round up when only cavalry is left"
@@ -104,7 +104,7 @@ def test_A16_the_loser_removes_the_least_strength_covering_the_margin() -> None:
 
 
 # -- F42, F43, T2 -----------------------------------------------------------------------------
-def test_F42_F43_T2_attacker_losing_by_1_loses_the_infantry_and_keeps_its_origin() -> None:
+def test_f42_f43_t2_attacker_losing_by_1_loses_the_infantry_and_keeps_its_origin() -> None:
     # attacker 1 inf + 1 cav (3) + 2 = 5 against 1 inf (1) + 1 + 4 = 6: margin 1
     state = scenario({"ironkeep": army(0, 1, 1), "moorland": army(1, 1)}, dice=[2, 4])
     state.apply("attack ironkeep moorland 1 1", 0)
@@ -115,7 +115,7 @@ def test_F42_F43_T2_attacker_losing_by_1_loses_the_infantry_and_keeps_its_origin
 
 
 # -- F44, T7 ----------------------------------------------------------------------------------
-def test_F44_T7_a_draw_changes_nothing_but_exhausts_the_attackers() -> None:
+def test_f44_t7_a_draw_changes_nothing_but_exhausts_the_attackers() -> None:
     state = scenario({"ironkeep": army(0, 2, 1), "moorland": army(1, 2)}, dice=[1, 2])
     # 4 + 1 = 5 against 2 + 1 + 2 = 5
     state.apply("attack ironkeep moorland 2 1", 0)
@@ -127,7 +127,7 @@ def test_F44_T7_a_draw_changes_nothing_but_exhausts_the_attackers() -> None:
 
 
 # -- F36, F37, A18, T9 ------------------------------------------------------------------------
-def test_F36_A18_survivors_retreat_unit_by_unit_where_the_defender_chooses() -> None:
+def test_f36_a18_survivors_retreat_unit_by_unit_where_the_defender_chooses() -> None:
     # Green 2 inf in moorland beaten by 1: loses 1; the survivor picks among thornwall, greymere,
     # pennybrook (never ironkeep, the attacker's origin)
     state = scenario({"ironkeep": army(0, 0, 3), "moorland": army(1, 2)}, dice=[1, 3])
@@ -141,7 +141,7 @@ def test_F36_A18_survivors_retreat_unit_by_unit_where_the_defender_chooses() -> 
     assert units_at(state, "moorland") == (0, 3)
 
 
-def test_F37_T9_surrounded_defenders_are_eliminated() -> None:
+def test_f37_t9_surrounded_defenders_are_eliminated() -> None:
     # moorland's other neighbours: thornwall and pennybrook (independents), greymere (Red)
     state = scenario({"ironkeep": army(0, 0, 2), "moorland": army(1, 2), "thornwall": army("independent", 2),
                       "pennybrook": army("independent", 1), "greymere": army(0, 1)}, dice=[4, 4])
@@ -154,7 +154,7 @@ def test_F37_T9_surrounded_defenders_are_eliminated() -> None:
 
 
 # -- F27, F32, F55, A14 -----------------------------------------------------------------------
-def test_F27_A14_hero_cards_are_committed_secretly_by_both_sides_then_revealed() -> None:
+def test_f27_a14_hero_cards_are_committed_secretly_by_both_sides_then_revealed() -> None:
     state = scenario({"ironkeep": army(0, 1), "moorland": army(1, 1)},
                      hands=[["knight", "squire"], ["champion"]], dice=[1, 1])
     state.apply("attack ironkeep moorland 1 0", 0)
@@ -178,11 +178,12 @@ def test_F27_A14_hero_cards_are_committed_secretly_by_both_sides_then_revealed()
     assert data["attack"] == [1, 2, 1, 4]
     assert data["defence"] == [1, 1, 3, 1, 6]
     obs = state.observation(0)
-    assert obs["hand"] == ["squire"] and obs["hand_sizes"] == [1, 0]
+    assert obs["hand"] == ["squire"]
+    assert obs["hand_sizes"] == [1, 0]
     assert sorted(obs["discards"]) == ["champion", "knight"], "hero cards are one-use"
 
 
-def test_A14_only_seats_holding_cards_are_asked_and_independents_play_none() -> None:
+def test_a14_only_seats_holding_cards_are_asked_and_independents_play_none() -> None:
     state = scenario({"copperdale": army(0, 2), "ironkeep": army("independent", 0, 2)},
                      hands=[["squire"], ["knight"]], dice=[1, 1])
     state.apply("attack copperdale ironkeep 2 0", 0)
@@ -250,6 +251,7 @@ def test_pathfinder_on_the_extra_action_gives_one_more() -> None:
 def test_battle_odds_closed_form() -> None:
     win, draw, lose = battle_odds(5, 5)
     assert draw == pytest.approx(6 / 36)
-    assert win == pytest.approx(15 / 36) and lose == pytest.approx(15 / 36)
+    assert win == pytest.approx(15 / 36)
+    assert lose == pytest.approx(15 / 36)
     assert battle_odds(4, 6) == pytest.approx((6 / 36, 4 / 36, 26 / 36)), "win iff the die difference > 2"
     assert battle_odds(20, 1) == (1.0, 0.0, 0.0)

@@ -25,7 +25,7 @@ def five_forts() -> FortsState:
 
 
 # -- F1, A30, T11 -----------------------------------------------------------------------------
-def test_F1_A30_T11_five_forts_win_only_after_a_full_round() -> None:
+def test_f1_a30_t11_five_forts_win_only_after_a_full_round() -> None:
     state = five_forts()
     obs = state.observation(0)
     assert obs["forts"][0] == 5
@@ -40,7 +40,7 @@ def test_F1_A30_T11_five_forts_win_only_after_a_full_round() -> None:
     assert state.observation(None)["end_reason"].startswith("held 5 forts")
 
 
-def test_F1_A30_T11_losing_a_fort_during_the_round_breaks_the_count() -> None:
+def test_f1_a30_t11_losing_a_fort_during_the_round_breaks_the_count() -> None:
     state = five_forts()
     state.m.dice.rigged = [6, 1]
     state.apply("end", 0)
@@ -53,7 +53,7 @@ def test_F1_A30_T11_losing_a_fort_during_the_round_breaks_the_count() -> None:
 
 
 # -- F2, F3, A9, A10, T10 ---------------------------------------------------------------------
-def test_F2_F3_T10_an_empty_home_is_controlled_and_recruits() -> None:
+def test_f2_f3_t10_an_empty_home_is_controlled_and_recruits() -> None:
     state = scenario({"copperdale": army(0, 1), "greenhall": army(1, 1)})
     assert terr(state, "redhall")["owner"] is None
     assert terr(state, "redhall")["controller"] == 0
@@ -65,7 +65,7 @@ def test_F2_F3_T10_an_empty_home_is_controlled_and_recruits() -> None:
     assert terr(state, "ashgate")["controller"] == 0
 
 
-def test_A9_A10_another_players_empty_home_must_be_attacked_and_gives_plus_4() -> None:
+def test_a9_a10_another_players_empty_home_must_be_attacked_and_gives_plus_4() -> None:
     state = scenario({"tinvale": army(0, 3), "marshland": army(1, 1)}, dice=[1, 1])
     assert "attack tinvale greenhall 1 0" in legal_texts(state)
     assert not any(t.startswith("move tinvale greenhall") for t in legal_texts(state))
@@ -75,7 +75,7 @@ def test_A9_A10_another_players_empty_home_must_be_attacked_and_gives_plus_4() -
 
 
 # -- F4, F5 -----------------------------------------------------------------------------------
-def test_F4_F5_infantry_is_strength_1_cavalry_2() -> None:
+def test_f4_f5_infantry_is_strength_1_cavalry_2() -> None:
     state = scenario({"ironkeep": army(0, 2, 1), "moorland": army(1, 1)}, dice=[1, 6])
     state.apply("attack ironkeep moorland 2 1", 0)
     data = [e for e in state.events if e.kind == "battle"][-1].data
@@ -84,7 +84,7 @@ def test_F4_F5_infantry_is_strength_1_cavalry_2() -> None:
 
 
 # -- F6, F7, F14, A8 --------------------------------------------------------------------------
-def test_F6_F7_F14_planning_then_action_then_the_next_player() -> None:
+def test_f6_f7_f14_planning_then_action_then_the_next_player() -> None:
     state = bloodforge.load_game("forts", players=2, seed=3).new_initial_state()
     seat = state.current_player
     assert seat is not None
@@ -93,14 +93,16 @@ def test_F6_F7_F14_planning_then_action_then_the_next_player() -> None:
     state.apply("act", seat)
     assert state.phase_name() == "action"
     kinds = {a.kind for a in state.legal_actions(seat)}
-    assert "recruit" not in kinds and "buy" not in kinds and "act" not in kinds
+    assert "recruit" not in kinds
+    assert "buy" not in kinds
+    assert "act" not in kinds
     state.apply("end", seat)
     assert state.current_player == 1 - seat
     assert state.moves()[-1] == (None, "begin")
     assert state.phase_name() == "planning"
 
 
-def test_F6_first_player_by_seed_then_seat_order_and_rounds() -> None:
+def test_f6_first_player_by_seed_then_seat_order_and_rounds() -> None:
     firsts = {bloodforge.load_game("forts", players=4, seed=s).new_initial_state().current_player for s in range(12)}
     assert len(firsts) > 1
     state = bloodforge.load_game("forts", players=3, seed=1).new_initial_state()
@@ -116,7 +118,7 @@ def test_F6_first_player_by_seed_then_seat_order_and_rounds() -> None:
 
 
 # -- F8, F13 (the clock's length; bribery itself in test_forts_bribery) -----------------------
-def test_F8_the_planning_clock_runs_until_the_first_unit_action() -> None:
+def test_f8_the_planning_clock_runs_until_the_first_unit_action() -> None:
     state = scenario({"redhall": army(0, 1), "greenhall": army(1, 1)})
     assert state.rule_clock(0) == 60.0
     assert state.rule_clock(1) is None
@@ -128,7 +130,7 @@ def test_F8_the_planning_clock_runs_until_the_first_unit_action() -> None:
     assert state.observation(1)["clock"] is None
 
 
-def test_F8_clock_length_is_a_table_option_and_0_means_none() -> None:
+def test_f8_clock_length_is_a_table_option_and_0_means_none() -> None:
     fast = scenario({"redhall": army(0, 1)}, params={"planning_seconds": 15})
     assert fast.rule_clock(0) == 15.0
     off = scenario({"redhall": army(0, 1)}, params={"planning_seconds": 0})
@@ -138,12 +140,14 @@ def test_F8_clock_length_is_a_table_option_and_0_means_none() -> None:
 
 
 # -- F9, F19-F23, A3, A5, T4 ------------------------------------------------------------------
-def test_F22_F23_T4_recruitment_options_at_forts_and_great_forts() -> None:
+def test_f22_f23_t4_recruitment_options_at_forts_and_great_forts() -> None:
     state = scenario({"redhall": army(0, 1), "ashgate": army(0, 1), "greymere": army(0, 1),
                       "wheatfield": army(0, 1)})
     texts = legal_texts(state)
-    assert "recruit redhall infantry" in texts and "recruit redhall cavalry" in texts
-    assert "recruit ashgate infantry" in texts and "recruit ashgate cavalry" not in texts
+    assert "recruit redhall infantry" in texts
+    assert "recruit redhall cavalry" in texts
+    assert "recruit ashgate infantry" in texts
+    assert "recruit ashgate cavalry" not in texts
     state.apply("recruit redhall infantry", 0)
     assert units_at(state, "redhall") == (3, 0), "F22: a great fort recruits 2 infantry"
     assert not any(t.startswith("recruit redhall") for t in legal_texts(state)), "A3: once per turn"
@@ -153,7 +157,7 @@ def test_F22_F23_T4_recruitment_options_at_forts_and_great_forts() -> None:
     assert terr(state, "ashgate")["ready"] == [2, 0]
 
 
-def test_F20_T4_the_food_quota_blocks_recruitment_beyond_it() -> None:
+def test_f20_t4_the_food_quota_blocks_recruitment_beyond_it() -> None:
     # one food (the home): quota 3; 2 units: room for 1
     state = scenario({"redhall": army(0, 1), "ashgate": army(0, 1)})
     assert state.observation(0)["quota"][0] == 3
@@ -165,7 +169,7 @@ def test_F20_T4_the_food_quota_blocks_recruitment_beyond_it() -> None:
     assert units_at(state2, "redhall") == (1, 1)
 
 
-def test_F19_recruitment_only_in_planning_and_only_at_controlled_forts() -> None:
+def test_f19_recruitment_only_in_planning_and_only_at_controlled_forts() -> None:
     state = scenario({"redhall": army(0, 1), "ironkeep": army("independent", 0, 2)})
     assert not any("ironkeep" in t for t in legal_texts(state) if t.startswith("recruit"))
     state.apply("act", 0)
@@ -173,7 +177,7 @@ def test_F19_recruitment_only_in_planning_and_only_at_controlled_forts() -> None
 
 
 # -- F10, A6, T12, F54 ------------------------------------------------------------------------
-def test_F10_T12_income_is_one_per_currency_resource_at_turn_start() -> None:
+def test_f10_t12_income_is_one_per_currency_resource_at_turn_start() -> None:
     state = scenario({"redhall": army(0, 1), "copperdale": army(0, 1), "silverbrook": army(0, 1),
                       "greymere": army(0, 1), "greenhall": army(1, 1)},
                      phase="action", turn_seat=1, currency=[0, 0])
@@ -183,19 +187,20 @@ def test_F10_T12_income_is_one_per_currency_resource_at_turn_start() -> None:
 
 
 # -- F11, A7 ----------------------------------------------------------------------------------
-def test_F11_A7_one_hero_purchase_per_turn_for_3_currency_drawn_face_down() -> None:
+def test_f11_a7_one_hero_purchase_per_turn_for_3_currency_drawn_face_down() -> None:
     state = scenario({"redhall": army(0, 1), "greenhall": army(1, 1)}, currency=[7, 0], deck=["knight", "squire"])
     state.apply("buy", 0)
     obs0, obs1 = state.observation(0), state.observation(1)
     assert obs0["hand"] == ["knight"]
     assert obs0["currency"][0] == 4
-    assert obs1["hand"] == [] and obs1["hand_sizes"] == [1, 0]
+    assert obs1["hand"] == []
+    assert obs1["hand_sizes"] == [1, 0]
     assert "buy" not in legal_texts(state), "A7: one purchase per turn"
     assert "you buy a hero card: Knight" in state.event_log(0)
     assert all("Knight" not in line for line in state.event_log(1))
 
 
-def test_A7_hand_limit_and_price_block_buying() -> None:
+def test_a7_hand_limit_and_price_block_buying() -> None:
     full = scenario({"redhall": army(0, 1)}, currency=[9, 0], hands=[["squire", "squire", "knight"], []])
     assert "buy" not in legal_texts(full)
     poor = scenario({"redhall": army(0, 1)}, currency=[2, 0])
@@ -203,7 +208,7 @@ def test_A7_hand_limit_and_price_block_buying() -> None:
 
 
 # -- F12, A2 ----------------------------------------------------------------------------------
-def test_F12_A2_the_first_unit_action_ends_planning() -> None:
+def test_f12_a2_the_first_unit_action_ends_planning() -> None:
     state = scenario({"redhall": army(0, 2), "greenhall": army(1, 1)}, currency=[5, 0])
     assert state.phase_name() == "planning"
     state.apply("move redhall copperdale 1 0", 0)
@@ -213,7 +218,7 @@ def test_F12_A2_the_first_unit_action_ends_planning() -> None:
 
 
 # -- F15, F16, A12, A13 -----------------------------------------------------------------------
-def test_F15_each_unit_acts_once_per_turn() -> None:
+def test_f15_each_unit_acts_once_per_turn() -> None:
     state = scenario({"redhall": army(0, 2)})
     state.apply("move redhall copperdale 1 0", 0)
     assert terr(state, "copperdale")["ready"] == [0, 0]
@@ -223,7 +228,7 @@ def test_F15_each_unit_acts_once_per_turn() -> None:
     assert legal_texts(state) == ["end"]
 
 
-def test_F16_moves_go_to_empty_or_own_neighbours_only() -> None:
+def test_f16_moves_go_to_empty_or_own_neighbours_only() -> None:
     state = scenario({"moorland": army(0, 1, 1), "ironkeep": army(0, 1), "thornwall": army("independent", 2),
                       "pennybrook": army(1, 1)})
     texts = legal_texts(state)
@@ -236,7 +241,7 @@ def test_F16_moves_go_to_empty_or_own_neighbours_only() -> None:
     assert not any(t.startswith("move moorland moorland") for t in texts)
 
 
-def test_F52_A11_sea_territories_are_controlled_and_carry_food() -> None:
+def test_f52_a11_sea_territories_are_controlled_and_carry_food() -> None:
     state = scenario({"redhall": army(0, 1), "moorland": army(0, 1)})
     assert state.observation(0)["quota"][0] == 3
     state.apply("move moorland greymere 1 0", 0)
@@ -245,7 +250,7 @@ def test_F52_A11_sea_territories_are_controlled_and_carry_food() -> None:
 
 
 # -- F24, F25, A34, T13 -----------------------------------------------------------------------
-def test_F24_F25_T13_losing_food_forces_immediate_disbanding() -> None:
+def test_f24_f25_t13_losing_food_forces_immediate_disbanding() -> None:
     # Red: home food + wheatfield food = quota 6 with 6 units; moving off wheatfield loses it
     state = scenario({"redhall": army(0, 4), "wheatfield": army(0, 1), "thornwall": army(0, 1)})
     assert state.observation(0)["quota"][0] == 6
@@ -261,7 +266,7 @@ def test_F24_F25_T13_losing_food_forces_immediate_disbanding() -> None:
 
 
 # -- A33 --------------------------------------------------------------------------------------
-def test_A33_a_player_with_no_units_and_a_lost_home_is_out() -> None:
+def test_a33_a_player_with_no_units_and_a_lost_home_is_out() -> None:
     state = scenario({"tinvale": army(0, 0, 3), "greenhall": army(1, 1)}, players=3, dice=[6, 1])
     state.apply("attack tinvale greenhall 0 3", 0)
     if state.phase_name() == "battle: advance":
@@ -275,7 +280,7 @@ def test_A33_a_player_with_no_units_and_a_lost_home_is_out() -> None:
     assert state.current_player == 0, "the eliminated seat's turns are skipped"
 
 
-def test_A33_last_player_standing_wins() -> None:
+def test_a33_last_player_standing_wins() -> None:
     state = scenario({"tinvale": army(0, 0, 3), "greenhall": army(1, 1)}, dice=[6, 1])
     state.apply("attack tinvale greenhall 0 3", 0)
     if not state.is_terminal():
