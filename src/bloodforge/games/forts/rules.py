@@ -81,9 +81,27 @@ def turn_order_from(m: Model, seat: int) -> list[int]:
 
 
 def first_over_quota(m: Model, c: Content) -> int | None:
-    """The seat that must disband now (A34), the active player first, then in turn order."""
+    """The seat that must disband now (A34), the active player first, then in turn order.
+
+    Asked on every step (it decides who acts), so it counts units and food in one pass.
+    """
+    n = m.players
+    units = [0] * n
+    food = [0] * n
+    owner, home_of, out = m.owner, m.home_of, m.eliminated
+    for t in range(c.size):
+        o = owner[t]
+        if o >= 0:
+            units[o] += sum(m.units[t])
+        if c.food[t]:
+            if o == EMPTY:
+                h = home_of[t]
+                o = h if h != EMPTY and not out[h] else EMPTY
+            if o >= 0:
+                food[o] += c.food[t]
+    per = c.data.food_per_resource
     for s in turn_order_from(m, m.turn_seat):
-        if over_quota(m, c, s):
+        if not out[s] and units[s] > per * food[s]:
             return s
     return None
 
