@@ -88,7 +88,6 @@ class FortsState(State):
 
     def _apply_timeout(self, seat: int) -> None:
         rules_turn.open_bribery(self._ctx(), seat)
-        rules_turn.settle(self._ctx())
 
     def rule_clock(self, seat: int) -> float | None:
         """The planning minute (F8): `planning_seconds` while `seat` plans and has not yet
