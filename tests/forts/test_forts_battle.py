@@ -22,7 +22,7 @@ def battle_data(state: FortsState) -> dict[str, object]:
     ("origin", "target", "bonus"),
     [("ironkeep", "moorland", 1), ("copperdale", "ironkeep", 2), ("tinvale", "greenhall", 4)],
 )
-def test_f31_f48_f51_t3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
+def test_f26_f28_f33_f48_f51_t3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
     state = scenario({origin: army(0, 2), target: army(1, 1)}, dice=[3, 3])
     state.apply(f"attack {origin} {target} 2 0", 0)
     data = battle_data(state)
@@ -37,7 +37,7 @@ def test_a10_a_captured_home_gives_its_holder_only_the_great_fort_bonus() -> Non
 
 
 # -- F29, F34, F38-F41, A19, A20, A23, T8 -----------------------------------------------------
-def test_f34_f38_f39_f40_f41_t8_victory_currency_advance_extra_action() -> None:
+def test_f29_f34_f38_f39_f40_f41_t8_victory_currency_advance_extra_action() -> None:
     state = scenario({"wheatfield": army(0, 2, 1), "thornwall": army("independent", 2)},
                      currency=[0, 0], dice=[6, 1, 6, 1])
     state.apply("attack wheatfield thornwall 2 1", 0)
@@ -60,7 +60,7 @@ def test_f34_f38_f39_f40_f41_t8_victory_currency_advance_extra_action() -> None:
         state.apply("move sandgate brassdale 1 0", 0)
 
 
-def test_a24_a_beaten_independent_army_is_destroyed() -> None:
+def test_f53_a24_a_beaten_independent_army_is_destroyed() -> None:
     state = scenario({"copperdale": army(0, 0, 3), "ironkeep": army("independent", 0, 2)}, dice=[6, 1])
     state.apply("attack copperdale ironkeep 0 3", 0)
     # 6 + 6 = 12 against 4 + 2 + 1 = 7: margin 5 kills 2 cavalry (strength 4) anyway
@@ -154,7 +154,7 @@ def test_f37_t9_surrounded_defenders_are_eliminated() -> None:
 
 
 # -- F27, F32, F55, A14 -----------------------------------------------------------------------
-def test_f27_a14_hero_cards_are_committed_secretly_by_both_sides_then_revealed() -> None:
+def test_f27_f32_f55_a14_hero_cards_are_committed_secretly_by_both_sides_then_revealed() -> None:
     state = scenario({"ironkeep": army(0, 1), "moorland": army(1, 1)},
                      hands=[["knight", "squire"], ["champion"]], dice=[1, 1])
     state.apply("attack ironkeep moorland 1 0", 0)

@@ -22,7 +22,7 @@ def three_players(currency: list[int]) -> bloodforge.core.State:
     )
 
 
-def test_f13_t6_timeout_opens_bribery_only_before_the_first_unit_action() -> None:
+def test_f13_f47_t6_timeout_opens_bribery_only_before_the_first_unit_action() -> None:
     state = three_players([5, 0, 5])
     moved = state.clone()
     moved.apply("move oatfield frostwall 1 0", 1)

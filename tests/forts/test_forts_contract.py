@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 from forts_helpers import army, scenario
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import bloodforge
-from bloodforge.core import ParameterError, Rng, ScenarioError
+from bloodforge.core import ActionSyntaxError, IllegalAction, ParameterError, Rng, ScenarioError
 from bloodforge.games.forts.game import FortsGame, FortsState
 from bloodforge.games.forts.model import EMPTY, INDEPENDENT
 from bloodforge.games.forts.rules import forts_of, over_quota, units_of
@@ -243,3 +245,23 @@ def test_greedy_policy_beats_random() -> None:
         record, _ = play_game(game, agents)
         greedy += record.returns[agents.index("greedy")]
     assert greedy >= games - 1
+
+
+# -- any text: a clear refusal or a legal action, never a crash or a half-applied change -------
+WORDS = ["move", "attack", "recruit", "buy", "act", "end", "hero", "commit", "lose", "retreat", "advance",
+         "stay", "bribe", "pass", "disband", "begin", "roll", "reveal", "timeout", "redhall", "copperdale",
+         "ironkeep", "infantry", "cavalry", "knight", "0", "1", "2", "03", "-1", "x", ""]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.sampled_from(WORDS), min_size=0, max_size=6))
+def test_any_action_text_is_applied_or_refused_cleanly(words: list[str]) -> None:
+    state = scenario({"redhall": army(0, 2, 1), "greenhall": army(1, 1)}, currency=[5, 0])
+    before = state.digest()
+    text = " ".join(words)
+    try:
+        state.apply(text, 0)
+    except (ActionSyntaxError, IllegalAction):
+        assert state.digest() == before
+    else:
+        assert any(str(state.game.parse_text(text)) == h for h in state.history)

@@ -75,7 +75,7 @@ def test_a9_a10_another_players_empty_home_must_be_attacked_and_gives_plus_4() -
 
 
 # -- F4, F5 -----------------------------------------------------------------------------------
-def test_f4_f5_infantry_is_strength_1_cavalry_2() -> None:
+def test_f4_f5_f30_army_strength_infantry_1_cavalry_2() -> None:
     state = scenario({"ironkeep": army(0, 2, 1), "moorland": army(1, 1)}, dice=[1, 6])
     state.apply("attack ironkeep moorland 2 1", 0)
     data = [e for e in state.events if e.kind == "battle"][-1].data
@@ -140,7 +140,7 @@ def test_f8_clock_length_is_a_table_option_and_0_means_none() -> None:
 
 
 # -- F9, F19-F23, A3, A5, T4 ------------------------------------------------------------------
-def test_f22_f23_t4_recruitment_options_at_forts_and_great_forts() -> None:
+def test_f9_f21_f22_f23_t4_recruitment_options_at_forts_and_great_forts() -> None:
     state = scenario({"redhall": army(0, 1), "ashgate": army(0, 1), "greymere": army(0, 1),
                       "wheatfield": army(0, 1)})
     texts = legal_texts(state)
@@ -177,7 +177,7 @@ def test_f19_recruitment_only_in_planning_and_only_at_controlled_forts() -> None
 
 
 # -- F10, A6, T12, F54 ------------------------------------------------------------------------
-def test_f10_t12_income_is_one_per_currency_resource_at_turn_start() -> None:
+def test_f10_f54_t12_income_is_one_per_currency_resource_at_turn_start() -> None:
     state = scenario({"redhall": army(0, 1), "copperdale": army(0, 1), "silverbrook": army(0, 1),
                       "greymere": army(0, 1), "greenhall": army(1, 1)},
                      phase="action", turn_seat=1, currency=[0, 0])
@@ -228,7 +228,7 @@ def test_f15_each_unit_acts_once_per_turn() -> None:
     assert legal_texts(state) == ["end"]
 
 
-def test_f16_moves_go_to_empty_or_own_neighbours_only() -> None:
+def test_f16_f17_f18_moves_go_to_empty_or_own_neighbours_attacks_to_rivals_and_independents() -> None:
     state = scenario({"moorland": army(0, 1, 1), "ironkeep": army(0, 1), "thornwall": army("independent", 2),
                       "pennybrook": army(1, 1)})
     texts = legal_texts(state)
