@@ -97,6 +97,7 @@ class ContentFile(_Strict):
     defence_bonus: BonusSpec
     unused_home_army: ArmySpec
     player_homes: dict[str, list[int]]
+    #: names and colours of the players by home slot (a player is named after its home)
     seat_names: list[str] = Field(min_length=1)
     seat_colours: list[str] = Field(min_length=1)
     territories: list[TerritorySpec] = Field(min_length=2)
@@ -130,9 +131,9 @@ class ContentFile(_Strict):
         hero_ids = [h.id for h in self.heroes]
         if len(set(hero_ids)) != len(hero_ids):
             raise ValueError("hero card ids must be distinct")
-        most = max((int(k) for k in self.player_homes), default=0)
-        if len(self.seat_names) < most or len(self.seat_colours) < most:
-            raise ValueError(f"seat_names and seat_colours need {most} entries (the largest player count)")
+        n_slots = max(homes, default=0) + 1
+        if len(self.seat_names) < n_slots or len(self.seat_colours) < n_slots:
+            raise ValueError(f"seat_names and seat_colours need one entry per home slot ({n_slots})")
         return self
 
 

@@ -100,7 +100,7 @@ class FortsState(State):
         return phase_name(self.cfg, self.m)
 
     def seat_roles(self) -> list[str]:
-        return list(self.cfg.content.data.seat_names[: self.num_players])
+        return self.cfg.seat_names
 
     def scores(self) -> list[float]:
         c = self.cfg.content

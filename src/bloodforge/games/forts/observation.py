@@ -55,7 +55,6 @@ def _owner_json(o: int) -> int | str | None:
 
 def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[str, Any]:
     c = cfg.content
-    d = c.data
     n = m.players
     territories = []
     for t in range(c.size):
@@ -95,7 +94,7 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
     return {
         "seat": seat,
         "players": n,
-        "seat_names": list(d.seat_names[:n]),
+        "seat_names": cfg.seat_names,
         "phase": phase_name(cfg, m),
         "turn": {"seat": m.turn_seat, "number": m.turn_number, "round": m.round, "max_rounds": cfg.max_rounds,
                  "first_seat": m.first_seat, "planned": m.phase == ACTION},
@@ -146,7 +145,7 @@ def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
             marks.append({"at": c.ids[t], "kind": kind, "label": "great fort" if c.fort[t] == 2 else "fort"})
         h = m.home_of[t]
         if h != EMPTY:
-            marks.append({"at": c.ids[t], "kind": "home", "label": f"{c.data.seat_names[h]} home"})
+            marks.append({"at": c.ids[t], "kind": "home", "label": f"{cfg.seat_names[h]} home"})
     heroes = c.heroes
     return {
         "pieces": pieces,
@@ -187,7 +186,7 @@ def static_info(cfg: Config) -> dict[str, Any]:
             "areas": areas,
             "links": [list(link) for link in d.links],
             "kinds": {"land": {"label": "Land"}, "sea": {"label": "Sea"}},
-            "seats": [{"seat": s, "name": d.seat_names[s], "colour": d.seat_colours[s]} for s in range(n)],
+            "seats": [{"seat": s, "name": cfg.seat_names[s], "colour": cfg.seat_colours[s]} for s in range(n)],
         },
     }
 

@@ -23,6 +23,17 @@ class Config:
     planning_seconds: int
     max_rounds: int
 
+    @property
+    def seat_names(self) -> list[str]:
+        """Each seat is named after its home slot (2 players: Red and Green, opposite corners)."""
+        names = self.content.data.seat_names
+        return [names[slot] for slot in self.content.home_slots(self.players)]
+
+    @property
+    def seat_colours(self) -> list[str]:
+        colours = self.content.data.seat_colours
+        return [colours[slot] for slot in self.content.home_slots(self.players)]
+
 
 # -- control (F2, F3, A9, A10) ----------------------------------------------------------------
 def controller(m: Model, t: int) -> int:
