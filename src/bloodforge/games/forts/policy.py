@@ -130,11 +130,23 @@ class FortsPolicy:
         mine = win if b["attacker"] == seat else 1.0 - win
         important = mp.fort[t] > 0 or mp.food[t] > 0 or mp.ids[t] in obs["homes"]
         cards = [a for a in legal if a.kind == "hero"]
-        if not important or mine > 0.85 or mine < 0.05:
+        full = len(obs["hand"]) >= mp.hand_limit  # cycle the hand so buying stays possible
+        if not full and (not important or mine > 0.85 or mine < 0.05):
             return Action("commit")
-        best = max(cards, key=lambda a: (int(mp.heroes[a.args[0]]["strength"]),
-                                         bool(mp.heroes[a.args[0]]["wins_draws"])))
-        return best
+        _, draw, _ = battle_odds(attack, defence, mp.sides)
+
+        def worth(a: Action) -> float:
+            h = mp.heroes[a.args[0]]
+            value = float(h["strength"])
+            if h["wins_draws"]:
+                value += 8.0 * draw
+            if h["shield"]:
+                value += 0.5 * (1.0 - mine) * float(h["shield"])
+            if h["pathfinder"] and b["attacker"] == seat:
+                value += 0.6
+            return value
+
+        return max(cards, key=worth)
 
     def _advance(self, obs: dict[str, Any], mp: _Map, seat: int, legal: list[Action]) -> Action:
         b = obs["battle"]
@@ -195,6 +207,11 @@ class FortsPolicy:
         return Action("end")
 
     def _goals(self, obs: dict[str, Any], mp: _Map, seat: int) -> list[int]:
+        """Where units should head: free food first when the quota binds (growth), else forts
+        it does not hold and free resources."""
+        free_food = [t for t in range(len(mp.ids)) if mp.food[t] and obs["territories"][t]["controller"] is None]
+        if free_food and obs["units"][seat] >= obs["quota"][seat]:
+            return free_food
         out = [t for t in range(len(mp.ids)) if mp.fort[t] and obs["territories"][t]["controller"] != seat]
         out += [t for t in range(len(mp.ids))
                 if (mp.food[t] or mp.currency[t]) and obs["territories"][t]["controller"] is None]
@@ -204,7 +221,10 @@ class FortsPolicy:
         terr = obs["territories"][t]
         if terr["infantry"] + terr["cavalry"] > moved or obs["homes"][seat] == mp.ids[t]:
             return 0.0
-        return self._hold_value(obs, mp, seat, t, True)
+        value = self._hold_value(obs, mp, seat, t, True)
+        if not mp.fort[t] and not mp.food[t] and obs["units"][seat] >= obs["quota"][seat]:
+            value *= 0.3  # at the quota, a coin a turn is worth less than room to grow
+        return value
 
     def _move_score(self, obs: dict[str, Any], mp: _Map, seat: int, a: Action, goals: list[int]) -> float:
         t, n = mp.index[a.args[0]], mp.index[a.args[1]]
