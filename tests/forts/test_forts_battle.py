@@ -178,7 +178,7 @@ def test_f27_f32_f55_a14_hero_cards_are_committed_secretly_by_both_sides_then_re
     assert data["attack"] == [1, 2, 1, 4]
     assert data["defence"] == [1, 1, 3, 1, 6]
     obs = state.observation(0)
-    assert obs["hand"] == ["squire"]
+    assert obs["hand"] == [{"id": "squire", "name": "Squire"}]
     assert obs["hand_sizes"] == [1, 0]
     assert sorted(obs["discards"]) == ["champion", "knight"], "hero cards are one-use"
 

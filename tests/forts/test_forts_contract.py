@@ -91,8 +91,8 @@ def test_other_hands_and_the_deck_order_never_show() -> None:
     assert one.observation(1) == two.observation(1)
     assert one.event_log(1) == two.event_log(1)
     assert one.observation(None) == two.observation(None)
-    assert one.observation(0)["hand"] == ["warlord"]
-    assert two.observation(0)["hand"] == ["squire"]
+    assert one.observation(0)["hand"] == [{"id": "warlord", "name": "Warlord"}]
+    assert two.observation(0)["hand"] == [{"id": "squire", "name": "Squire"}]
 
 
 def test_committed_cards_are_hidden_until_the_reveal() -> None:

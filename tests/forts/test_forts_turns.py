@@ -191,12 +191,13 @@ def test_f11_a7_one_hero_purchase_per_turn_for_3_currency_drawn_face_down() -> N
     state = scenario({"redhall": army(0, 1), "greenhall": army(1, 1)}, currency=[7, 0], deck=["knight", "squire"])
     state.apply("buy", 0)
     obs0, obs1 = state.observation(0), state.observation(1)
-    assert obs0["hand"] == ["knight"]
+    assert obs0["hand"] == [{"id": "knight", "name": "Knight"}]
     assert obs0["currency"][0] == 4
     assert obs1["hand"] == []
     assert obs1["hand_sizes"] == [1, 0]
     assert "buy" not in legal_texts(state), "A7: one purchase per turn"
-    assert "you buy a hero card: Knight" in state.event_log(0)
+    assert "Red buys Knight (a hero card)" in state.event_log(0)
+    assert "Red buys a hero card" in state.event_log(1)
     assert all("Knight" not in line for line in state.event_log(1))
 
 

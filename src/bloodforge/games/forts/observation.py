@@ -107,7 +107,7 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
         "homes": [c.ids[t] for t in m.home],
         "currency": list(m.currency),
         "hand_sizes": [len(h) for h in m.hands],
-        "hand": hand,
+        "hand": [{"id": h, "name": c.heroes[h].name} for h in hand],
         "deck_size": len(m.deck.pile),
         "discards": sorted(m.deck.discards),
         "forts": [forts_of(m, c, s) for s in range(n)],

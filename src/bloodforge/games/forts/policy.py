@@ -247,7 +247,7 @@ class FortsPolicy:
         inf, cav = int(a.args[2]), int(a.args[3])
         attack = inf + 2 * cav
         defence = self._defence(obs, mp, n)
-        hand_bonus = max((int(mp.heroes[h]["strength"]) for h in obs["hand"]), default=0)
+        hand_bonus = max((int(mp.heroes[h]["strength"]) for h in hand_ids(obs)), default=0)
         win, _, lose = battle_odds(attack + hand_bonus, defence, mp.sides)
         if win < 0.45:
             return -1.0
@@ -258,6 +258,10 @@ class FortsPolicy:
             value += 1.5 + (terr["infantry"] + 2 * terr["cavalry"]) * 0.5
         expected_loss = lose * min(attack, 3)
         return win * value - expected_loss - self._leaving_loss(obs, mp, seat, t, inf + cav) * lose + attack * 0.05
+
+
+def hand_ids(obs: dict[str, Any]) -> list[str]:
+    return [str(card["id"]) for card in obs["hand"]]
 
 
 def defence_bonus_value_from(mp: _Map, t: int, home_owner: int, defender: int) -> int:

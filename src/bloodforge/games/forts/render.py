@@ -48,7 +48,7 @@ def render(c: Content, obs: Mapping[str, Any]) -> str:
         out.append(f"  {name}{flag}: {obs['forts'][s]} forts, {obs['units'][s]}/{obs['quota'][s]} units, "
                    f"{obs['currency'][s]} currency, {obs['hand_sizes'][s]} hero cards")
     if obs["hand"]:
-        out.append("your hand: " + ", ".join(obs["hand"]))
+        out.append("your hand: " + ", ".join(card["name"] for card in obs["hand"]))
     b = obs["battle"]
     if b:
         out.append(f"battle: {names[b['attacker']]} attacks {b['to']} from {b['from']} "

@@ -127,7 +127,7 @@ def commit_hero(ctx: Ctx, seat: int, card: str) -> None:
     b.committed[seat].append(card)
     hero = ctx.cfg.content.heroes[card]
     ctx.log.add(
-        f"you commit {hero.name} face down", to=seat,
+        f"{ctx.name(seat)} commits {hero.name} face down", to=seat,
         masked=f"{ctx.name(seat)} commits a hero card face down", kind="hero",
     )
 

@@ -281,7 +281,7 @@ def buy(ctx: Ctx, seat: int) -> None:
     m.bought += 1
     m.hands[seat].append(card)
     m.hands[seat].sort()
-    ctx.log.add(f"you buy a hero card: {c.heroes[card].name}", to=seat,
+    ctx.log.add(f"{ctx.name(seat)} buys {c.heroes[card].name} (a hero card)", to=seat,
                 masked=f"{ctx.name(seat)} buys a hero card", kind="buy")
 
 
