@@ -265,3 +265,16 @@ def test_any_action_text_is_applied_or_refused_cleanly(words: list[str]) -> None
         assert state.digest() == before
     else:
         assert any(str(state.game.parse_text(text)) == h for h in state.history)
+
+
+def test_start_currency_by_turn_position_knob(tmp_path: Path) -> None:
+    data = json.loads(CONTENT.read_text())
+    data["start"]["currency_by_turn_position"] = [0, 3]
+    path = tmp_path / "later.json"
+    path.write_text(json.dumps(data))
+    state = bloodforge.load_game("forts", players=2, seed=4, content=str(path)).new_initial_state()
+    assert isinstance(state, FortsState)
+    first = state.m.first_seat
+    income = state.observation(None)["income"][first]
+    assert state.m.currency[first] == 2 + income
+    assert state.m.currency[1 - first] == 2 + 3

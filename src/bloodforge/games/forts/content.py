@@ -39,6 +39,9 @@ class StartSpec(_Strict):
     infantry: int = Field(ge=0, le=50)
     cavalry: int = Field(ge=0, le=50)
     currency: int = Field(ge=0, le=1000)
+    #: extra starting currency by position in the turn order (first player first), a balance
+    #: knob against the first player's head start; missing positions get 0
+    currency_by_turn_position: list[int] = Field(default_factory=list, max_length=8)
 
 
 class BonusSpec(_Strict):
