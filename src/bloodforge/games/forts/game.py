@@ -222,8 +222,24 @@ class FortsGame(Game):
             d_total = d + bonus + int(options.get("defender_heroes", "0"))
         except ValueError as err:
             raise ParameterError(f"battle odds: {err}") from None
-        win, draw, lose = battle_odds(a_total, d_total, self.content.data.die_sides)
-        return {"win": win, "draw": draw, "lose": lose, "attack": a_total, "defence": d_total}
+        sides = self.content.data.die_sides
+        win, draw, lose = battle_odds(a_total, d_total, sides)
+        margins: dict[str, float] = {}
+        for x in range(1, sides + 1):
+            for y in range(1, sides + 1):
+                key = str(a_total + x - d_total - y)
+                margins[key] = margins.get(key, 0.0) + 1.0 / (sides * sides)
+        return {"win": win, "draw": draw, "lose": lose, "attack": a_total, "defence": d_total,
+                "margins": dict(sorted(margins.items(), key=lambda kv: int(kv[0])))}
+
+    def render_odds(self, odds: Mapping[str, Any]) -> str:
+        lines = [
+            f"attack {odds['attack']} against defence {odds['defence']} (each adds one d{self.content.data.die_sides})",
+            f"  attacker wins {odds['win']:.1%}, draw {odds['draw']:.1%}, defender wins {odds['lose']:.1%}",
+            "  margin (attacker's total minus defender's; the loser loses at least that much strength):",
+        ]
+        lines += [f"    {int(k):+d}: {p:.1%}" for k, p in odds["margins"].items()]
+        return "\n".join(lines)
 
 
 def _army(text: str) -> int:
