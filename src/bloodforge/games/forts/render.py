@@ -7,7 +7,7 @@ from typing import Any
 
 from .content import Content
 
-CELL = 14
+CELL = 13
 
 
 def _cell(c: Content, t: int, terr: Mapping[str, Any], names: list[str]) -> list[str]:
@@ -39,7 +39,7 @@ def render(c: Content, obs: Mapping[str, Any]) -> str:
         for k in range(3):
             out.append("|".join(cell[k] for cell in cells))
         out.append("-" * ((CELL) * len(cells)))
-    out.append("legend: H home (great fort), ** great fort, * fort, $ currency, f food, ~ sea, Name() empty home")
+    out.append("H home (great fort)  ** great fort  * fort  $ currency  f food  ~ sea  Name() empty home")
     turn = obs["turn"]
     out.append(f"round {turn['round']}/{turn['max_rounds']}, turn {turn['number']}: {names[turn['seat']]} "
                f"- {obs['phase']}" + (f" (clock {obs['clock']['seconds']} s)" if obs["clock"] else ""))
