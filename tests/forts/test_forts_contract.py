@@ -278,3 +278,18 @@ def test_start_currency_by_turn_position_knob(tmp_path: Path) -> None:
     income = state.observation(None)["income"][first]
     assert state.m.currency[first] == 2 + income
     assert state.m.currency[1 - first] == 2 + 3
+
+
+def test_independent_armies_by_player_count(tmp_path: Path) -> None:
+    data = json.loads(CONTENT.read_text())
+    data["independent_by_players"] = {"3": {"sunkeep": {"cavalry": 4}}}
+    path = tmp_path / "three.json"
+    path.write_text(json.dumps(data))
+    three = bloodforge.load_game("forts", players=3, content=str(path)).new_initial_state()
+    four = bloodforge.load_game("forts", players=4, content=str(path)).new_initial_state()
+    assert next(t for t in three.observation(None)["territories"] if t["id"] == "sunkeep")["cavalry"] == 4
+    assert next(t for t in four.observation(None)["territories"] if t["id"] == "sunkeep")["cavalry"] == 2
+    data["independent_by_players"] = {"5": {"sunkeep": {"cavalry": 4}}}
+    path.write_text(json.dumps(data))
+    with pytest.raises(ParameterError, match="independent_by_players"):
+        bloodforge.load_game("forts", players=3, content=str(path))

@@ -100,6 +100,9 @@ class ContentFile(_Strict):
     defence_bonus: BonusSpec
     unused_home_army: ArmySpec
     player_homes: dict[str, list[int]]
+    #: independent armies that differ by player count (e.g. a stronger garrison in the quadrant
+    #: nobody starts in, which the neighbours of an empty quadrant would otherwise farm)
+    independent_by_players: dict[str, dict[str, ArmySpec]] = Field(default_factory=dict)
     #: names and colours of the players by home slot (a player is named after its home)
     seat_names: list[str] = Field(min_length=1)
     seat_colours: list[str] = Field(min_length=1)
@@ -131,6 +134,12 @@ class ContentFile(_Strict):
                     raise ValueError(f"player_homes[{count!r}]: no territory has home slot {s}")
             if len(set(slots)) != len(slots):
                 raise ValueError(f"player_homes[{count!r}]: a home slot appears twice")
+        for count, armies in self.independent_by_players.items():
+            if count not in self.player_homes:
+                raise ValueError(f"independent_by_players[{count!r}]: no such player count in player_homes")
+            for tid in armies:
+                if tid not in known:
+                    raise ValueError(f"independent_by_players[{count!r}]: unknown territory {tid!r}")
         hero_ids = [h.id for h in self.heroes]
         if len(set(hero_ids)) != len(hero_ids):
             raise ValueError("hero card ids must be distinct")

@@ -17,10 +17,12 @@ def setup(cfg: Config, rng: Rng) -> Model:
     slot_territory = {s: t for t, s in enumerate(c.home_slot) if s is not None}
     m.set_homes([slot_territory[s] for s in slots])
     start = c.data.start
+    overrides = c.data.independent_by_players.get(str(cfg.players), {})
     for t, spec in enumerate(c.data.territories):
         army = spec.independent
         if spec.home is not None and spec.home not in slots:
             army = c.data.unused_home_army
+        army = overrides.get(spec.id, army)
         if army is not None and (army.infantry or army.cavalry):
             m.owner[t] = INDEPENDENT
             m.units[t][INF_FRESH] = army.infantry
