@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from forts_helpers import army, legal_texts, scenario, terr, units_at
 
 import bloodforge
 from bloodforge.core import IllegalAction
 from bloodforge.games.forts.game import FortsState
+
+CONTENT = Path(bloodforge.games.forts.__file__).parent / "data" / "content.json"
 
 FIVE_FORTS = {
     "redhall": army(0, 1),
@@ -300,3 +305,21 @@ def test_max_rounds_cap_ends_with_most_forts_then_strength() -> None:
     assert state.returns() == [1.0, 0.0]
     assert state.scores() == [2.0, 1.0]
     assert "round cap" in state.observation(None)["end_reason"]
+
+
+@pytest.mark.parametrize(("green_forts", "returns"), [(["oakgate", "dunewall"], [0.0, 1.0]), (["oakgate"], [0.5, 0.5])])
+def test_a31_several_qualify_at_once_more_forts_then_shared(
+    tmp_path: Path, green_forts: list[str], returns: list[float]
+) -> None:
+    data = json.loads(CONTENT.read_text())
+    data["forts_to_win"] = 2
+    path = tmp_path / "two_forts.json"
+    path.write_text(json.dumps(data))
+    terrs = {"ashgate": army(0, 1), **{t: army(1, 1) for t in green_forts}}
+    state = scenario(terrs, phase="action", params={"content": str(path)})
+    assert state.observation(None)["held_since"] == [1, 1]
+    state.apply("end", 0)
+    assert not state.is_terminal()
+    state.apply("end", 1)
+    assert state.is_terminal()
+    assert state.returns() == returns
