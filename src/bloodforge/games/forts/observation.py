@@ -127,8 +127,8 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
 
 
 def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
-    """The browser board contract's pieces and marks: one piece per army, a mark per fort and
-    per controlled empty home."""
+    """The browser board contract's pieces and marks: one piece per army; marks for forts,
+    resources and homes, so the shared renderer shows them without knowing the game."""
     c = cfg.content
     pieces = []
     marks = []
@@ -143,6 +143,10 @@ def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
         if c.fort[t]:
             kind = "great_fort" if c.fort[t] == 2 else "fort"
             marks.append({"at": c.ids[t], "kind": kind, "label": "great fort" if c.fort[t] == 2 else "fort"})
+        if c.currency[t]:
+            marks.append({"at": c.ids[t], "kind": "currency", "label": f"{c.currency[t]} currency"})
+        if c.food[t]:
+            marks.append({"at": c.ids[t], "kind": "food", "label": f"{c.food[t]} food"})
         h = m.home_of[t]
         if h != EMPTY:
             marks.append({"at": c.ids[t], "kind": "home", "label": f"{cfg.seat_names[h]} home"})

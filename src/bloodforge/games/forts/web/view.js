@@ -17,8 +17,9 @@ export const look = {
     home: { glyph: "\u2302", title: "home: +4 defence for its owner, controlled even when empty" },
     great_fort: { glyph: "\u265c\u265c", title: "great fort: recruits 2 infantry or 1 cavalry, +2 defence" },
     fort: { glyph: "\u265c", title: "fort: recruits 1 infantry" },
+    currency: { glyph: "\u25cf", title: "currency: +1 each turn to its controller" },
+    food: { glyph: "\u2740", title: "food: +3 to its controller's unit quota" },
   },
-  resources: { currency: "\u25cf", food: "\u2740" },
   pieces: {
     army: { shape: "shield" },
     independent: { shape: "shield", colour: "#6f6f6f" },
