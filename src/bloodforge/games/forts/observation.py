@@ -26,7 +26,7 @@ from .model import (
     Model,
     army_counts,
 )
-from .rules import Config, controller, first_over_quota, food_of, forts_of, income_of, quota_of, units_of
+from .rules import Config, first_over_quota, tally
 from .rules_turn import clock_running
 
 LOG_TAIL = 10
@@ -56,6 +56,7 @@ def _owner_json(o: int) -> int | str | None:
 def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[str, Any]:
     c = cfg.content
     n = m.players
+    counts = tally(m, c)
     territories = []
     for t in range(c.size):
         u = m.units[t]
@@ -63,7 +64,7 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
         territories.append({
             "id": c.ids[t],
             "owner": _owner_json(m.owner[t]),
-            "controller": _owner_json(controller(m, t)),
+            "controller": _owner_json(counts.controllers[t]),
             "infantry": inf,
             "cavalry": cav,
             "ready": [u[INF_FRESH] + u[INF_BONUS], u[CAV_FRESH] + u[CAV_BONUS]],
@@ -110,11 +111,11 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
         "hand": [{"id": h, "name": c.heroes[h].name} for h in hand],
         "deck_size": len(m.deck.pile),
         "discards": sorted(m.deck.discards),
-        "forts": [forts_of(m, c, s) for s in range(n)],
-        "food": [food_of(m, c, s) for s in range(n)],
-        "quota": [quota_of(m, c, s) for s in range(n)],
-        "units": [units_of(m, s) for s in range(n)],
-        "income": [income_of(m, c, s) for s in range(n)],
+        "forts": counts.forts,
+        "food": counts.food,
+        "quota": [c.data.food_per_resource * f for f in counts.food],
+        "units": counts.units,
+        "income": counts.income,
         "held_since": list(m.held_since),
         "eliminated": list(m.eliminated),
         "battle": battle,

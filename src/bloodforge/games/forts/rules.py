@@ -53,6 +53,32 @@ def is_empty(m: Model, t: int) -> bool:
     return controller(m, t) == EMPTY
 
 
+@dataclass(frozen=True)
+class Tally:
+    """Per-seat counts from one pass over the map (observations and settling need them all)."""
+
+    controllers: list[int]
+    forts: list[int]
+    food: list[int]
+    income: list[int]
+    units: list[int]
+
+
+def tally(m: Model, c: Content) -> Tally:
+    n = m.players
+    ctl = [controller(m, t) for t in range(c.size)]
+    forts, food, income, units = [0] * n, [0] * n, [0] * n, [0] * n
+    for t, o in enumerate(ctl):
+        if o >= 0:
+            if c.fort[t]:
+                forts[o] += 1
+            food[o] += c.food[t]
+            income[o] += c.currency[t]
+        if m.owner[t] >= 0:
+            units[m.owner[t]] += sum(m.units[t])
+    return Tally(ctl, forts, food, income, units)
+
+
 def forts_of(m: Model, c: Content, seat: int) -> int:
     return sum(1 for t in range(c.size) if c.fort[t] and controller(m, t) == seat)
 

@@ -47,6 +47,7 @@ from .rules import (
     quota_of,
     retreat_destinations,
     strength_of,
+    tally,
     units_of,
 )
 from .rules_battle import Ctx
@@ -430,8 +431,9 @@ def settle(ctx: Ctx) -> None:
     if len(live) == 1:
         finish(ctx, live, "last player standing")
         return
+    forts = tally(m, c).forts
     for s in range(m.players):
-        if not m.eliminated[s] and forts_of(m, c, s) >= c.data.forts_to_win:
+        if not m.eliminated[s] and forts[s] >= c.data.forts_to_win:
             if m.held_since[s] is None:
                 m.held_since[s] = m.turn_number
                 ctx.log.add(f"{ctx.name(s)} holds {c.data.forts_to_win} forts", kind="forts")
