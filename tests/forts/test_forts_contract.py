@@ -293,3 +293,22 @@ def test_independent_armies_by_player_count(tmp_path: Path) -> None:
     path.write_text(json.dumps(data))
     with pytest.raises(ParameterError, match="independent_by_players"):
         bloodforge.load_game("forts", players=3, content=str(path))
+
+
+def test_greedy_sees_only_what_its_seat_sees() -> None:
+    """The policy's choice is the same on any state consistent with the seat's observation."""
+    game = bloodforge.load_game("forts", players=3, seed=9)
+    policy = game.policy()
+    state = game.new_initial_state()
+    rng = Rng(3)
+    checked = 0
+    for _ in range(400):
+        if state.is_terminal():
+            break
+        seat = state.actors()[0]
+        if len(state.legal_actions(seat)) > 1:
+            twin = state.resample_hidden(seat, Rng(checked))
+            assert policy.choose(state, seat, Rng(1)) == policy.choose(twin, seat, Rng(1))
+            checked += 1
+        state.apply(policy.choose(state, seat, rng), seat)
+    assert checked > 50

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from .content import Content
-from .model import EMPTY, Model, army_counts, army_strength
+from .model import EMPTY, Model, army_strength
 
 
 @dataclass(frozen=True)
@@ -211,11 +211,6 @@ def retreat_destinations(m: Model, c: Content, target: int, origin: int, defende
         n for n in c.neighbours[target]
         if n != origin and (controller(m, n) == defender or is_empty(m, n))
     ]
-
-
-def army_text(units: list[int]) -> str:
-    inf, cav = army_counts(units)
-    return counts_text(inf, cav)
 
 
 def counts_text(inf: int, cav: int) -> str:
