@@ -22,7 +22,7 @@ def battle_data(state: FortsState) -> dict[str, object]:
     ("origin", "target", "bonus"),
     [("ironkeep", "moorland", 1), ("copperdale", "ironkeep", 2), ("tinvale", "greenhall", 4)],
 )
-def test_f26_f28_f33_f48_f51_t3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
+def test_f31_f48_f49_f50_f51_t3_defence_bonus_plain_great_fort_home(origin: str, target: str, bonus: int) -> None:
     state = scenario({origin: army(0, 2), target: army(1, 1)}, dice=[3, 3])
     state.apply(f"attack {origin} {target} 2 0", 0)
     data = battle_data(state)

@@ -80,12 +80,14 @@ def test_a9_a10_another_players_empty_home_must_be_attacked_and_gives_plus_4() -
 
 
 # -- F4, F5 -----------------------------------------------------------------------------------
-def test_f4_f5_f30_army_strength_infantry_1_cavalry_2() -> None:
+def test_f4_f5_f26_f28_f30_f33_army_strength_plus_one_die_each() -> None:
     state = scenario({"ironkeep": army(0, 2, 1), "moorland": army(1, 1)}, dice=[1, 6])
     state.apply("attack ironkeep moorland 2 1", 0)
     data = [e for e in state.events if e.kind == "battle"][-1].data
-    assert data["attack"][0] == 4
-    assert data["defence"][0] == 1
+    assert data is not None
+    assert data["attack"] == [4, 0, 1, 5], "2 infantry + 1 cavalry, no heroes, die 1"
+    assert data["defence"] == [1, 1, 0, 6, 8], "1 infantry, +1, no heroes, die 6"
+    assert data["verdict"] == "defender wins"
 
 
 # -- F6, F7, F14, A8 --------------------------------------------------------------------------
