@@ -183,13 +183,18 @@ class FortsPolicy:
         return best
 
     def _turn(self, obs: dict[str, Any], mp: _Map, seat: int, legal: list[Action], rng: Rng) -> Action:
+        goals = self._goals(obs, mp, seat)
         recruits = [a for a in legal if a.kind == "recruit"]
         if recruits:
-            return max(recruits, key=lambda a: (a.args[1] == "cavalry", mp.fort[mp.index[a.args[0]]], a.args[0]))
+            # cavalry first (strength per quota slot), then at the fort nearest the front
+            def recruit_key(a: Action) -> tuple[bool, int, int]:
+                t = mp.index[a.args[0]]
+                return (a.args[1] == "cavalry", mp.fort[t], -min((mp.dist[t][g] for g in goals), default=0))
+
+            return max(recruits, key=recruit_key)
         buy = Action("buy")
         if buy in legal:
             return buy
-        goals = self._goals(obs, mp, seat)
         best: Action | None = None
         best_score = 0.3
         for a in legal:
