@@ -18,10 +18,13 @@ brassdale, pennybrook. Food: wheatfield, oatfield, ryefield, cornfield and the f
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import bloodforge
 from bloodforge.games.forts.game import FortsState
+from bloodforge.games.forts.model import EMPTY, INDEPENDENT
+from bloodforge.games.forts.rules import forts_of, over_quota, units_of
 
 
 def army(owner: int | str, infantry: int = 0, cavalry: int = 0) -> dict[str, Any]:
@@ -39,6 +42,7 @@ def scenario(
     hands: list[list[str]] | None = None,
     dice: list[int] | None = None,
     deck: list[str] | None = None,
+    rig_chronicles: list[str] | None = None,
     params: dict[str, Any] | None = None,
     seed: int = 0,
     **position: Any,
@@ -51,7 +55,7 @@ def scenario(
         pos["hands"] = hands
     state = bloodforge.load_scenario({
         "game": "forts", "seed": seed, "params": {"players": players, **(params or {})},
-        "position": pos, "rig": {"dice": dice or [], "deck": deck or []},
+        "position": pos, "rig": {"dice": dice or [], "deck": deck or [], "chronicles": rig_chronicles or []},
     })
     assert isinstance(state, FortsState)
     return state
@@ -73,3 +77,32 @@ def legal_texts(state: FortsState, seat: int | None = None) -> list[str]:
 
 def last_event(state: FortsState, kind: str) -> Any:
     return next(e for e in reversed(list(state.events)) if e.kind == kind)
+
+
+def check_invariants(state: FortsState) -> None:
+    m, c = state.m, state.cfg.content
+    for t in range(c.size):
+        assert all(x >= 0 for x in m.units[t]), f"negative units at {c.ids[t]}"
+        assert (m.owner[t] == EMPTY) == (sum(m.units[t]) == 0), f"owner and units disagree at {c.ids[t]}"
+        assert m.owner[t] == EMPTY or m.owner[t] == INDEPENDENT or 0 <= m.owner[t] < m.players
+    assert all(x >= 0 for x in m.currency)
+    cards = Counter(m.deck.pile) + Counter(m.deck.discards)
+    for hand in m.hands:
+        assert len(hand) <= c.data.hand_limit
+        cards += Counter(hand)
+    if m.battle is not None:
+        for committed in m.battle.committed.values():
+            cards += Counter(committed)
+    assert cards == Counter(c.deck), "hero cards are neither created nor lost"
+    actors = state.actors()
+    if m.battle is None and state.phase_name() != "disband":
+        assert not any(over_quota(m, c, s) for s in range(m.players)), "over quota outside a disband"
+    for s in range(m.players):
+        if m.eliminated[s]:
+            assert units_of(m, s) == 0
+        elif m.battle is None and m.phase != "over":
+            assert (forts_of(m, c, s) >= c.data.forts_to_win) == (m.held_since[s] is not None)
+        if state.rule_clock(s) is not None:
+            assert s == m.turn_seat
+            assert state.phase_name() == "planning"
+            assert actors == [s]

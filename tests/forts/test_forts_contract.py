@@ -4,51 +4,19 @@ content and scenario files, the board for the browser, the greedy policy."""
 from __future__ import annotations
 
 import json
-from collections import Counter
 from pathlib import Path
 
 import pytest
-from forts_helpers import army, scenario
+from forts_helpers import army, check_invariants, scenario
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import bloodforge
 from bloodforge.core import ActionSyntaxError, IllegalAction, ParameterError, Rng, ScenarioError
 from bloodforge.games.forts.game import FortsGame, FortsState
-from bloodforge.games.forts.model import EMPTY, INDEPENDENT
-from bloodforge.games.forts.rules import forts_of, over_quota, units_of
 from bloodforge.lab.selfplay import play_game
 
 CONTENT = Path(bloodforge.games.forts.__file__).parent / "data" / "content.json"
-
-
-def check_invariants(state: FortsState) -> None:
-    m, c = state.m, state.cfg.content
-    for t in range(c.size):
-        assert all(x >= 0 for x in m.units[t]), f"negative units at {c.ids[t]}"
-        assert (m.owner[t] == EMPTY) == (sum(m.units[t]) == 0), f"owner and units disagree at {c.ids[t]}"
-        assert m.owner[t] == EMPTY or m.owner[t] == INDEPENDENT or 0 <= m.owner[t] < m.players
-    assert all(x >= 0 for x in m.currency)
-    cards = Counter(m.deck.pile) + Counter(m.deck.discards)
-    for hand in m.hands:
-        assert len(hand) <= c.data.hand_limit
-        cards += Counter(hand)
-    if m.battle is not None:
-        for committed in m.battle.committed.values():
-            cards += Counter(committed)
-    assert cards == Counter(c.deck), "hero cards are neither created nor lost"
-    actors = state.actors()
-    if m.battle is None and state.phase_name() != "disband":
-        assert not any(over_quota(m, c, s) for s in range(m.players)), "over quota outside a disband"
-    for s in range(m.players):
-        if m.eliminated[s]:
-            assert units_of(m, s) == 0
-        elif m.battle is None and m.phase != "over":
-            assert (forts_of(m, c, s) >= c.data.forts_to_win) == (m.held_since[s] is not None)
-        if state.rule_clock(s) is not None:
-            assert s == m.turn_seat
-            assert state.phase_name() == "planning"
-            assert actors == [s]
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])

@@ -86,6 +86,21 @@ class HeroSpec(_Strict):
     text: str = ""
 
 
+class ChronicleSpec(_Strict):
+    """A round event of the optional chronicle module (F56): lasts the round it is drawn in."""
+
+    id: str = Field(pattern=ID_PATTERN, max_length=24)
+    name: str = Field(min_length=1, max_length=40)
+    copies: int = Field(ge=1, le=30)
+    text: str = ""
+    #: units that move with their ordinary action keep one extra action (Forced March)
+    extra_action: bool = False
+    #: change of every player's unit quota (Famine -1, Harvest +2); a quota never drops below 0
+    quota_delta: int = Field(default=0, ge=-20, le=20)
+    #: the hero card price while it lasts (Mercenary Market), None: unchanged
+    hero_price: int | None = Field(default=None, ge=0, le=100)
+
+
 class ContentFile(_Strict):
     title: str
     house_content: bool = True
@@ -109,6 +124,8 @@ class ContentFile(_Strict):
     territories: list[TerritorySpec] = Field(min_length=2)
     links: list[tuple[str, str]]
     heroes: list[HeroSpec] = Field(min_length=1)
+    #: the optional chronicle module's deck (used only with the `chronicles` parameter)
+    chronicles: list[ChronicleSpec] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _references(self) -> ContentFile:
@@ -140,6 +157,9 @@ class ContentFile(_Strict):
             for tid in armies:
                 if tid not in known:
                     raise ValueError(f"independent_by_players[{count!r}]: unknown territory {tid!r}")
+        chronicle_ids = [k.id for k in self.chronicles]
+        if len(set(chronicle_ids)) != len(chronicle_ids):
+            raise ValueError("chronicle card ids must be distinct")
         hero_ids = [h.id for h in self.heroes]
         if len(set(hero_ids)) != len(hero_ids):
             raise ValueError("hero card ids must be distinct")
@@ -175,6 +195,8 @@ class Content:
     home_slot: tuple[int | None, ...]
     heroes: dict[str, Hero]
     deck: tuple[str, ...]
+    chronicles: dict[str, ChronicleSpec]
+    chronicle_deck: tuple[str, ...]
 
     @property
     def size(self) -> int:
@@ -210,6 +232,8 @@ def compile_content(data: ContentFile, source: str) -> Content:
         home_slot=tuple(t.home for t in data.territories),
         heroes=heroes,
         deck=deck,
+        chronicles={k.id: k for k in data.chronicles},
+        chronicle_deck=tuple(sorted(k.id for k in data.chronicles for _ in range(k.copies))),
     )
 
 

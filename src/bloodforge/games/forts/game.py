@@ -167,7 +167,8 @@ class FortsGame(Game):
                 f"content {self.content.source} has homes for {self.content.player_counts()} players, "
                 f"not {params.players}"
             )
-        self.config = Config(self.content, params.players, params.planning_seconds, params.max_rounds)
+        self.config = Config(self.content, params.players, params.planning_seconds, params.max_rounds,
+                             params.chronicles)
 
     def _new_initial_state(self) -> FortsState:
         rng = self.initial_rng()

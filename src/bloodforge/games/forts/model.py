@@ -129,6 +129,9 @@ class Model:
         self.eliminated: list[bool] = [False] * players
         self.winners: list[int] = []
         self.end_reason = ""
+        #: the optional chronicle module: its deck and the card of the current round
+        self.chronicle_deck = Deck()
+        self.chronicle: str | None = None
 
     def copy(self) -> Model:
         new = Model.__new__(Model)
@@ -155,6 +158,8 @@ class Model:
         new.eliminated = list(self.eliminated)
         new.winners = list(self.winners)
         new.end_reason = self.end_reason
+        new.chronicle_deck = self.chronicle_deck.copy()
+        new.chronicle = self.chronicle
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -168,6 +173,7 @@ class Model:
             "battle": None if self.battle is None else self.battle.to_json(),
             "held_since": list(self.held_since), "eliminated": list(self.eliminated),
             "winners": list(self.winners), "end_reason": self.end_reason,
+            "chronicle_deck": self.chronicle_deck.to_json(), "chronicle": self.chronicle,
         }
 
     @classmethod
@@ -194,6 +200,8 @@ class Model:
         m.eliminated = [bool(e) for e in d["eliminated"]]
         m.winners = [int(w) for w in d["winners"]]
         m.end_reason = str(d["end_reason"])
+        m.chronicle_deck = Deck.from_json(d["chronicle_deck"])
+        m.chronicle = None if d["chronicle"] is None else str(d["chronicle"])
         return m
 
     def set_homes(self, homes: list[int]) -> None:

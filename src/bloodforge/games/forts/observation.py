@@ -26,7 +26,7 @@ from .model import (
     Model,
     army_counts,
 )
-from .rules import Config, first_over_quota, tally
+from .rules import Config, first_over_quota, hero_price, quota_for, tally
 from .rules_turn import clock_running
 
 LOG_TAIL = 10
@@ -113,13 +113,17 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
         "discards": sorted(m.deck.discards),
         "forts": counts.forts,
         "food": counts.food,
-        "quota": [c.data.food_per_resource * f for f in counts.food],
+        "quota": [quota_for(m, c, f) for f in counts.food],
         "units": counts.units,
         "income": counts.income,
         "held_since": list(m.held_since),
         "eliminated": list(m.eliminated),
         "battle": battle,
         "bribery": None if m.bribery is None else list(m.bribery),
+        "chronicle": None if m.chronicle is None else {
+            "id": m.chronicle, "name": c.chronicles[m.chronicle].name, "text": c.chronicles[m.chronicle].text},
+        "chronicle_deck_size": len(m.chronicle_deck.pile),
+        "hero_price": hero_price(m, c),
         "winners": list(m.winners),
         "end_reason": m.end_reason,
         "board": board_observation(cfg, m, hand),
@@ -186,6 +190,7 @@ def static_info(cfg: Config) -> dict[str, Any]:
         "planning_seconds": cfg.planning_seconds,
         "max_rounds": cfg.max_rounds,
         "heroes": [h.model_dump() for h in d.heroes],
+        "chronicles": [k.model_dump() for k in d.chronicles] if cfg.chronicles else [],
         "board": {
             "geometry": "areas",
             "areas": areas,
@@ -222,4 +227,5 @@ def resample_hands(m: Model, seat: int | None, rng: Rng) -> Model:
             del pool[:k]
     new.deck.pile = pool
     new.dice.rigged = []
+    new.chronicle_deck.reshuffle_pile(rng)
     return new

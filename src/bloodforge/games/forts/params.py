@@ -19,6 +19,11 @@ class FortsParams(GameParams):
         description="The planning clock (rulebook: one minute). The host runs it and records "
         "`timeout <seat>` when it runs out, which opens bribery; 0 = no clock.",
     )
+    chronicles: bool = Field(
+        default=False,
+        description="The optional chronicle module (rulebook: named once, L115; house content): "
+        "one round event drawn at the start of every round.",
+    )
     max_rounds: int = Field(
         default=40,
         ge=1,

@@ -22,6 +22,7 @@ class Config:
     players: int
     planning_seconds: int
     max_rounds: int
+    chronicles: bool = False
 
     @property
     def seat_names(self) -> list[str]:
@@ -93,7 +94,25 @@ def income_of(m: Model, c: Content, seat: int) -> int:
 
 def quota_of(m: Model, c: Content, seat: int) -> int:
     """F24 (house formula): food_per_resource units per food resource controlled."""
-    return c.data.food_per_resource * food_of(m, c, seat)
+    return quota_for(m, c, food_of(m, c, seat))
+
+
+def quota_for(m: Model, c: Content, food: int) -> int:
+    """The quota for `food` resources, with the round's chronicle (if any) applied."""
+    delta = c.chronicles[m.chronicle].quota_delta if m.chronicle else 0
+    return max(0, c.data.food_per_resource * food + delta)
+
+
+def hero_price(m: Model, c: Content) -> int:
+    if m.chronicle:
+        price = c.chronicles[m.chronicle].hero_price
+        if price is not None:
+            return price
+    return c.data.hero_price
+
+
+def forced_march(m: Model, c: Content) -> bool:
+    return bool(m.chronicle) and c.chronicles[str(m.chronicle)].extra_action
 
 
 def units_of(m: Model, seat: int) -> int:
@@ -136,9 +155,8 @@ def first_over_quota(m: Model, c: Content) -> int | None:
                 o = h if h != EMPTY and not out[h] else EMPTY
             if o >= 0:
                 food[o] += c.food[t]
-    per = c.data.food_per_resource
     for s in turn_order_from(m, m.turn_seat):
-        if not out[s] and units[s] > per * food[s]:
+        if not out[s] and units[s] > quota_for(m, c, food[s]):
             return s
     return None
 

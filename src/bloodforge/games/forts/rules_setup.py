@@ -35,6 +35,8 @@ def setup(cfg: Config, rng: Rng) -> Model:
             m.units[t][CAV_FRESH] = start.cavalry
     m.deck = Deck.shuffled(c.deck, rng)
     m.first_seat = rng.randbelow(cfg.players)
+    if cfg.chronicles:
+        m.chronicle_deck = Deck.shuffled(c.chronicle_deck, rng)
     extra = start.currency_by_turn_position
     for k in range(min(len(extra), cfg.players)):
         m.currency[(m.first_seat + k) % cfg.players] += extra[k]

@@ -41,7 +41,9 @@ from .rules import (
     controller,
     counts_text,
     first_over_quota,
+    forced_march,
     forts_of,
+    hero_price,
     income_of,
     live_seats,
     quota_of,
@@ -96,7 +98,7 @@ def clock_running(cfg: Config, m: Model, seat: int) -> bool:
     no timeout yet this turn, nothing else waited for."""
     return (
         cfg.planning_seconds > 0 and m.phase == PLANNING and seat == m.turn_seat and not m.timed_out
-        and actors(cfg, m) == [seat]
+        and m.battle is None and not m.bribery and first_over_quota(m, cfg.content) is None
     )
 
 
@@ -166,7 +168,7 @@ def _recruits(cfg: Config, m: Model, seat: int) -> list[Action]:
 def _may_buy(cfg: Config, m: Model, seat: int) -> bool:
     d = cfg.content.data
     return (
-        m.bought < d.purchases_per_turn and m.currency[seat] >= d.hero_price
+        m.bought < d.purchases_per_turn and m.currency[seat] >= hero_price(m, cfg.content)
         and len(m.hands[seat]) < d.hand_limit and can_draw_hero(m)
     )
 
@@ -251,11 +253,18 @@ def apply(ctx: Ctx, action: Action, seat: int | None) -> None:
 
 def move(ctx: Ctx, seat: int, origin: int, target: int, inf: int, cav: int) -> None:
     m = ctx.m
-    rb.take_acting(m.units[origin], inf, cav)
+    inf_fresh, cav_fresh = rb.take_acting(m.units[origin], inf, cav)
     m.units[origin][INF_SPENT] -= inf
     m.units[origin][CAV_SPENT] -= cav
     rb.clear_if_empty(m, origin)
     rb.add_spent(m, target, seat, inf, cav)
+    if forced_march(m, ctx.cfg.content):
+        # the chronicle's extra action: units that moved with their ordinary action may act again
+        u = m.units[target]
+        u[INF_SPENT] -= inf_fresh
+        u[INF_BONUS] += inf_fresh
+        u[CAV_SPENT] -= cav_fresh
+        u[CAV_BONUS] += cav_fresh
     ctx.log.add(f"{ctx.name(seat)} moves {counts_text(inf, cav)} from {ctx.tname(origin)} to {ctx.tname(target)}",
                 kind="move")
 
@@ -278,7 +287,7 @@ def buy(ctx: Ctx, seat: int) -> None:
     m, c = ctx.m, ctx.cfg.content
     card = m.deck.draw(ctx.rng)
     assert card is not None
-    m.currency[seat] -= c.data.hero_price
+    m.currency[seat] -= hero_price(m, c)
     m.bought += 1
     m.hands[seat].append(card)
     m.hands[seat].sort()
@@ -338,13 +347,14 @@ def begin(ctx: Ctx) -> None:
     income (F10, A6) and refreshed units (F15)."""
     m, cfg = ctx.m, ctx.cfg
     c = cfg.content
+    wrapped = False
     if m.turn_number == 0:
         seat = m.first_seat
         while m.eliminated[seat]:
             seat = (seat + 1) % m.players
         m.round = max(m.round, 1)
     else:
-        seat, wrapped = m.turn_seat, False
+        seat = m.turn_seat
         while True:
             seat = (seat + 1) % m.players
             wrapped = wrapped or seat == m.first_seat
@@ -352,11 +362,14 @@ def begin(ctx: Ctx) -> None:
                 break
         if wrapped:
             m.round += 1
+    new_round = m.turn_number == 0 or wrapped
     m.turn_number += 1
     m.turn_seat = seat
     if m.round > cfg.max_rounds:
         end_by_cap(ctx)
         return
+    if new_round and cfg.chronicles and c.chronicle_deck:
+        draw_chronicle(ctx)
     if check_victory(ctx):
         return
     gain = income_of(m, c, seat)
@@ -372,6 +385,18 @@ def begin(ctx: Ctx) -> None:
     m.phase = PLANNING
     ctx.log.add(f"round {m.round}, turn {m.turn_number}: {ctx.name(seat)} plans (+{gain} currency)",
                 kind="turn", data={"seat": seat, "round": m.round, "turn": m.turn_number, "income": gain})
+
+
+def draw_chronicle(ctx: Ctx) -> None:
+    """F56 (optional module): the round's event replaces the last one."""
+    m, c = ctx.m, ctx.cfg.content
+    if m.chronicle is not None:
+        m.chronicle_deck.discard(m.chronicle)
+    m.chronicle = m.chronicle_deck.draw(ctx.rng)
+    if m.chronicle is not None:
+        card = c.chronicles[m.chronicle]
+        ctx.log.add(f"chronicle of round {m.round}: {card.name} ({card.text})", kind="chronicle",
+                    data={"chronicle": card.id})
 
 
 def check_victory(ctx: Ctx) -> bool:

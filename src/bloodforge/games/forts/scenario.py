@@ -42,11 +42,13 @@ class PositionSpec(_Strict):
     currency: list[int] | None = None
     hands: list[list[str]] | None = None
     held_since: list[int | None] | None = None
+    chronicle: str | None = None
 
 
 class RigSpec(_Strict):
     dice: list[int] = Field(default_factory=list)
     deck: list[str] = Field(default_factory=list)
+    chronicles: list[str] = Field(default_factory=list)
 
 
 def build_model(cfg: Config, rng: Rng, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> Model:
@@ -118,6 +120,16 @@ def build_model(cfg: Config, rng: Rng, position: Mapping[str, Any], rig: Mapping
         if not 1 <= v <= c.data.die_sides:
             raise ScenarioError(f"scenario rig.dice[{i}]: {v} is impossible on a d{c.data.die_sides}")
     m.dice.rigged = list(rig_spec.dice)
+    if pos.chronicle is not None or rig_spec.chronicles:
+        if not cfg.chronicles:
+            raise ScenarioError("scenario: chronicle cards need the parameter chronicles: true")
+        pile = Counter(c.chronicle_deck)
+        for i, card in enumerate(([pos.chronicle] if pos.chronicle else []) + rig_spec.chronicles):
+            if pile[card] <= 0:
+                raise ScenarioError(f"scenario chronicle {i}: no {card!r} left in the chronicle deck")
+            pile[card] -= 1
+        m.chronicle = pos.chronicle
+        m.chronicle_deck = Deck.rigged(rig_spec.chronicles, pile.elements(), rng)
     if pos.held_since is not None:
         if len(pos.held_since) != n:
             raise ScenarioError(f"scenario position.held_since: needs {n} entries")
