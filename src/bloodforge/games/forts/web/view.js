@@ -38,6 +38,9 @@ export function panels(observation) {
     title: `Round ${turn.round} of ${turn.max_rounds}`,
     lines: [`${seatName(observation, turn.seat)}: ${observation.phase}`],
   });
+  if (observation.chronicle) {
+    out.push({ title: `Chronicle: ${observation.chronicle.name}`, lines: [observation.chronicle.text] });
+  }
   if (observation.clock) {
     out.push({
       title: "Planning clock",
