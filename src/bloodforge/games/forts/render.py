@@ -43,6 +43,8 @@ def render(c: Content, obs: Mapping[str, Any]) -> str:
     turn = obs["turn"]
     out.append(f"round {turn['round']}/{turn['max_rounds']}, turn {turn['number']}: {names[turn['seat']]} "
                f"- {obs['phase']}" + (f" (clock {obs['clock']['seconds']} s)" if obs["clock"] else ""))
+    if obs.get("chronicle"):
+        out.append(f"chronicle: {obs['chronicle']['name']} ({obs['chronicle']['text']})")
     for s, name in enumerate(names):
         flag = " (out)" if obs["eliminated"][s] else ""
         out.append(f"  {name}{flag}: {obs['forts'][s]} forts, {obs['units'][s]}/{obs['quota'][s]} units, "
