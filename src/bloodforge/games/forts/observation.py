@@ -7,10 +7,12 @@ battle until the reveal (others see only how many).
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from bloodforge.core import EventLog, Rng
 
+from .content import TerritorySpec
 from .model import (
     ACTION,
     BEGIN,
@@ -132,8 +134,8 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
 
 
 def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
-    """The browser board contract's pieces and marks: one piece per army; marks for forts,
-    resources and homes, so the shared renderer shows them without knowing the game."""
+    """The browser board contract's pieces and marks: one piece per army; a mark per fort,
+    great fort or home, and one for a territory's resources ("$" currency, "f" food)."""
     c = cfg.content
     pieces = []
     marks = []
@@ -145,16 +147,14 @@ def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
             pieces.append({"at": c.ids[t], "owner": o if o >= 0 else None,
                            "kind": "independent" if o == INDEPENDENT else "army",
                            "label": label, "count": inf + cav, "hidden": False})
-        if c.fort[t]:
-            kind = "great_fort" if c.fort[t] == 2 else "fort"
-            marks.append({"at": c.ids[t], "kind": kind, "label": "great fort" if c.fort[t] == 2 else "fort"})
-        if c.currency[t]:
-            marks.append({"at": c.ids[t], "kind": "currency", "label": f"{c.currency[t]} currency"})
-        if c.food[t]:
-            marks.append({"at": c.ids[t], "kind": "food", "label": f"{c.food[t]} food"})
         h = m.home_of[t]
         if h != EMPTY:
-            marks.append({"at": c.ids[t], "kind": "home", "label": f"{cfg.seat_names[h]} home"})
+            marks.append({"at": c.ids[t], "kind": "home", "label": f"{cfg.seat_names[h]} home", "owner": h})
+        elif c.fort[t]:
+            kind = "great_fort" if c.fort[t] == 2 else "fort"
+            marks.append({"at": c.ids[t], "kind": kind, "label": "great fort" if c.fort[t] == 2 else "fort"})
+        if c.currency[t] or c.food[t]:
+            marks.append({"at": c.ids[t], "kind": "resources", "label": "$" * c.currency[t] + "f" * c.food[t]})
     heroes = c.heroes
     return {
         "pieces": pieces,
@@ -168,10 +168,16 @@ def static_info(cfg: Config) -> dict[str, Any]:
     d = c.data
     n = cfg.players
     areas = []
+    half = _half_cell(d.territories)
     for t, spec in enumerate(d.territories):
-        half = 0.5 / 6 * 0.96
+        features = [f for f in (
+            "home" if spec.home is not None else "", {"fort": "fort", "great": "great fort"}.get(spec.fort, ""),
+            f"{spec.currency} currency" if spec.currency else "", f"{spec.food} food" if spec.food else "",
+        ) if f]
         areas.append({
-            "id": spec.id, "name": spec.name, "x": spec.x, "y": spec.y, "kind": spec.kind,
+            "id": spec.id, "name": f"{spec.name} ({', '.join(features)})" if features else spec.name,
+            "label": spec.name,
+            "x": spec.x, "y": spec.y, "kind": spec.kind,
             "fort": spec.fort, "currency": spec.currency, "food": spec.food, "home_slot": spec.home,
             "neighbours": [c.ids[x] for x in c.neighbours[t]],
             "polygon": [[round(spec.x + dx * half, 4), round(spec.y + dy * half, 4)]
@@ -199,6 +205,15 @@ def static_info(cfg: Config) -> dict[str, Any]:
             "seats": [{"seat": s, "name": cfg.seat_names[s], "colour": cfg.seat_colours[s]} for s in range(n)],
         },
     }
+
+
+def _half_cell(territories: list[TerritorySpec]) -> float:
+    """Half the smallest distance between two territories' points along an axis: square cells
+    of that size touch their grid neighbours exactly (the renderer draws shared edges as borders)."""
+    xs = sorted({t.x for t in territories})
+    ys = sorted({t.y for t in territories})
+    gaps = [b - a for v in (xs, ys) for a, b in pairwise(v) if b - a > 1e-9]
+    return min(gaps, default=0.1) / 2
 
 
 def resample_hands(m: Model, seat: int | None, rng: Rng) -> Model:

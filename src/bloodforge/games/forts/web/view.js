@@ -1,76 +1,143 @@
-// Five Forts in the browser: only the look. The shared area renderer (web/boards/) draws the
-// territories from static_info().board (areas with x/y and square polygons, links, seat colours)
-// and the armies and marks from observation().board; this module gives the colours, the glyphs
-// and the extra panels (planning clock, battle, bribery window) that the shared table shows.
+// Five Forts' look in the browser. The shared area renderer (/static/boards/) draws the 6x6 map
+// from static_info()["board"] (square polygons, land and sea) and the armies, forts, resources
+// and homes from observation()["board"], and turns clicks into legal actions (click your army's
+// territory, then a neighbour; a hero card in the hand to commit it). This module sets the
+// colours and glyphs and adds the panels the map cannot show: each player's forts, units and
+// quota, currency and hand size; the planning clock counting down; the bribery window; the
+// battle with its face-down cards; the round's chronicle.
 //
 // The countdown: observation.clock is {seat, seconds} while a planning minute runs (null
-// otherwise). The server owns the real deadline; the table counts down from the server's
-// deadline and, when it passes, the server records `timeout <seat>` and the bribery window
-// opens (observation.phase === "bribery", observation.bribery = seats still to answer).
+// otherwise); the server's table carries the real deadline (`deadlines[seat]`, unix ms), which
+// this panel counts down to; when it passes, the server records `timeout <seat>` and
+// observation.phase becomes "bribery" (observation.bribery = the seats still to answer).
+import { clear, el } from "/static/common.js";
 
-export const look = {
-  kinds: {
-    land: { fill: "#e9e2c8", stroke: "#8a7f5c" },
-    sea: { fill: "#b9d3e6", stroke: "#5b7f99" },
-  },
-  marks: {
-    home: { glyph: "\u2302", title: "home: +4 defence for its owner, controlled even when empty" },
-    great_fort: { glyph: "\u265c\u265c", title: "great fort: recruits 2 infantry or 1 cavalry, +2 defence" },
-    fort: { glyph: "\u265c", title: "fort: recruits 1 infantry" },
-    currency: { glyph: "\u25cf", title: "currency: +1 each turn to its controller" },
-    food: { glyph: "\u2740", title: "food: +3 to its controller's unit quota" },
-  },
-  pieces: {
-    army: { shape: "shield" },
-    independent: { shape: "shield", colour: "#6f6f6f" },
-  },
+const KINDS = { land: { fill: "#e9e2c8" }, sea: { fill: "#b9d3e6", glyph: "≈" } };
+const MARKS = {
+  home: { shape: "house", text: "", title: "home (a great fort): +4 defence for its owner, controlled even when empty" },
+  great_fort: { shape: "tower", text: "2", title: "great fort: recruits 2 infantry or 1 cavalry, +2 defence" },
+  fort: { shape: "tower", text: "", title: "fort: recruits 1 infantry, +1 defence" },
 };
 
-function seatName(observation, seat) {
-  return observation.seat_names?.[seat] ?? `seat ${seat}`;
-}
+export function createView(ctx) {
+  const stat = ctx.staticInfo;
+  const seats = stat.board.seats || [];
+  const heroes = new Map((stat.heroes || []).map((h) => [h.id, h]));
+  let view = null;
+  let ticker = null;
 
-// Extra panels as plain data ({title, lines}); the shared table renders them as text blocks.
-export function panels(observation) {
-  const out = [];
-  const turn = observation.turn;
-  out.push({
-    title: `Round ${turn.round} of ${turn.max_rounds}`,
-    lines: [`${seatName(observation, turn.seat)}: ${observation.phase}`],
-  });
-  if (observation.chronicle) {
-    out.push({ title: `Chronicle: ${observation.chronicle.name}`, lines: [observation.chronicle.text] });
+  const seatName = (seat) => ctx.table?.seats?.[seat]?.name ?? seats[seat]?.name ?? `seat ${seat}`;
+  const colour = (seat) => seats[seat]?.colour ?? "#555";
+
+  const look = {
+    kinds: KINDS,
+    seatColour: (seat) => colour(seat),
+    piece: (p) => (p.kind === "independent"
+      ? { shape: "chip", fill: "#6f6f6f", text: p.label, title: `independent army: ${p.label}` }
+      : { shape: "chip", text: p.label, title: `${seatName(p.owner)}: ${p.label}` }),
+    mark: (m) => {
+      const base = MARKS[m.kind];
+      if (m.kind === "resources") return { shape: "circle", fill: "#f4e7b0", text: m.label, title: "$: +1 currency each turn · f: +3 to the unit quota" };
+      if (!base) return null;
+      return m.kind === "home" ? { ...base, fill: colour(m.owner), title: `${m.label}: ${base.title}` } : base;
+    },
+    handTitle: (v) => {
+      const o = v.observation;
+      return [el("strong", { text: "Hero cards " }),
+        el("span", { class: "muted", text: `${o.hand.length} of ${stat.hand_limit} · price ${o.hero_price}` })];
+    },
+    handItem: (item) => {
+      const h = heroes.get(item.id);
+      return [el("strong", { text: h?.name ?? item.id }), el("span", { class: "small muted", text: h?.text ?? "" })];
+    },
+  };
+
+  function render(v) {
+    view = v;
+    drawPlayers();
+    drawExtra();
   }
-  if (observation.clock) {
-    out.push({
-      title: "Planning clock",
-      lines: [`${seatName(observation, observation.clock.seat)} has ${observation.clock.seconds} s to move a unit`],
-      countdown: observation.clock,
-    });
+
+  function drawPlayers() {
+    const box = clear(ctx.players);
+    const o = view.observation;
+    for (let s = 0; s < o.players; s++) {
+      const toMove = (view.actors ?? [view.current_player]).includes(s);
+      const card = el("div", { class: `player ${toMove ? "to-move" : ""} ${o.eliminated[s] ? "eliminated" : ""}`, dataset: { seat: s } });
+      card.append(el("div", { class: "player-head" },
+        el("span", { class: "swatch", style: `background:${colour(s)}` }),
+        el("strong", { text: seatName(s) }),
+        el("span", { class: "muted", text: ` ${o.seat_names[s]}${o.eliminated[s] ? " · out" : ""}` }),
+        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
+        o.seat === s ? el("span", { class: "you-flag", text: "you" }) : null));
+      const held = o.held_since[s] !== null ? " · holding 5" : "";
+      card.append(el("div", { class: "player-stats" },
+        el("span", { title: "forts controlled (5 for a round wins)", text: `forts ${o.forts[s]}${held}` }),
+        el("span", { title: "units / food quota", text: `units ${o.units[s]}/${o.quota[s]}` }),
+        el("span", { title: "currency (+income per turn)", text: `currency ${o.currency[s]} (+${o.income[s]})` }),
+        el("span", { title: "hero cards in hand", text: `heroes ${o.hand_sizes[s]}` })));
+      box.append(card);
+    }
+    const t = o.turn;
+    box.append(el("div", { class: "muted small", text: `Round ${t.round} of ${t.max_rounds} · ${seatName(t.seat)}: ${o.phase}` }));
   }
-  if (observation.bribery) {
-    out.push({
-      title: "Bribery",
-      lines: [
-        `${seatName(observation, turn.seat)} ran out of time.`,
-        `To answer: ${observation.bribery.map((s) => seatName(observation, s)).join(", ")}`,
-        "A bribe costs the strength of the army (infantry 1, cavalry 2); homes cannot be bribed.",
-      ],
-    });
+
+  function secondsLeft(seat) {
+    const d = ctx.table?.deadlines?.[String(seat)];
+    const at = typeof d === "object" && d !== null ? d.at : d;
+    return typeof at === "number" ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
   }
-  const b = observation.battle;
-  if (b) {
-    const counts = Object.entries(b.committed_counts).map(([s, n]) => `${seatName(observation, Number(s))}: ${n} face down`);
-    out.push({
-      title: `Battle for ${b.to}`,
-      lines: [
-        `${seatName(observation, b.attacker)} attacks from ${b.from} with ${b.infantry} infantry, ${b.cavalry} cavalry`,
-        ...counts,
-        ...(b.my_committed.length ? [`your cards: ${b.my_committed.join(", ")}`] : []),
-      ],
-    });
+
+  function drawExtra() {
+    const box = clear(ctx.extra);
+    const o = view.observation;
+    if (ticker) { clearInterval(ticker); ticker = null; }
+    const parts = [];
+    if (o.chronicle) parts.push(el("div", { class: "chronicle" }, el("strong", { text: `Chronicle: ${o.chronicle.name}` }), el("div", { class: "small", text: o.chronicle.text })));
+    if (o.clock) {
+      const line = el("div", { class: "clock", "data-seat": String(o.clock.seat) });
+      const tick = () => {
+        const left = secondsLeft(o.clock.seat);
+        line.textContent = left === null
+          ? `${seatName(o.clock.seat)} plans: ${o.clock.seconds} s to move a unit`
+          : `${seatName(o.clock.seat)} plans: ${left} s left to move a unit`;
+      };
+      tick();
+      ticker = setInterval(tick, 500);
+      parts.push(el("div", { class: "planning-clock" }, el("strong", { text: "Planning clock" }), line));
+    }
+    if (o.bribery) {
+      parts.push(el("div", { class: "bribery" },
+        el("strong", { text: `Bribery: ${seatName(o.turn.seat)} ran out of time` }),
+        el("div", { class: "small", text: `To answer: ${o.bribery.map(seatName).join(", ")}. A bribe costs the army's strength (infantry 1, cavalry 2); homes cannot be bribed.` })));
+    }
+    const b = o.battle;
+    if (b) {
+      const counts = Object.entries(b.committed_counts).map(([s, n]) => `${seatName(Number(s))}: ${n} face down`);
+      const revealed = b.revealed ? Object.entries(b.revealed).map(([s, cs]) => `${seatName(Number(s))}: ${cs.map((c) => heroes.get(c)?.name ?? c).join(", ") || "none"}`) : [];
+      parts.push(el("div", { class: "battle" },
+        el("strong", { text: `Battle for ${b.to} (${b.stage})` }),
+        el("div", { class: "small", text: `${seatName(b.attacker)} attacks from ${b.from} with ${b.infantry} infantry, ${b.cavalry} cavalry` }),
+        ...[...counts, ...revealed].map((t) => el("div", { class: "small muted", text: t })),
+        b.my_committed.length ? el("div", { class: "small", text: `your cards: ${b.my_committed.map((c) => heroes.get(c)?.name ?? c).join(", ")}` }) : null));
+    }
+    box.hidden = parts.length === 0;
+    box.append(...parts);
   }
-  const forts = observation.forts.map((n, s) => `${seatName(observation, s)} ${n}`);
-  out.push({ title: "Forts held (5 for a round wins)", lines: [forts.join(" \u00b7 ")] });
-  return out;
+
+  function prompt(v) {
+    const o = v.observation;
+    const has = (verb) => v.legal.some((t) => t === verb || t.startsWith(`${verb} `));
+    if (has("commit")) return "Battle: click hero cards to commit them face down, then Ready.";
+    if (has("lose")) return "You lost the battle: choose the units to remove.";
+    if (has("retreat")) return "Retreat each surviving unit to a highlighted territory.";
+    if (has("advance")) return "You won: advance, or leave one unit behind.";
+    if (has("disband")) return "Over your food quota: disband units until you are within it.";
+    if (has("pass")) return "Bribery: click one of the late player's territories to bribe it, or pass.";
+    if (o.phase === "planning") return "Plan: recruit, buy a hero card, then move a unit before the minute runs out.";
+    if (o.phase === "action") return "Move or attack with units that may still act; End turn when done.";
+    return "";
+  }
+
+  return { look, render, prompt };
 }
