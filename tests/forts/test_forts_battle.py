@@ -8,7 +8,7 @@ from forts_helpers import army, legal_texts, scenario, terr, units_at
 
 from bloodforge.core import IllegalAction
 from bloodforge.games.forts.game import FortsState
-from bloodforge.games.forts.rules import battle_odds, casualty_options
+from bloodforge.games.forts.queries import battle_odds, casualty_options
 
 
 def battle_data(state: FortsState) -> dict[str, object]:

@@ -15,8 +15,9 @@ from .model import Model
 from .observation import observe, phase_name, resample_hands, static_info
 from .params import FortsParams
 from .policy import FortsPolicy
+from .queries import battle_odds
 from .render import render
-from .rules import Config, battle_odds, forts_of, strength_of
+from .rules import Config, forts_of, strength_of
 from .rules_battle import Ctx
 from .rules_setup import setup
 from .scenario import build_model

@@ -1,7 +1,7 @@
 """The greedy policy: one-step scores from what the seat observes.
 
 It reads only `observation(seat)`, `legal_actions(seat)`, `static_info()` and the exported
-rule queries `battle_odds` and `casualty_options`-style arithmetic: values for territories
+rule queries (`queries.py`: battle odds, the defence bonus): values for territories
 (forts most, food when the quota binds, currency), exact battle odds for attacks, and progress
 towards the nearest fort it does not hold. Hero cards are mixed (sometimes held back) because
 their play is a simultaneous guessing game.
@@ -14,7 +14,7 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
-from .rules import battle_odds
+from .queries import battle_odds, defence_bonus_value
 
 FORT_VALUE = 9.0
 GREAT_FORT_VALUE = 11.0
@@ -115,7 +115,10 @@ class FortsPolicy:
         strength = int(terr["infantry"]) + 2 * int(terr["cavalry"])
         home_owner = obs["homes"].index(mp.ids[t]) if mp.ids[t] in obs["homes"] else -1
         defender = ctrl if isinstance(ctrl, int) else -2
-        bonus = defence_bonus_value_from(mp, t, home_owner, defender)
+        b = mp.bonus
+        bonus = defence_bonus_value(mp.fort[t], home_of_defender=home_owner == defender and defender >= 0,
+                                    territory=int(b["territory"]), great_fort=int(b["great_fort"]),
+                                    home=int(b["home"]))
         return strength + bonus
 
     # -- decisions ----------------------------------------------------------------------------
@@ -267,16 +270,6 @@ class FortsPolicy:
 
 def hand_ids(obs: dict[str, Any]) -> list[str]:
     return [str(card["id"]) for card in obs["hand"]]
-
-
-def defence_bonus_value_from(mp: _Map, t: int, home_owner: int, defender: int) -> int:
-    """The A15 bonus from static numbers (the same arithmetic as the rules' query)."""
-    b = mp.bonus
-    if home_owner == defender and defender >= 0:
-        return int(b["home"])
-    if mp.fort[t] == 2:
-        return int(b["great_fort"])
-    return int(b["territory"])
 
 
 __all__ = ["FortsPolicy"]

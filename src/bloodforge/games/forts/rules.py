@@ -1,17 +1,16 @@
-"""Rule queries: who controls what, quotas, bonuses, battle odds and casualty choices.
+"""Rule queries on the position: who controls what, quotas, bonuses, bribes, retreats.
 
-Everything here is a pure function of the model and the content (or of plain numbers), so the
-heuristic policy may call the number-only ones (`battle_odds`, `casualty_options`,
-`defence_bonus_value`) on what it observes without touching the rules' internals.
+Everything here is a pure function of the model and the content. The number-only queries the
+heuristic policy may call (`battle_odds`, `casualty_options`) live in `queries.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from .content import Content
 from .model import EMPTY, Model, army_strength
+from .queries import defence_bonus_value
 
 
 @dataclass(frozen=True)
@@ -163,48 +162,10 @@ def first_over_quota(m: Model, c: Content) -> int | None:
 
 # -- battle numbers (F29-F33, F48-F51, A15, A16) --------------------------------------------
 def defence_bonus(m: Model, c: Content, t: int, defender: int) -> int:
-    """A15: only the best bonus applies: +4 in one's own home, else +2 in a great fort, else +1."""
-    return defence_bonus_value(c, t, home_owner=m.home_of[t], defender=defender)
-
-
-def defence_bonus_value(c: Content, t: int, *, home_owner: int, defender: int) -> int:
+    """F48-F51, A15: the defender's bonus in `t` (one's own home, great fort, any territory)."""
     b = c.data.defence_bonus
-    if home_owner == defender and defender >= 0:
-        return b.home
-    if c.fort[t] == 2:
-        return b.great_fort
-    return b.territory
-
-
-def casualty_options(inf: int, cav: int, margin: int) -> list[tuple[int, int]]:
-    """The (infantry, cavalry) sets a loser may remove for `margin` (F35, F42, A16).
-
-    The loser removes the least strength that covers the margin (exactly the margin when the
-    army allows it: losing by 1 with infantry and cavalry costs the infantry); among sets of
-    that strength the loser chooses. A margin at or above the army's strength kills it all.
-    """
-    if margin <= 0:
-        return [(0, 0)]
-    if inf + 2 * cav <= margin:
-        return [(inf, cav)]
-    best = min(i + 2 * k for i in range(inf + 1) for k in range(cav + 1) if i + 2 * k >= margin)
-    return [(i, k) for k in range(cav + 1) for i in range(inf + 1) if i + 2 * k == best]
-
-
-@cache
-def battle_odds(attack: int, defence: int, sides: int = 6) -> tuple[float, float, float]:
-    """(win, draw, lose) of an attacker with fixed total `attack` against `defence`, both
-    adding one die of `sides` (F28-F33): closed form over the die difference (spec section 6)."""
-    win = draw = 0
-    for a in range(1, sides + 1):
-        for d in range(1, sides + 1):
-            diff = attack + a - (defence + d)
-            if diff > 0:
-                win += 1
-            elif diff == 0:
-                draw += 1
-    n = sides * sides
-    return win / n, draw / n, (n - win - draw) / n
+    return defence_bonus_value(c.fort[t], home_of_defender=defender >= 0 and m.home_of[t] == defender,
+                               territory=b.territory, great_fort=b.great_fort, home=b.home)
 
 
 def bribe_cost(m: Model, t: int) -> int:
@@ -242,3 +203,4 @@ def counts_text(inf: int, cav: int) -> str:
 
 def can_draw_hero(m: Model) -> bool:
     return bool(m.deck.pile or m.deck.discards)
+

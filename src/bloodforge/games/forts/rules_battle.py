@@ -31,9 +31,9 @@ from .model import (
     army_counts,
     army_strength,
 )
+from .queries import casualty_options
 from .rules import (
     Config,
-    casualty_options,
     controller,
     counts_text,
     defence_bonus,

@@ -32,12 +32,12 @@ from .model import (
     Model,
     army_counts,
 )
+from .queries import casualty_options
 from .rules import (
     Config,
     bribe_cost,
     bribe_targets,
     can_draw_hero,
-    casualty_options,
     controller,
     counts_text,
     first_over_quota,
