@@ -103,13 +103,13 @@ def test_K48_A12_greedy_boards_ships_then_sails_and_lands_across_water() -> None
     a = policy.choose(s, 0, Rng(0))
     assert a == Action("move", ("thornbrake", "leafsound", "infantry"))
     # the coast around glimmer_bay is ours: the nearest land to take is a central island
-    coast = {t: "elves" for t in ("brightleaf", "willowmere", "starwater", "dawnreach")}
+    coast = dict.fromkeys(("brightleaf", "willowmere", "starwater", "dawnreach"), "elves")
     s = scenario({"active": "elves", "phase": "combat_move", "round": 5, "clear_units": True, "owner": coast,
                   "pieces": [{"faction": "elves", "kind": "ship", "at": "glimmer_bay"},
                              {"faction": "elves", "kind": "infantry", "at": "glimmer_bay", "aboard": True}]})
     a = policy.choose(s, 0, Rng(0))
-    assert a.kind == "move" and a.args[0] == "glimmer_bay" and a.args[2] == "ship"
+    assert (a.kind, a.args[0], a.args[2]) == ("move", "glimmer_bay", "ship")
     s.apply(a, 0)
     landing = policy.choose(s, 0, Rng(0))
-    assert landing.kind == "move" and landing.args[0] == a.args[1] and landing.args[2] == "infantry"
+    assert (landing.kind, landing.args[0], landing.args[2]) == ("move", a.args[1], "infantry")
     assert landing.args[1] in ("crown_isle", "sunspire", "moonspire")
