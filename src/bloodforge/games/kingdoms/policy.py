@@ -280,6 +280,8 @@ class KingdomsPolicy:
                 if len(att) + len(movers) == 0:
                     continue
                 full = att + self._available(obs, movers)
+                if not full:
+                    continue
                 if not any(self._units[k.removeprefix("hired_")].cls == "land" for k in full) and owner != "sea":
                     continue
                 r = self.odds(full, dfn, owner == "sea")
@@ -328,7 +330,8 @@ class KingdomsPolicy:
         sources = {(a.args[0], a.args[2]) for a in movers}
         for p in obs["pieces"]:
             if (p["faction"] == me and (p["at"], p["kind"]) in sources and not p.get("fought")
-                    and (not p.get("moved") or p["aboard"] >= 0)):
+                    and (not p.get("moved") or p["aboard"] >= 0
+                         or p["moved"] < self._units[p["kind"]].move)):
                 out.append(p["kind"])
         return out
 
