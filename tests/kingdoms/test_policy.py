@@ -77,15 +77,20 @@ def test_K72_greedy_defender_stands_when_it_can_hold_or_leaving_costs_more() -> 
 
 
 def test_K30_K121_greedy_buys_a_port_then_ships_when_rich_land_lies_across_water() -> None:
-    # the central gem islands are joined to no home region by land
-    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60}})
+    # the central gem islands are joined to no home region by land; rich land next door comes
+    # first, so the sea is bought with crowns the army cannot use (production full: 8 in reserve)
+    full = [{"faction": "elves", "kind": "infantry", "at": "reserve", "count": 8}]
     policy = KingdomsPolicy()
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60}, "pieces": full})
     assert policy.choose(s, 0, Rng(0)) == Action("buy", ("port",))
-    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60},
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60}, "pieces": full,
                   "ports": ["thornbrake"]})
     assert policy.choose(s, 0, Rng(0)) == Action("buy", ("ship",))
-    early = scenario({"active": "elves", "phase": "purchase", "round": 1, "treasury": {"elves": 20}})
-    assert policy.choose(early, 0, Rng(0)).args != ("port",)  # the land next door comes first
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 20}})
+    assert policy.choose(s, 0, Rng(0)) == Action("buy", ("cavalry",))  # the land next door first
+    early = scenario({"active": "elves", "phase": "purchase", "round": 1, "treasury": {"elves": 60},
+                      "pieces": full})
+    assert policy.choose(early, 0, Rng(0)).args != ("port",)  # not in the first rounds
 
 
 def test_K30_greedy_buys_an_air_unit_with_spare_crowns() -> None:

@@ -208,22 +208,39 @@ class KingdomsPolicy:
                 and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
                 and not any(t in self._dist.get(o2, {}) for o2 in own)}
 
+    def _land_targets(self, obs: dict[str, Any]) -> bool:
+        """Is rich land (a gem or value 3+) not ours reachable by land from our territories?"""
+        assert self._static is not None
+        areas = {a["id"]: a for a in self._static["board"]["areas"]}
+        own = self._own(obs)
+        return any(o != obs["active"] and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
+                   and any(t in self._dist.get(o2, {}) for o2 in own) for t, o in obs["owner"].items())
+
+    def _sea_buy(self, obs: dict[str, Any], legal: list[Action], mine: list[dict[str, Any]],
+                 treasury: int) -> Action | None:
+        if not (self.use_sea and obs["round"] >= SEA_FROM_ROUND and self._sea_targets(obs)):
+            return None
+        ports = [t for t in obs["ports"] if obs["owner"].get(t) == obs["active"]]
+        port_bought = any(p["at"] == "reserve" and p["kind"] == "port" for p in mine)
+        ships = sum(1 for p in mine if p["kind"] == "ship")
+        ships_bought = sum(1 for p in mine if p["kind"] == "ship" and p["at"] == "reserve")
+        if not ports and not port_bought and treasury >= 23 and Action("buy", ("port",)) in legal:
+            return Action("buy", ("port",))
+        if ports and ships < MAX_SHIPS and ships_bought < len(ports) and Action("buy", ("ship",)) in legal:
+            return Action("buy", ("ship",))
+        return None
+
     def _purchase(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         me = next(f for f in obs["factions"] if f["faction"] == obs["active"])
         mine = [p for p in obs["pieces"] if p["faction"] == obs["active"] and not p["merc"]]
         reserve = sum(1 for p in mine if p["at"] == "reserve" and p["kind"] not in ("castle", "port", "ship"))
         cap = 8 * sum(1 for c in obs["castles"] if obs["owner"].get(c) == obs["active"])
         treasury = me["treasury"]
-        # across water: one port, then a few ships (a port produces its territory's value a turn)
-        if self.use_sea and obs["round"] >= SEA_FROM_ROUND and self._sea_targets(obs):
-            ports = [t for t in obs["ports"] if obs["owner"].get(t) == obs["active"]]
-            port_bought = any(p["at"] == "reserve" and p["kind"] == "port" for p in mine)
-            ships = sum(1 for p in mine if p["kind"] == "ship")
-            ships_bought = sum(1 for p in mine if p["kind"] == "ship" and p["at"] == "reserve")
-            if not ports and not port_bought and treasury >= 23 and Action("buy", ("port",)) in legal:
-                return Action("buy", ("port",))
-            if ports and ships < MAX_SHIPS and ships_bought < len(ports) and Action("buy", ("ship",)) in legal:
-                return Action("buy", ("ship",))
+        # across water: one port, then a few ships (a port produces its territory's value a turn);
+        # first only once the rich land next door is ours, later with crowns the army cannot use
+        sea = self._sea_buy(obs, legal, mine, treasury)
+        if sea is not None and (not self._land_targets(obs) or reserve >= cap):
+            return sea
         if reserve < cap:
             # spare crowns: an air unit for every four land units (they fly over water and walls)
             land = sum(1 for p in mine if p["kind"] in LAND)
@@ -242,6 +259,8 @@ class KingdomsPolicy:
                             for p in obs["pieces"])
         if len(castles) < 3 and not bought_castle and me["treasury"] >= 40 and Action("buy", ("castle",)) in legal:
             return Action("buy", ("castle",))
+        if sea is not None:
+            return sea
         if me["treasury"] >= 30 and Action("hire") in legal:
             return Action("hire")
         return Action("done")
