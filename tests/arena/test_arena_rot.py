@@ -8,14 +8,16 @@ BE die showing 4, so the attack deals 8 before the Rot card.
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 from typing import Any
 
 import pytest
 from arena_helpers import at, game, hp, scenario
 from pydantic import ValidationError
 
-from bloodforge.core import Rng, ScenarioError
-from bloodforge.games.arena.content import Boss, load_content
+from bloodforge.core import DataFileError, Rng, ScenarioError
+from bloodforge.games.arena.content import DATA_DIR, Boss, load_content
 from bloodforge.games.arena.game import ArenaState
 
 ROT = "rot:grevvar"
@@ -47,15 +49,18 @@ def rot_log(st: ArenaState) -> list[str]:
 # -- the cards ------------------------------------------------------------------------------------
 def test_r_cmp_9_grevvar_brings_fifteen_rot_cards_as_house_data() -> None:
     boss = load_content().boss("grevvar")
-    assert len(boss.rot) == 15 and len(rot_ids()) == 15
+    assert len(boss.rot) == 15
+    assert len(rot_ids()) == 15
     assert all(c.effects for c in boss.rot)
-    assert "Rot card" in boss.source and boss.house
+    assert "Rot card" in boss.source
+    assert boss.house
     assert not load_content().boss("malvarra").rot  # only Grevvar has a Rot deck
 
 
 def test_r_set_11_r_cmp_9_grevvars_setup_shuffles_his_rot_deck() -> None:
     st = game(players=1, boss="grevvar", seed=5).new_initial_state()
-    assert sorted(st.board.decks[ROT].pile) == rot_ids() and st.board.decks[ROT].discards == []
+    assert sorted(st.board.decks[ROT].pile) == rot_ids()
+    assert st.board.decks[ROT].discards == []
     assert ROT not in game(players=1, boss="malvarra").new_initial_state().board.decks
     orders = {tuple(game(players=1, boss="grevvar", seed=s).new_initial_state().board.decks[ROT].pile)
               for s in range(6)}
@@ -65,14 +70,24 @@ def test_r_set_11_r_cmp_9_grevvars_setup_shuffles_his_rot_deck() -> None:
 def test_r_cmp_9_a_rot_card_names_an_illegal_effect_clearly() -> None:
     base = load_content().boss("grevvar").model_dump()
     bad = {**base, "rot": [{"id": "rot_x", "name": "X", "effects": [{"op": "move", "amount": 2}]}]}
-    with pytest.raises(ValidationError, match="Rot card 'rot_x': effect 'move'"):
+    with pytest.raises(ValidationError, match=re.escape("Rot card 'rot_x': effect 'move'")):
         Boss.model_validate(bad)
     dup = {**base, "rot": [base["rot"][0], base["rot"][0]]}
-    with pytest.raises(ValidationError, match="duplicate Rot card ids"):
+    with pytest.raises(ValidationError, match=re.escape("duplicate Rot card ids")):
         Boss.model_validate(dup)
     empty = {**base, "rot": [{"id": "rot_x", "name": "X", "effects": []}]}
-    with pytest.raises(ValidationError, match="rot.0.effects"):
+    with pytest.raises(ValidationError, match=re.escape("rot.0.effects")):
         Boss.model_validate(empty)
+
+
+def test_r_cmp_9_a_designers_bad_rot_card_names_the_file_and_field(tmp_path: Path) -> None:
+    data = json.loads((DATA_DIR / "bosses.json").read_text())
+    grevvar = next(b for b in data["items"] if b["id"] == "grevvar")
+    grevvar["rot"][0]["effects"][0]["op"] = "rot_away"
+    (tmp_path / "bosses.json").write_text(json.dumps(data))
+    with pytest.raises(DataFileError) as err:
+        load_content(str(tmp_path))
+    assert "rot.0.effects.0.op" in str(err.value)
 
 
 # -- when a Rot card is drawn and what it does ----------------------------------------------------
@@ -98,7 +113,8 @@ def test_rot_ruling_10_withering_lasts_until_the_end_of_the_victims_next_turn() 
     moves = [str(a).split()[1] for a in st.legal_actions(0) if str(a).startswith("move ")]
     vhrak_movement = load_content().champion("vhrak").movement
     start = st.board.units["vhrak"].hex
-    assert start is not None and moves
+    assert start is not None
+    assert moves
     for m in moves:
         q, r = (int(x) for x in m.split(","))
         dq, dr = q - start[0], r - start[1]
@@ -118,19 +134,23 @@ def test_rot_creeping_dread_discards_the_slowest_initiative_card() -> None:
     st = grevvar_turn({"hex": "2,0"}, rot=["rot_creeping_dread"])
     cards = {c.id: c.speed for c in load_content().champion("vhrak").cards}
     vhrak = st.board.units["vhrak"]
-    assert len(vhrak.discard) == 1 and vhrak.discard[0] == max(cards, key=lambda c: (cards[c], c))
+    assert len(vhrak.discard) == 1
+    assert vhrak.discard[0] == max(cards, key=lambda c: (cards[c], c))
 
 
 def test_rot_no_card_when_the_attack_fells_its_victim() -> None:
     st = grevvar_turn({"hex": "2,0", "hp": 5}, rot=["rot_festering_wound"])
-    assert st.is_terminal() and rot_log(st) == []
-    assert len(st.board.decks[ROT]) == 15 and st.board.decks[ROT].discards == []
+    assert st.is_terminal()
+    assert rot_log(st) == []
+    assert len(st.board.decks[ROT]) == 15
+    assert st.board.decks[ROT].discards == []
 
 
 def test_rot_no_card_when_the_attack_misses() -> None:
     """R-ATT-9: nobody in Range, nothing resolves, so no Rot either (Grevvar moves 2, Range 3)."""
     st = grevvar_turn({"hex": "6,0"}, rot=["rot_festering_wound"], grevvar_hex="-2,0")
-    assert hp(st, "vhrak") == 175 and rot_log(st) == []
+    assert hp(st, "vhrak") == 175
+    assert rot_log(st) == []
     assert len(st.board.decks[ROT]) == 15
 
 
@@ -146,7 +166,8 @@ def test_rot_one_card_per_damaged_champion_in_target_order() -> None:
     tide = 5 * 3 + 6  # Triples dice + Death Tide's +6
     log = rot_log(st)
     assert len(log) == 2
-    assert "Festering Wound" in log[0] and "Sloughing Flesh" in log[1]
+    assert "Festering Wound" in log[0]
+    assert "Sloughing Flesh" in log[1]
     extra = {log[0].split(" to ")[1]: 2, log[1].split(" to ")[1]: 3}  # the cards in target order
     assert set(extra) == {"Vhrak", "Maere"}
     assert hp(st, "vhrak") == 175 - tide - extra["Vhrak"]
@@ -158,7 +179,9 @@ def test_rot_one_card_per_damaged_champion_in_target_order() -> None:
 def test_tb_deck_an_empty_rot_deck_reshuffles_its_discards() -> None:
     st = grevvar_turn({"hex": "2,0"}, decks={ROT: {"pile": [], "discards": rot_ids()}})
     deck = st.board.decks[ROT]
-    assert len(deck) == 14 and len(deck.discards) == 1 and len(rot_log(st)) == 1
+    assert len(deck) == 14
+    assert len(deck.discards) == 1
+    assert len(rot_log(st)) == 1
     assert sorted(deck.pile + deck.discards) == rot_ids()
 
 
@@ -166,7 +189,8 @@ def test_tb_deck_the_last_rot_card_is_drawn_before_any_reshuffle() -> None:
     rest = [c for c in rot_ids() if c != "rot_grave_chill"]
     st = grevvar_turn({"hex": "2,0", "energy": 3}, decks={ROT: {"pile": ["rot_grave_chill"], "discards": rest}})
     assert st.board.units["vhrak"].energy == 1
-    assert len(st.board.decks[ROT]) == 0 and st.board.decks[ROT].discards == [*rest, "rot_grave_chill"]
+    assert len(st.board.decks[ROT]) == 0
+    assert st.board.decks[ROT].discards == [*rest, "rot_grave_chill"]
 
 
 def test_tb_deck_rot_order_is_hidden_and_resample_hidden_reshuffles_it() -> None:
@@ -187,11 +211,11 @@ def test_tb_deck_rot_order_is_hidden_and_resample_hidden_reshuffles_it() -> None
 
 
 def test_scenario_rot_deck_errors_name_the_field() -> None:
-    with pytest.raises(ScenarioError, match="rig.decks.rot:grevvar: rot_nope not in this deck"):
+    with pytest.raises(ScenarioError, match=re.escape("rig.decks.rot:grevvar: rot_nope not in this deck")):
         grevvar_turn({"hex": "2,0"}, rot=["rot_nope"])
-    with pytest.raises(ScenarioError, match="position.decks.rot:grevvar: pile and discards"):
+    with pytest.raises(ScenarioError, match=re.escape("position.decks.rot:grevvar: pile and discards")):
         grevvar_turn({"hex": "2,0"}, decks={ROT: {"pile": ["rot_withering"], "discards": []}})
-    with pytest.raises(ScenarioError, match="position.decks: no deck 'rot:malvarra'"):
+    with pytest.raises(ScenarioError, match=re.escape("position.decks: no deck 'rot:malvarra'")):
         grevvar_turn({"hex": "2,0"}, decks={"rot:malvarra": {"pile": []}})
 
 

@@ -137,14 +137,14 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
                 if not 1 <= v <= size:
                     raise ScenarioError(f"rig.d{size}: {v} is impossible on a d{size}")
             b.dice[size] = Dice(seq)
-    for key, spec in pos.decks.items():
+    for key, dspec in pos.decks.items():
         if key not in b.decks:
             raise ScenarioError(f"position.decks: no deck {key!r}; decks: {', '.join(sorted(b.decks))}")
         have = sorted(b.decks[key].pile + b.decks[key].discards)
-        if sorted(spec.pile + spec.discards) != have:
+        if sorted(dspec.pile + dspec.discards) != have:
             raise ScenarioError(f"position.decks.{key}: pile and discards must hold exactly the deck's cards "
                                 f"({', '.join(have)})")
-        b.decks[key] = Deck(list(reversed(spec.pile)), spec.discards)
+        b.decks[key] = Deck(list(reversed(dspec.pile)), dspec.discards)
     for key, cards in r.decks.items():
         if key not in b.decks:
             raise ScenarioError(f"rig.decks: no deck {key!r}; decks: {', '.join(sorted(b.decks))}")
