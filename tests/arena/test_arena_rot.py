@@ -87,7 +87,7 @@ def test_r_cmp_9_a_designers_bad_rot_card_names_the_file_and_field(tmp_path: Pat
     (tmp_path / "bosses.json").write_text(json.dumps(data))
     with pytest.raises(DataFileError) as err:
         load_content(str(tmp_path))
-    assert "rot.0.effects.0.op" in str(err.value)
+    assert re.search(r"bosses\.\d+\.rot\.0\.effects\.0\.op", str(err.value))
 
 
 # -- when a Rot card is drawn and what it does ----------------------------------------------------
@@ -173,6 +173,17 @@ def test_rot_one_card_per_damaged_champion_in_target_order() -> None:
     assert hp(st, "vhrak") == 175 - tide - extra["Vhrak"]
     assert hp(st, "maere") == 175 - tide - extra["Maere"]
     assert st.board.decks[ROT].discards == ["rot_festering_wound", "rot_sloughing_flesh"]
+
+
+def test_r_eact_5_rot_the_risens_blows_deal_no_rot() -> None:
+    """Only Grevvar's own attacks deal Rot (ruling 25); a Risen's attack on an Environmental line does not."""
+    params = {"players": 1, "champions": ["vhrak"], "boss": "grevvar"}
+    pos = {"units": [{"id": "vhrak", "hex": "3,1"}, {"id": "grevvar", "hex": "-5,5"}],
+           "order": ["env:spawn_pits", "vhrak", "grevvar"], "active": "env:spawn_pits"}
+    st = scenario(params, pos, {"decks": {"envcards:spawn_pits": ["env_3"]}})  # A + B: raise, attack
+    assert hp(st, "vhrak") == 175 - 3
+    assert rot_log(st) == []
+    assert len(st.board.decks[ROT]) == 15
 
 
 # -- TB-DECK and hidden order ---------------------------------------------------------------------
