@@ -125,8 +125,8 @@ def test_rot_ruling_10_withering_lasts_until_the_end_of_the_victims_next_turn() 
 
 def test_r_fm_4_rot_grasping_dead_pulls_the_victim_toward_grevvar() -> None:
     st = grevvar_turn({"hex": "3,0"}, rot=["rot_grasping_dead"])
-    if st.board.pending is not None and st.board.pending.kind == "force":  # TB-FMC: the human paths
-        st.apply(f"choose {st.board.pending.options[0]}", st.board.pending.seat)
+    # F1/TB-FMC: an NPC pulls as far as it can; the only hex one closer needs nobody to choose
+    assert "Grasping Dead" in rot_log(st)[0]
     assert at(st, "vhrak") == "2,0"
 
 
@@ -195,6 +195,19 @@ def test_exr_1_rot_lethargy_makes_the_victim_act_last_this_round() -> None:
     assert rot_log(st) == ["Grevvar deals the Rot card 'Lethargy' to Vhrak"]
     assert st.board.units["vhrak"].speed == 6
     assert st.board.order.index("maere") < st.board.order.index("vhrak")  # EXR-1: the order re-sorts
+
+
+def test_r_fm_4_rot_the_packaged_grevvar_scenario_deals_grasping_dead() -> None:
+    g = game(players=1, boss="grevvar")
+    folder = g.scenario_dir()
+    assert folder is not None
+    st = g.load_scenario(folder / "grevvar_rot.yaml")
+    assert isinstance(st, ArenaState)
+    assert rot_log(st) == ["Grevvar deals the Rot card 'Grasping Dead' to Vhrak"]
+    assert at(st, "vhrak") == "2,0"
+    assert hp(st, "vhrak") == 175 - BOLT
+    assert st.observation(0)["decks"][ROT] == {"size": 14, "discards": ["rot_grasping_dead"]}
+    assert "rot_sloughing_flesh" not in json.dumps(st.observation(0))  # the next card stays hidden
 
 
 # -- TB-DECK and hidden order ---------------------------------------------------------------------
