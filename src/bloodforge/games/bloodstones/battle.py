@@ -206,15 +206,16 @@ def fighting_values(st: BloodstonesState, b: Battle, side: int) -> list[int]:
     return sorted(tiles, reverse=True)
 
 
-def modifier_total(st: BloodstonesState, b: Battle, side: int) -> int:
+def modifier_parts(st: BloodstonesState, b: Battle, side: int) -> list[tuple[str, int]]:
+    """Each modifier that counts for `side` now, with what gives it (for people to check)."""
     seat, enemy = b.seat(side), b.seat(1 - side)
     terrain = st.game.board.terrain[b.area]
     enemy_bases = {st.kind(enemy, u).base for u in st.units_at(b.area, enemy)}
     rules = st.rules_of(seat)
-    total = 0
-    mods = [(rules.kinds[u].modifier, n) for u, n in st.units_at(b.area, seat).items()]
-    mods += [(m, 1) for m in rules.faction.battle_bonuses]
-    for m, n in mods:
+    mods = [(rules.kinds[u].modifier, n, u) for u, n in st.units_at(b.area, seat).items()]
+    mods += [(m, 1, rules.faction.name) for m in rules.faction.battle_bonuses]
+    parts = []
+    for m, n, source in mods:
         if m is None:
             continue
         if (m.when == "attacking" and side != ATTACKER) or (m.when == "defending" and side != DEFENDER):
@@ -223,8 +224,12 @@ def modifier_total(st: BloodstonesState, b: Battle, side: int) -> int:
             continue
         if m.against and not enemy_bases.intersection(m.against):
             continue
-        total += m.value * n
-    return total
+        parts.append((source if n == 1 else f"{n} {source}", m.value * n))
+    return parts
+
+
+def modifier_total(st: BloodstonesState, b: Battle, side: int) -> int:
+    return sum(value for _, value in modifier_parts(st, b, side))
 
 
 def resolve_fight(st: BloodstonesState, b: Battle) -> None:

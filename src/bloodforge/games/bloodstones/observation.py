@@ -12,10 +12,11 @@ from typing import TYPE_CHECKING, Any
 
 from bloodforge.core import Bag, Rng
 
+from .battle import fighting_values, modifier_parts
 from .state import Phase
 
 if TYPE_CHECKING:
-    from .state import BloodstonesState
+    from .state import Battle, BloodstonesState
 
 
 def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
@@ -142,6 +143,7 @@ def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | Non
             "decided": b.decided[side],
             "total": b.totals[side] if all(b.revealed) and b.winner is not None else None,
         })
+        sides[-1].update(_counted(st, b, side, visible))
     return {
         "area": b.area,
         "attacker": b.attacker,
@@ -153,6 +155,27 @@ def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | Non
         "winner": None if b.winner is None else b.seat(b.winner),
         "previous_fights": b.history,
     }
+
+
+def _counted(st: BloodstonesState, b: Battle, side: int, visible: bool) -> dict[str, Any]:
+    """What the rules count for `side`: its fighting tiles (the lowest drawn one replaced by a
+    substitute), the best `count_top` of them and each modifier with its source, taken from
+    the rules' own queries (after a fight, from the fight's record: substitutes are spent)."""
+    top = st.game.factions_file.battle_tiles.count_top
+    parts: list[dict[str, Any]] = [{"source": s, "value": v} for s, v in modifier_parts(st, b, side)]
+    if b.winner is not None and b.history and all(b.revealed):
+        fought = b.history[-1]
+        tiles = list(fought["tiles"][side])
+        modifier = fought["totals"][side] - sum(tiles[:top])
+        if sum(p["value"] for p in parts) != modifier:  # units changed since (a casualty)
+            parts = [{"source": "modifiers", "value": modifier}]
+        return {"fighting": tiles, "counted": tiles[:top], "modifiers": parts, "modifier": modifier,
+                "substitute_used": fought["subs"][side]}
+    if not visible:
+        return {"fighting": None, "counted": None, "modifiers": parts, "modifier": sum(p["value"] for p in parts)}
+    tiles = fighting_values(st, b, side)
+    return {"fighting": tiles, "counted": tiles[:top], "modifiers": parts,
+            "modifier": sum(p["value"] for p in parts)}
 
 
 def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
