@@ -276,18 +276,28 @@ export function createBoard(ctx, look = {}) {
       const n = list.length;
       const cols = Math.min(n, geometry === "areas" ? 2 : 3);
       const rows = Math.ceil(n / cols);
-      // within the cell: the stack's block (cols × rows tokens, chips wider) fits its inner circle
-      const chipWide = list.some((p) => look.piece?.(p, view)?.shape === "chip") ? 1.3 : 1;
+      // within the cell: start from the size the cell's chords allow, then shrink until every
+      // token's corners lie inside the cell's outline
+      const styles = list.map((p) => look.piece?.(p, view));
+      const chipWide = styles.some((st) => st?.shape === "chip") ? 1.3 : 1;
       const { w, h } = reach(c);
-      const fit = Math.min((w * 0.9) / (1.1 * cols * chipWide), (h * 0.9) / (1.1 * rows));
-      const r = Math.max(u * 0.16, Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4), fit));
-      list.forEach((p, i) => {
-        const style = look.piece?.(p, view);
-        const wide = style?.shape === "chip" ? 1.3 : 1; // chips are wider than tall
+      const dy = c.label ? u * 0.12 : 0;
+      const place = (r) => list.map((p, i) => {
+        const wide = styles[i]?.shape === "chip" ? 1.3 : 1; // chips are wider than tall
         const row = Math.floor(i / cols), col = i % cols;
         const inRow = Math.min(cols, n - row * cols);
-        const x = c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide;
-        const y = c.cy + (row - (rows - 1) / 2) * r * 2.2 + (c.label ? u * 0.12 : 0);
+        return { x: c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide, y: c.cy + (row - (rows - 1) / 2) * r * 2.2 + dy, wide };
+      });
+      const fits = (r) => place(r).every(({ x, y, wide }) => {
+        const hw = wide > 1 ? 1.105 * r : r, hh = wide > 1 ? 0.765 * r : r;
+        return [[x - hw, y - hh], [x + hw, y - hh], [x - hw, y + hh], [x + hw, y + hh]].every(([px, py]) => inside(c.points, px, py));
+      });
+      let r = Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4), Math.min((w * 0.9) / (1.1 * cols * chipWide), (h * 0.9) / (1.1 * rows)));
+      for (let k = 0; k < 10 && !fits(r); k++) r *= 0.88;
+      const spots = place(r);
+      list.forEach((p, i) => {
+        const style = styles[i];
+        const { x, y, wide } = spots[i];
         const id = p.id !== undefined && p.id !== null ? String(p.id) : null;
         const g = token(p, x, y, r * (wide > 1 ? 0.85 : 1), style, "piece");
         g.dataset.at = at;
@@ -391,6 +401,17 @@ export function createBoard(ctx, look = {}) {
   }
 
   return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay };
+}
+
+// Whether (x, y) lies inside the polygon `points` (even-odd rule).
+function inside(points, x, y) {
+  if (!points || points.length < 3) return true;
+  let hit = false;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const [xi, yi] = points[i], [xj, yj] = points[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
 }
 
 function group(items) {

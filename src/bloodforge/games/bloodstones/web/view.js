@@ -249,5 +249,12 @@ export function createView(ctx) {
     box.append(el("div", { class: "muted small", text: `borders ${a?.adjacent.join(", ")}` }));
   }
 
-  return { look, render, prompt };
+  // Irreversible and weighty: starting a battle asks first (ending a turn asks in table.js).
+  function confirm(text) {
+    const m = /^battle (\S+) (\d+)$/.exec(text);
+    if (!m) return null;
+    return `Attack ${seatName(Number(m[2]))} in area ${m[1]}? A battle cannot be taken back.`;
+  }
+
+  return { look, render, prompt, confirm };
 }
