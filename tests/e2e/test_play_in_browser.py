@@ -122,7 +122,7 @@ def test_setup_and_a_turn_by_clicking_then_the_ai_answers_and_reload_keeps_it(
 
     # -- finish our turn (villages, ...), then the AI answers live ------------------------------
     def ai_lines() -> int:
-        return sum(1 for line in page.locator("#log li").all_inner_texts() if line.startswith("P1 "))
+        return page.locator("#log li.by-ai[data-seat='1']").count()  # lines about the AI, marked
 
     before_ai = ai_lines()
     for _ in range(30):

@@ -8,23 +8,20 @@ drawn), so resampling only redistributes the other players' hands and unrevealed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bloodforge.core import Bag, Rng
 
 from .battle import fighting_values, modifier_parts
-from .state import Phase
-
-if TYPE_CHECKING:
-    from .state import Battle, BloodstonesState
+from .model import Battle, Phase, Position
 
 
-def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
+def observe(st: Position, seat: int | None) -> dict[str, Any]:
     n = st.num_players
     players = []
     for s in range(n):
         fid = st.factions[s]
-        rules = st.game.faction_rules(fid) if fid else None
+        rules = st.ruleset.faction_rules(fid) if fid else None
         players.append({
             "seat": s,
             "faction": fid,
@@ -55,10 +52,10 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
     obs: dict[str, Any] = {
         "game": "bloodstones",
         "seat": seat,
-        "map": st.game.board.id,
+        "map": st.ruleset.board.id,
         "phase": str(st.phase),
         "active": st.active if st.phase is not Phase.OVER else None,
-        "current_player": st.current_player,
+        "current_player": st.deciding_seat(),
         "order": list(st.order),
         "turns_taken": st.turns_taken,
         "regroup_target": st.regroup_target,
@@ -67,7 +64,7 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
         "hand": dict(sorted(st.hands[seat].items())) if seat is not None else None,
         "build_points": st.build_points,
         "setup_home": st.setup_home,
-        "cutiecorn": {"in_play": st.game.params.cutiecorn, "unclaimed": st.cutiecorn_free},
+        "cutiecorn": {"in_play": st.ruleset.params.cutiecorn, "unclaimed": st.cutiecorn_free},
         "pending": _pending_view(st, seat),
         "battle": _battle_view(st, seat),
         "board": None,
@@ -115,7 +112,7 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+def _pending_view(st: Position, seat: int | None) -> dict[str, Any] | None:
     p = st.pending
     if p is None:
         return None
@@ -125,7 +122,7 @@ def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | No
     return view
 
 
-def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+def _battle_view(st: Position, seat: int | None) -> dict[str, Any] | None:
     b = st.battle
     if b is None:
         return None
@@ -157,11 +154,11 @@ def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | Non
     }
 
 
-def _counted(st: BloodstonesState, b: Battle, side: int, visible: bool) -> dict[str, Any]:
+def _counted(st: Position, b: Battle, side: int, visible: bool) -> dict[str, Any]:
     """What the rules count for `side`: its fighting tiles (the lowest drawn one replaced by a
     substitute), the best `count_top` of them and each modifier with its source, taken from
     the rules' own queries (after a fight, from the fight's record: substitutes are spent)."""
-    top = st.game.factions_file.battle_tiles.count_top
+    top = st.ruleset.factions_file.battle_tiles.count_top
     parts: list[dict[str, Any]] = [{"source": s, "value": v} for s, v in modifier_parts(st, b, side)]
     if b.winner is not None and b.history and all(b.revealed):
         fought = b.history[-1]
@@ -178,13 +175,13 @@ def _counted(st: BloodstonesState, b: Battle, side: int, visible: bool) -> dict[
             "modifier": sum(p["value"] for p in parts)}
 
 
-def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
+def resample(st: Position, seat: int | None, rng: Rng) -> None:
     """Redistribute what `seat` cannot see; the RNG and any rigged future are replaced too."""
     st.rng = Rng(rng.next_u64())
     st.battle_rig = [[], []]
     b = st.battle
     for other in range(st.num_players):
-        st.bags[other].rigged = []
+        st.own_bag(other).rigged = []
         if other == seat or st.factions[other] is None:
             continue
         pool = Bag(st.bags[other].counts)
@@ -206,9 +203,9 @@ def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
         if hidden_sub is not None and b is not None:
             b.subs[b.side_of(other)] = pool.draw(st.rng)
         st.hands[other] = new_hand
-        st.bags[other] = Bag(pool.counts)
+        st.set_bag(other, Bag(pool.counts))
         if b is not None and other in (b.attacker, b.defender):
             side = b.side_of(other)
             if not b.revealed[side] and b.tiles[side]:
-                values = Bag.of(str(v) for v in st.game.factions_file.battle_tiles.values)
+                values = Bag.of(str(v) for v in st.ruleset.factions_file.battle_tiles.values)
                 b.tiles[side] = sorted((int(values.draw(st.rng)) for _ in b.tiles[side]), reverse=True)
