@@ -214,6 +214,12 @@ def test_lobby_names_seats_links_and_errors(page: Page, server: ServerThread, sh
     expect(names.nth(1)).to_have_value("")
     page.locator(".seat-kind").first.select_option("human")
     expect(names.first).to_have_value("Remembered")
+    # seats show their role when the game fixes it
+    page.locator("#game").select_option("witch")
+    expect(page.locator(".seat-role").nth(0)).to_have_text("plays Soldiers")
+    expect(page.locator(".seat-role").nth(1)).to_have_text("plays Witch")
+    page.locator("#game").select_option("bloodstones")
+    expect(page.locator(".seat-role").first).to_have_text("")  # factions are dealt at the start
     # errors beside the field: a bad parameter
     page.locator("#more summary").click()
     page.locator('[data-param="max_rounds"]').fill("-3")

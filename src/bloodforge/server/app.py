@@ -9,6 +9,7 @@ import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -182,6 +183,11 @@ def _pages(app: FastAPI) -> None:
         """The players' rules of a game: the `rules.md` its folder ships (Markdown)."""
         return await asyncio.to_thread(rules_text, game_id)
 
+    @app.get("/api/games/{game_id}/seats")
+    async def game_seats(game_id: str, players: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """What each seat plays when the game fixes it (its board's `seats`), for the lobby."""
+        return await asyncio.to_thread(seat_roles, game_id, players)
+
     @app.get("/games/{game_id}/{file_path:path}", include_in_schema=False)
     async def game_asset(game_id: str, file_path: str) -> FileResponse:
         """A file of a game's browser view (`games/<id>/web/`): its look, over the shared boards."""
@@ -232,6 +238,23 @@ def rules_text(game_id: str) -> dict[str, str]:
     if path is None or not path.is_file():
         raise ApiError(404, "rules/not_found", f"{info['name']} ships no rules page")
     return {"game": game_id, "name": str(info["name"]), "markdown": path.read_text(encoding="utf-8")}
+
+
+def seat_roles(game_id: str, players: int | None) -> dict[str, list[dict[str, Any]]]:
+    """The seats' roles and colours of `game_id` with `players` players and default parameters,
+    from `static_info()["board"]["seats"]` (empty when the game deals roles at the start)."""
+    info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
+    if info is None:
+        raise ApiError(404, "game/unknown", f"no game {game_id[:40]!r}")
+    n = players if players is not None else int(info["min_players"])
+    if not int(info["min_players"]) <= n <= int(info["max_players"]):
+        limits = f"{info['min_players']} to {info['max_players']}"
+        raise ApiError(422, "params/invalid", f"{info['name']} takes {limits} players")
+    board = bloodforge.load_game(game_id, players=n).static_info().get("board") or {}
+    seats = [s for s in board.get("seats") or [] if isinstance(s, dict) and int(s.get("seat", -1)) < n]
+    return {"seats": [
+        {"seat": int(s["seat"]), "role": str(s.get("name", "")), "colour": s.get("colour")} for s in seats
+    ]}
 
 
 _WEB_DIRS: dict[str, Path] = {}

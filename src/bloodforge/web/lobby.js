@@ -69,6 +69,21 @@ function schemaTypes(schema) {
   return (schema.anyOf || []).map((s) => s.type).filter(Boolean);
 }
 
+// What each seat plays (the Soldiers, the Witch, a realm), when the game fixes it.
+let rolesSeq = 0;
+async function showRoles(g, n) {
+  const seq = ++rolesSeq;
+  let roles = [];
+  try { roles = (await api("GET", `/api/games/${encodeURIComponent(g.id)}/seats?players=${n}`)).seats; } catch { roles = []; }
+  if (seq !== rolesSeq) return;
+  for (const r of roles) {
+    const node = document.querySelector(`.seat-row[data-seat="${r.seat}"] .seat-role`);
+    if (!node) continue;
+    node.textContent = `plays ${r.role}`;
+    if (r.colour) node.style.borderLeft = `0.6em solid ${r.colour}`;
+  }
+}
+
 function renderSeats() {
   const g = currentGame();
   const n = Number($("players").value);
@@ -95,8 +110,10 @@ function renderSeats() {
     kind.addEventListener("change", sync);
     sync();
     box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), name, kind, strength,
+      el("span", { class: "seat-role" }),
       el("span", { class: "field-error", dataset: { errorFor: `seat-${i}` } })));
   }
+  showRoles(g, n);
 }
 
 function collectParams() {

@@ -132,7 +132,12 @@ function lineSeat(line) {
   return m ? Number(m[1]) : null;
 }
 
-// Every seat with its colour; a game's view may draw its own panel over it.
+// What a seat plays (a faction, a side), as the board names its seats.
+function roleOf(s) {
+  return ctx.staticInfo?.board?.seats?.find((x) => x.seat === s)?.name ?? "";
+}
+
+// Every seat with its colour and role; a game's view may draw its own panel over it.
 function drawPlayers(v, board) {
   const box = clear($("players"));
   for (const s of ctx.table.seats) {
@@ -140,7 +145,8 @@ function drawPlayers(v, board) {
     box.append(el("div", { class: `player ${toMove ? "to-move" : ""}`, dataset: { seat: s.seat } },
       el("div", { class: "player-head" },
         board ? el("span", { class: "swatch", style: `background:${board.seatColour(s.seat)}` }) : null,
-        el("strong", { text: s.name }), el("span", { class: "muted", text: s.kind === "agent" ? " (AI)" : "" }),
+        el("strong", { text: s.name }),
+        el("span", { class: "muted", text: `${s.kind === "agent" ? " (AI)" : ""}${roleOf(s.seat) ? ` · ${roleOf(s.seat)}` : ""}` }),
         toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
         v.observation?.seat === s.seat || seat === s.seat ? el("span", { class: "you-flag", text: "you" }) : null)));
   }
@@ -192,10 +198,12 @@ function onMessage(msg) {
 }
 
 // Ending a turn while other actions are still open cannot be taken back: ask first (inline, no
-// dialog). A game's view may ask for more (`confirm(text, view)` returning a question).
-const END_VERBS = new Set(["done", "end", "pass", "end_turn"]);
+// dialog). A game's view may ask for more or less (`confirm(text, view)`: a question, false
+// for no question, null for this default).
+const END_VERBS = new Set(["done", "end", "end_turn"]);
 function confirmQuestion(text) {
-  const asked = ctx.ui.confirm?.(text, ctx.view);
+  const asked = ctx.ui.confirm?.(text, ctx.view); // a question, false (never ask) or null (default)
+  if (asked === false) return null;
   if (asked) return asked;
   if (!END_VERBS.has(text.split(" ")[0])) return null;
   const others = ctx.view.legal.filter((t) => t !== text && t !== "cancel" && !END_VERBS.has(t.split(" ")[0]));

@@ -118,6 +118,8 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
             "spell_limit": 1 if state.side == SOLDIERS else state.params.blood_spells_per_turn,
         },
         "pending": None,
+        # while this seat casts: the chance the spell passes, by X paid (browser help)
+        "pass_chance": None,
         "grant": None if state.grant is None else state.grant.to_json(),
         "winner": _winner(state),
         "log": _log(state, seat),
@@ -126,7 +128,7 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
         obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
         if state.pending is not None and state.side == seat:
             obs["pending"] = state.pending.to_json()
-            obs["pending"]["pass_chance"] = _pass_chances(
+            obs["pass_chance"] = _pass_chances(
                 state.content.spells[state.pending.card].chance, state.phantoms())
     obs["board"].update(_board_view(obs))
     return obs

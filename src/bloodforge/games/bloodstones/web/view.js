@@ -249,8 +249,10 @@ export function createView(ctx) {
     box.append(el("div", { class: "muted small", text: `borders ${a?.adjacent.join(", ")}` }));
   }
 
-  // Irreversible and weighty: starting a battle asks first (ending a turn asks in table.js).
-  function confirm(text) {
+  // Irreversible and weighty: starting a battle asks first, and Done in the action phase (it
+  // ends the turn; table.js asks when other moves are open). Done of the other phases never asks.
+  function confirm(text, v) {
+    if (text === "done" && v.observation.phase !== "main_actions") return false; // a phase step, not the turn
     const m = /^battle (\S+) (\d+)$/.exec(text);
     if (!m) return null;
     return `Attack ${seatName(Number(m[2]))} in area ${m[1]}? A battle cannot be taken back.`;

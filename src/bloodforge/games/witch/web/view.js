@@ -79,7 +79,7 @@ export function createView(ctx) {
     if (!p) return;
     const parts = [el("strong", { text: `Casting ${nameOf(p.card)}` })];
     if (p.target) parts.push(el("span", { text: ` on ${nameOf(p.target)}` }));
-    const chances = p.pass_chance || {};
+    const chances = view.observation.pass_chance || {};
     if (chances.any !== undefined) parts.push(el("span", { class: "chance", text: ` · passes with ${percent(chances.any)}` }));
     else if (Object.keys(chances).length) {
       parts.push(el("div", { class: "chance small", text: `Chance to pass by blood paid: ${Object.entries(chances).filter(([x]) => x !== "0").map(([x, c]) => `X=${x}: ${percent(c)}`).join(" · ")}` }));
@@ -90,7 +90,7 @@ export function createView(ctx) {
   // "pay 2" reads "Pay 2 blood — 50% to pass".
   function label(text) {
     const m = /^pay (\d+)$/.exec(text);
-    const chances = view?.observation.pending?.pass_chance;
+    const chances = view?.observation.pass_chance;
     if (!m || !chances) return undefined;
     const c = chances[m[1]] ?? chances.any ?? (Number(m[1]) > 0 ? 1 : undefined);
     return `Pay ${m[1]} blood${c === undefined ? "" : ` — ${percent(c)} to pass`}`;
