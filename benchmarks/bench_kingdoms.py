@@ -20,7 +20,7 @@ from rich.table import Table
 import bloodforge
 from bloodforge.core import Rng, State
 from bloodforge.games.kingdoms.content import FACTIONS, load_content
-from bloodforge.games.kingdoms.odds import battle_odds, loss_order
+from bloodforge.games.kingdoms.queries.odds import battle_odds, loss_order
 from bloodforge.lab.selfplay import play_game
 
 UNITS = load_content(None, None, None).units.units

@@ -15,7 +15,7 @@ from bloodforge.cli.main import app
 from bloodforge.core import ParameterError, Rng
 from bloodforge.games.kingdoms import KingdomsState
 from bloodforge.games.kingdoms.content import load_content
-from bloodforge.games.kingdoms.odds import battle_odds, loss_order, parse_force
+from bloodforge.games.kingdoms.queries.odds import battle_odds, loss_order, parse_force
 
 from .helpers import scenario
 

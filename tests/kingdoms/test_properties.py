@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bloodforge.core import ActionSyntaxError, IllegalAction, ParameterError
-from bloodforge.games.kingdoms.odds import parse_force
+from bloodforge.games.kingdoms.queries.odds import parse_force
 
 from .helpers import fresh
 

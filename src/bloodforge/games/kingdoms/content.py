@@ -18,6 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bloodforge.core.datafile import load_model
 from bloodforge.core.errors import DataFileError
 
+from .queries.stats import CardData, UnitData
+
 DATA_DIR = Path(__file__).parent / "data"
 FACTIONS: tuple[str, ...] = ("elves", "humans", "dwarves", "undead")
 FACTION_NAMES = {"elves": "Elves", "humans": "Humans", "dwarves": "Dwarves", "undead": "Undead"}
@@ -82,17 +84,6 @@ class MapData(_Strict):
         return self
 
 
-class UnitData(_Strict):
-    name: str
-    cls: Literal["land", "air", "sea", "common"]
-    cost: int = Field(ge=0)
-    attack: int = Field(ge=0, le=6)
-    defence: int = Field(ge=0, le=6)
-    move: int = Field(ge=0, le=8)
-    supply: int = Field(ge=0)
-    pool: int = Field(ge=0)
-
-
 class StartData(_Strict):
     crowns: int = Field(ge=0)
     units: dict[str, int]
@@ -114,25 +105,6 @@ class UnitsData(_Strict):
             if name not in MOBILE:
                 raise ValueError(f"start.units: {name!r} is not a mobile unit type")
         return self
-
-
-class CardData(_Strict):
-    id: str = Field(pattern=ID)
-    name: str
-    copies: int = Field(ge=1, le=20)
-    timing: Literal["battle", "instant"]
-    text: str
-    attacker_only: bool = False
-    add_infantry: int = Field(default=0, ge=0, le=6)
-    add_cavalry: int = Field(default=0, ge=0, le=6)
-    first_round_bonus: int = Field(default=0, ge=0, le=3)
-    silence_fortifications: bool = False
-    ignore_first_hits: int = Field(default=0, ge=0, le=6)
-    mage_dice: int = Field(default=0, ge=0, le=6)
-    mage_value: int = Field(default=0, ge=0, le=6)
-    crowns: int = Field(default=0, ge=0)
-    deserters: int = Field(default=0, ge=0, le=3)
-    spies: bool = False
 
 
 class DeckData(_Strict):

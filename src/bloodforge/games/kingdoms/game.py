@@ -8,13 +8,14 @@ from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError
 
-from . import odds, rules
+from . import rules
 from .board import fname, gems, income, seat_of
 from .content import FACTION_NAMES, FACTIONS, Content, load_content
 from .model import KBase
 from .observation import observe, resample
 from .params import KingdomsParams
 from .policy import KingdomsPolicy
+from .queries import odds
 from .render import render
 from .scenario import build as build_scenario
 from .static import static_info

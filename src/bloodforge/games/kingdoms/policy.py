@@ -12,8 +12,8 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
-from .content import UnitData
-from .odds import battle_odds
+from .queries.odds import battle_odds
+from .queries.stats import UnitData
 
 ATTACK_THRESHOLD = 0.7
 RETREAT_THRESHOLD = 0.25

@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 
 from bloodforge.core.errors import ParameterError
 
-from .content import CardData, UnitData
+from .stats import CardData, UnitData
 
 ALIASES = {
     "inf": "infantry", "infantry": "infantry", "cav": "cavalry", "cavalry": "cavalry", "knight": "cavalry",
