@@ -20,6 +20,7 @@ from .clicks import legal, perform, version, wait_my_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 BATTLE = ROOT / "src/bloodforge/games/bloodstones/scenarios/worked_example_battle.yaml"
+FORTS_BRIBERY = ROOT / "src/bloodforge/games/forts/scenarios/bribery.yaml"
 LAST_STAND = ROOT / "src/bloodforge/games/witch/scenarios/last_stand.yaml"
 WITCH_CHANCE = ROOT / "src/bloodforge/games/witch/scenarios/worked_example.yaml"
 
@@ -291,3 +292,27 @@ def test_stacks_are_drawn_inside_their_areas(page: Page, server: ServerThread) -
       return bad;
     }""")
     assert outside == [], outside
+
+
+def test_five_forts_planning_countdown_then_bribery_for_the_other_seat(
+    page: Page, server: ServerThread, shots: Path
+) -> None:
+    """Five Forts' planning minute (here 3 s) shown as a countdown to the other players; when it
+    runs out the server records the timeout and the bribery choices appear for the next seat."""
+    scenario = FORTS_BRIBERY.read_text().replace("planning_seconds: 60", "planning_seconds: 3")
+    created = create(server, scenario=scenario, seats=[
+        {"name": "Rhea", "kind": "human"}, {"name": "Late Blue", "kind": "human"}, {"name": "Gwen", "kind": "human"}])
+    gwen = created["links"][2]
+    open_seat(page, server, gwen)
+    expect(page.locator("#clocks")).to_contain_text(re.compile(r"Late Blue's time:\s+\d s left"))
+    expect(page.locator("#prompt")).to_contain_text("Waiting for Late Blue")
+    page.screenshot(path=str(shots / "ux-12-forts-planning-clock.png"))
+    wait_my_turn(page, timeout=20_000)
+    options = legal(page)
+    assert "pass" in options
+    assert any(o.startswith("bribe ") for o in options), options
+    expect(page.locator("#actions")).to_contain_text("No bribe")
+    assert "planning minute ran out" in page.locator("#log").inner_text()
+    expect(page.locator("#clocks")).to_be_hidden()
+    assert_readable(page)
+    page.screenshot(path=str(shots / "ux-13-forts-bribery.png"))

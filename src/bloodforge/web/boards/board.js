@@ -59,7 +59,11 @@ export function createBoard(ctx, look = {}) {
     poly.addEventListener("keydown", (ev) => keyClick(ev, poly));
     layers.cells.append(poly);
     nodes.set(c.id, poly);
-    if (c.label) layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": u * 0.3, text: c.label }));
+    if (c.label) {
+      // long names shrink to fit their cell's width
+      const fs = Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (String(c.label).length * 0.6));
+      layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": fs, text: c.label }));
+    }
     const glyph = look.kinds?.[c.kind]?.glyph;
     if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
   }
