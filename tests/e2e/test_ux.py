@@ -64,6 +64,9 @@ def test_battle_panel_shows_the_tiles_and_modifiers_the_rules_counted(
     wait_my_turn(page)
     # substitute the 5-pip resources tile for the lowest drawn tile (the case)
     expect(page.locator("#extra .battle-tiles").first.locator(".btile")).to_have_count(4)
+    tip = page.locator('.hand-item[data-hand="swords"] .tile-name').get_attribute("title") or ""
+    assert "pips to pay with" in tip
+    assert "in battle +1" in tip
     page.screenshot(path=str(shots / "ux-01-battle-substitute.png"))
     perform(page, "substitute resources")
     page.wait_for_function("() => /Battle tiles revealed/.test(document.querySelector('#log').innerText)")
@@ -104,7 +107,9 @@ def test_faction_cards_at_faction_choice_and_a_rules_page(page: Page, server: Se
     expect(card).to_contain_text("battle +")
     assert_readable(page)
     page.screenshot(path=str(shots / "ux-03-faction-cards.png"))
-    # the hand tiles and buttons carry tooltips; the rules link opens the game's rules page
+    # buttons carry their verb's help as a tooltip; the rules link opens the game's rules page
+    first_choice = page.locator('#actions button[data-action^="faction "]').first
+    expect(first_choice).to_have_attribute("title", re.compile("faction"))
     rules = page.locator("#rules-link")
     expect(rules).to_have_attribute("href", "/rules/bloodstones")
     before = version(page)

@@ -393,7 +393,7 @@ function renderActions() {
     details.append(el("summary", {}, el("strong", { text: verb }), el("span", { class: "muted small", text: `${count} · ${help.get(verb) || ""}` })));
     const list = el("div", { class: "verb-buttons" });
     for (const text of texts) {
-      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: text }));
+      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: help.get(verb) || label(text) }));
     }
     details.append(list);
     box.append(details);

@@ -51,7 +51,9 @@ export function createView(ctx) {
     handItem: (item, v) => {
       const info = unitInfo(v.observation.seat, item.id) || {};
       const cost = info.build_cost !== null && info.build_cost !== undefined ? `cost ${info.build_cost}` : "—";
-      return [el("span", { class: "tile-name", text: nice(item.id) }), pips(info.pips ?? 0), el("span", { class: "tile-cost", text: cost })];
+      // the tooltip says what the tile does: money (its pips), a unit to build, its battle modifier
+      const tip = `${nice(item.id)}: ${info.pips ?? 0} pips to pay with${info.buildable ? `; build for ${info.build_cost}` : ""}${info.modifier ? `; in battle ${modText(info.modifier)}` : ""}`;
+      return [el("span", { class: "tile-name", text: nice(item.id), title: tip }), pips(info.pips ?? 0), el("span", { class: "tile-cost", text: cost, title: tip })];
     },
   };
 
