@@ -185,6 +185,7 @@ def test_turn_clock_from_the_lobby_and_ai_takes_over_a_leaver(page: Page, server
     open_seat(page, server, created["links"][0])
     expect(page.locator("#clocks")).to_contain_text("Leaver's time")
     expect(page.locator("#players")).to_contain_text("AI", timeout=15_000)
+    expect(page.locator("#log")).to_contain_text("Leaver (Witch) ran out of time")
     page.wait_for_function("() => document.title.startsWith('● Your turn')", timeout=30_000)
     page.screenshot(path=str(shots / "ux-08-taken-over.png"))
 

@@ -121,14 +121,16 @@ function readable(value, depth = 0) {
   return el("span", { text: String(value) });
 }
 
-// Log lines name seats "P0", "P1 (Horse Lords)": people read the players' names instead.
+// Log lines name seats "P0", "P1 (Horse Lords)", or "seat 1 (Witch)" (the core's default
+// label, at the start of a line): people read the players' names instead.
 function withNames(line) {
-  return String(line).replace(/\bP(\d+)\b/g, (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole);
+  const name = (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole;
+  return String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
 }
 
 // The seat a log line is about (it starts with the seat's label), or null.
 function lineSeat(line) {
-  const m = /^P(\d+)\b/.exec(String(line));
+  const m = /^(?:P|seat )(\d+)\b/.exec(String(line));
   return m ? Number(m[1]) : null;
 }
 
