@@ -18,7 +18,7 @@ def create_from_lobby(
 ) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat-row")
-    expect(page.locator("#game")).to_have_value("bloodstones")
+    page.locator("#game").select_option("bloodstones")  # games are listed by id; arena comes first
     page.locator(".seat-name").first.fill(name)
     expect(page.locator(".seat-kind").nth(1)).to_have_value("agent:greedy")
     if max_rounds is not None:
@@ -196,6 +196,7 @@ def test_a_battle_from_an_uploaded_scenario(page: Page, server: ServerThread, sh
     scenario = scenarios / "worked_example_battle.yaml"
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat-row")
+    page.locator("#game").select_option("bloodstones")  # the seats offered are the game's
     page.locator(".seat-name").first.fill("Attacker")
     page.locator("#more summary").click()
     page.locator("#scenario").set_input_files(str(scenario))

@@ -170,6 +170,7 @@ def test_turn_change_sets_the_title_plays_an_alert_and_is_announced(
 def test_turn_clock_from_the_lobby_and_ai_takes_over_a_leaver(page: Page, server: ServerThread, shots: Path) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("#seats .seat-row")
+    page.locator("#game").select_option("bloodstones")
     page.locator("#turn-clock").select_option("60")
     page.locator(".seat-name").first.fill("Clocky")
     page.locator("#create-button").click()
@@ -214,6 +215,7 @@ def test_lobby_names_seats_links_and_errors(page: Page, server: ServerThread, sh
     page.evaluate("() => localStorage.setItem('bloodforge.name', 'Remembered')")
     page.reload()
     page.wait_for_selector("#seats .seat-row")
+    page.locator("#game").select_option("bloodstones")
     names = page.locator(".seat-name")
     expect(names.first).to_have_value("Remembered")
     page.locator(".seat-kind").first.select_option("agent:greedy")

@@ -146,7 +146,8 @@ async function onCreate(ev) {
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
   const file = $("scenario").files[0];
-  if (file) { body.scenario = await file.text(); body.scenario_name = file.name; delete body.params; }
+  // a scenario names its game, parameters and seed itself
+  if (file) { body.scenario = await file.text(); body.scenario_name = file.name; delete body.params; delete body.game; }
   if (seats[0].name && seats[0].kind === "human") localStorage.setItem("bloodforge.name", seats[0].name);
   clearErrors();
   button.disabled = true;
