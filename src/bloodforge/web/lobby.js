@@ -197,7 +197,7 @@ function showError(err) {
   if (!field) return;
   if (field.closest("details")) field.closest("details").open = true;
   field.classList.add("input-error");
-  const note = el("div", { class: "field-error generated", role: "alert", text: err.message });
+  const note = el("div", { class: "field-error generated", "aria-live": "assertive", text: err.message });
   (field.closest("label") || field).after(note);
   if (field.focus) field.focus();
 }
