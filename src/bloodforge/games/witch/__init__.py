@@ -18,8 +18,10 @@ from bloodforge.core import (
     GameParams,
     ParameterError,
     Rng,
+    State,
     register_game,
 )
+from bloodforge.core.policy import shares_from_values
 
 from . import actions, rules
 from .content import Content, load_content
@@ -79,6 +81,20 @@ class WitchGame(Game):
 
     def policy(self, **options: Any) -> WitchPolicy:
         return WitchPolicy(**options)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Both sides' policy evaluations of their own observations as shares of the win
+        (about 15 points, a soldier with a few stones, makes a side a 3:1 favourite)."""
+        judge = self._judge
+        values = [judge.evaluate(state.observation(s), s) for s in (SOLDIERS, WITCH)]
+        return shares_from_values(values, 15.0)
+
+    @property
+    def _judge(self) -> WitchPolicy:
+        judge = self.__dict__.get("_judge_policy")
+        if judge is None:
+            judge = self.__dict__["_judge_policy"] = WitchPolicy()
+        return judge
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)
