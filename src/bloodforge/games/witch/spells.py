@@ -101,7 +101,8 @@ def pay_options(state: WitchState, spell: SpellCard) -> range:
     die = spell.chance.die
     assert die is not None
     blood = state.units[state.content.witch_id].blood
-    return range(1, min(die, blood - 1) + 1)
+    cap = state.game.params.blood_payment_cap or die
+    return range(1, min(die, cap, blood - 1) + 1)
 
 
 def castable(state: WitchState, spell: SpellCard) -> bool:
@@ -191,6 +192,8 @@ def _roll(state: WitchState, spell: SpellCard, x: int) -> tuple[bool, int | None
     assert chance.die is not None
     value = {"blood": x, "phantoms": state.phantoms(), "fixed": chance.value or 0}[chance.kind]
     roll = state.dice.roll(state.rng, chance.die)
+    if chance.kind == "blood" and state.game.params.blood_chance == "greater":
+        return value > roll, roll
     return value >= roll, roll
 
 
