@@ -19,6 +19,10 @@ units). Each iteration:
    game's own estimate of each seat's return, an optional contract hook) or, for games without
    one, an even share for every seat.
 
+At the root, the game policy's own choice (when the game has a policy) is expanded first and
+gets a bias that fades with its visits (`prior`, `prior_bias`): a short search then starts from
+the heuristic's move and leaves it only for one that does better over the samples.
+
 Forced decisions (one legal action) are applied without a tree level. `cancel` is never
 searched while anything else is legal: it only loops back to an earlier decision.
 
@@ -72,7 +76,8 @@ class MctsAgent(Agent):
     Options: `iterations` (int), `seconds` (float; per decision), `rollout_depth` (decisions
     played by the rollout policy before the cut-off, default 6), `rollout` (`random` or
     `greedy`), `exploration` (UCB constant, default 0.7 for returns in [0, 1]), `policy_options`
-    (dict passed to the game's policy for greedy rollouts).
+    (dict passed to the game's policy), `prior` (`greedy`: the policy's own choice at the root
+    is tried first and favoured by `prior_bias` / sqrt(visits); `none`).
     """
 
     name = "mcts"
@@ -87,12 +92,14 @@ class MctsAgent(Agent):
         rollout: str = "random",
         exploration: float = 0.7,
         policy_options: dict[str, Any] | None = None,
+        prior: str = "greedy",
+        prior_bias: float = 0.5,
         **options: Any,
     ) -> None:
         super().__init__(seat, seed, **options)
         if options:
             raise ValueError(f"unknown mcts option(s) {sorted(options)}; known: iterations, seconds, "
-                             "rollout_depth, rollout, exploration, policy_options")
+                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and int(iterations) < 1:
@@ -103,12 +110,17 @@ class MctsAgent(Agent):
             raise ValueError(f"rollout_depth must be 0 or more, got {rollout_depth}")
         if rollout not in ("random", "greedy"):
             raise ValueError(f"rollout must be 'random' or 'greedy', got {rollout!r}")
+        if prior not in ("greedy", "none"):
+            raise ValueError(f"prior must be 'greedy' or 'none', got {prior!r}")
         self.iterations = None if iterations is None else int(iterations)
         self.seconds = None if seconds is None else float(seconds)
         self.rollout_depth = int(rollout_depth)
         self.rollout = rollout
         self.exploration = float(exploration)
         self.policy_options = dict(policy_options or {})
+        self.prior = prior
+        self.prior_bias = float(prior_bias)
+        self._root_policy: Policy | None = None
         #: Iterations run for the last decision (for benchmarks and reports).
         self.last_iterations = 0
 
@@ -122,6 +134,7 @@ class MctsAgent(Agent):
             return legal[0]
         rng = Rng(self.rng.next_u64())
         root = _Node()
+        hint = self._hint(state, rng)
         policies: dict[int, Policy] = {}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
@@ -130,7 +143,7 @@ class MctsAgent(Agent):
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(state, root, rng, policies)
+            self._iterate(state, root, rng, policies, hint)
             n += 1
         self.last_iterations = n
         best: _Edge | None = None
@@ -140,7 +153,21 @@ class MctsAgent(Agent):
                 best = edge
         return legal[0] if best is None else best.action
 
-    def _iterate(self, real: State, root: _Node, rng: Rng, policies: dict[int, Policy]) -> None:
+    def _hint(self, state: State, rng: Rng) -> Action | None:
+        """The game policy's own choice here (it sees only the seat's observation): searched
+        first and favoured by a bias that fades with visits, so a short search starts from the
+        heuristic's move and leaves it only for something that does better in the samples."""
+        if self.prior != "greedy":
+            return None
+        if self._root_policy is None:
+            self._root_policy = state.game.policy(**self.policy_options)
+            if self._root_policy is None:
+                self.prior = "none"
+                return None
+        return self._root_policy.choose(state, self.seat, rng)
+
+    def _iterate(self, real: State, root: _Node, rng: Rng, policies: dict[int, Policy],
+                 hint: Action | None = None) -> None:
         state = real.resample_hidden(self.seat, rng)
         node = root
         path: list[_Edge] = []
@@ -160,12 +187,15 @@ class MctsAgent(Agent):
                     edge.avail += 1
                     available.append(edge)
             if untried:
-                action = untried[rng.randbelow(len(untried))]
+                if node is root and hint is not None and seat == self.seat and hint in untried:
+                    action = hint
+                else:
+                    action = untried[rng.randbelow(len(untried))]
                 edge = node.edges[(seat, action)] = _Edge(seat, action)
                 edge.avail += 1
                 expanded = True
             else:
-                edge = self._ucb(available)
+                edge = self._ucb(available, hint if node is root else None)
             state.apply_unchecked(edge.action, seat)
             path.append(edge)
             node = edge.child
@@ -179,12 +209,14 @@ class MctsAgent(Agent):
         seat = self.seat if self.seat in actors else actors[0]
         return seat, _useful(state.legal_actions(seat))
 
-    def _ucb(self, edges: list[_Edge]) -> _Edge:
+    def _ucb(self, edges: list[_Edge], hint: Action | None = None) -> _Edge:
         c = self.exploration
         best = edges[0]
         best_score = -math.inf
         for e in edges:
             score = e.value / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
+            if e.action == hint and e.seat == self.seat:
+                score += self.prior_bias / math.sqrt(e.visits)
             if score > best_score:
                 best, best_score = e, score
         return best
