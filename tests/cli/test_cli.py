@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from bloodforge.cli.main import app
@@ -136,3 +137,53 @@ def test_replay_reads_records_written_before_seats_were_kept(tmp_path: Path) -> 
     result = runner.invoke(app, ["replay", str(out)])
     assert result.exit_code == 0, result.output[-2000:]
     assert "digest matches" in result.output
+
+
+def test_play_refuses_an_unknown_agent_in_seat_with_one_clear_error() -> None:
+    result = runner.invoke(app, ["play", "bloodstones", "--seat", "1=alphazero"])
+    assert result.exit_code == 2
+    assert "unknown agent 'alphazero'" in result.output
+    assert "Traceback" not in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_play_prompt_understands_help_and_map() -> None:
+    result = runner.invoke(app, ["play", "witch", "--seat", "1=random", "--seed", "2"], input="help\nmap\nlist\nq\n")
+    assert result.exit_code == 1
+    assert "cast" in result.output  # a verb of the game's grammar, from `help`
+    assert "show the board again" in result.output
+    assert result.output.count("Turn") >= 0
+    assert "Game abandoned" in result.output
+
+
+def test_play_ends_with_a_summary_naming_winner_and_seats() -> None:
+    result = runner.invoke(app, ["play", "witch", "--seat", "0=random", "--seat", "1=greedy", "--seed", "5"])
+    assert result.exit_code == 0, result.output[-2000:]
+    assert "Winner:" in result.output
+    assert "seat 0 (Soldiers) [random]" in result.output
+    assert "seat 1 (Witch) [greedy]" in result.output
+
+
+def test_serve_on_a_busy_port_is_one_clear_error() -> None:
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = runner.invoke(app, ["serve", "--port", str(port)])
+    assert result.exit_code == 2
+    assert "already in use" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("url", "words"),
+    [("nonsense://x", "not a database URL"), ("postgresql://u:secret@127.0.0.1:1/db", "cannot reach the database")],
+)
+def test_serve_with_a_bad_database_is_one_clear_error(url: str, words: str) -> None:
+    result = runner.invoke(app, ["serve", "--port", "0", "--db", url])
+    assert result.exit_code == 2
+    assert words in result.output
+    assert "secret" not in result.output
+    assert "Traceback" not in result.output

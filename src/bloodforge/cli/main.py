@@ -38,8 +38,13 @@ def serve_command(
     ai_delay: Annotated[float, typer.Option(help="seconds between AI actions, so people can follow them")] = 0.35,
     ai_budget: Annotated[float, typer.Option(help="seconds an AI may think per action")] = 10.0,
 ) -> None:
+    # The server (and SQLAlchemy) load only for `serve`, keeping the other commands quick.
     from bloodforge.server.runner import serve
 
+    from .preflight import check_database, check_port
+
+    check_port(host, port)
+    check_database(db)
     serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget)
 
 

@@ -8,6 +8,7 @@ from typing import Any
 import typer
 
 import bloodforge
+from bloodforge.agents import agent_names
 from bloodforge.core import UnknownGame
 
 
@@ -31,6 +32,7 @@ def parse_params(pairs: list[str] | None, players: int | None) -> dict[str, Any]
 
 def parse_seats(specs: list[str] | None, players: int) -> list[str]:
     """`--seat 0=human --seat 1=greedy`: an agent name (or 'human') for every seat."""
+    known = agent_names()
     seats = ["greedy"] * players
     seats[0] = "human"
     for spec in specs or []:
@@ -43,7 +45,12 @@ def parse_seats(specs: list[str] | None, players: int) -> list[str]:
             raise typer.BadParameter(f"{spec!r}: seat must be a number", param_hint="--seat") from None
         if not 0 <= seat < players:
             raise typer.BadParameter(f"{spec!r}: seats are 0..{players - 1}", param_hint="--seat")
-        seats[seat] = name.strip()
+        name = name.strip()
+        if name != "human" and name not in known:
+            raise typer.BadParameter(
+                f"{spec!r}: unknown agent {name!r}; use human or one of {', '.join(known)}", param_hint="--seat"
+            )
+        seats[seat] = name
     return seats
 
 

@@ -93,11 +93,21 @@ def play_command(
         raise typer.Exit(130) from None
     show_log(humans[0] if humans else None)
     console.print(escape(game.render_text(state.observation(humans[0] if humans else None))))
+    print_summary(state, names)
+    _save(save, state, names)
+
+
+def print_summary(state: State, names: list[str]) -> None:
+    """Who won, and every seat's score, by name."""
     outcome = state.outcome()
     assert outcome is not None
-    winners = ", ".join(state.seat_label(s) for s in outcome.winners) or "nobody"
-    console.print(f"[bold]Game over.[/bold] Winner: {escape(winners)}; scores {outcome.scores}")
-    _save(save, state, names)
+    winners = ", ".join(f"{state.seat_label(s)} [{names[s]}]" for s in outcome.winners) or "nobody (a draw)"
+    console.print("[bold]Game over.[/bold] Winner: " + escape(winners))
+    score_name = state.game.info.score_name
+    for seat in range(state.num_players):
+        mark = "  winner" if seat in outcome.winners else ""
+        line = f"  {state.seat_label(seat)} [{names[seat]}]: {outcome.scores[seat]:g} {score_name}{mark}"
+        console.print(escape(line))
 
 
 def _save(path: Path | None, state: State, names: list[str]) -> None:
@@ -113,21 +123,50 @@ def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
     return (action.kind, tuple((0, int(a), "") if a.isdigit() else (1, 0, a) for a in action.args))
 
 
+def show_choices(legal: list[Action]) -> None:
+    width = max(len(str(len(legal))), 2)
+    for i, a in enumerate(legal):
+        console.print(f"  [bold]{i:>{width}}[/bold]  {escape(str(a))}")
+
+
+def show_help(state: State, seat: int) -> None:
+    """The verbs of the game with their arguments, and the commands of the prompt."""
+    console.print(f"[bold]{escape(state.game.info.name)}[/bold]: type a number from the list or an action text.")
+    for spec in state.game.grammar().values():
+        if not spec.host:
+            console.print(f"  {escape(spec.usage()):<28} {escape(spec.help)}")
+    console.print("  [bold]map[/bold]    show the board again   [bold]list[/bold]   the legal actions   "
+                  "[bold]log[/bold]    the whole log   [bold]q[/bold]      quit")
+    console.print(f"You are {escape(state.seat_label(seat))}; phase: {escape(state.phase_name())}.")
+
+
 def ask_human(state: State, seat: int) -> Action | None:
     """Show the position and the numbered legal actions; accept a number or an action text."""
     console.print(escape(state.game.render_text(state.observation(seat))))
     legal = sorted(state.legal_actions(seat), key=natural_key)
-    width = max(len(str(len(legal))), 2)
-    for i, a in enumerate(legal):
-        console.print(f"  [bold]{i:>{width}}[/bold]  {escape(str(a))}")
+    show_choices(legal)
     while True:
         try:
-            raw = console.input(f"[green]{escape(state.seat_label(seat))}[/green] action (number or text, q to quit): ")
+            raw = console.input(f"[green]{escape(state.seat_label(seat))}[/green] action (number or text; "
+                                "help, map, q): ")
         except EOFError:
             return None
         raw = raw.strip()
         if raw in {"q", "quit", "exit"}:
             return None
+        if raw in {"help", "?", "h"}:
+            show_help(state, seat)
+            continue
+        if raw in {"map", "board"}:
+            console.print(escape(state.game.render_text(state.observation(seat))))
+            continue
+        if raw in {"list", "ls"}:
+            show_choices(legal)
+            continue
+        if raw == "log":
+            for line in state.event_log(seat):
+                console.print(f"  [dim]{escape(line)}[/dim]")
+            continue
         if raw.isdigit() and int(raw) < len(legal):
             return legal[int(raw)]
         try:
