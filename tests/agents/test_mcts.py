@@ -117,7 +117,8 @@ def test_cut_off_uses_the_game_evaluation_or_an_even_share() -> None:
 @pytest.mark.parametrize(
     ("options", "message"),
     [({"iterations": 0}, "iterations"), ({"seconds": -1}, "seconds"), ({"rollout": "smart"}, "rollout"),
-     ({"rollout_depth": -2}, "rollout_depth"), ({"depth": 3}, "unknown mcts option")],
+     ({"rollout_depth": -2}, "rollout_depth"), ({"depth": 3}, "unknown mcts option"),
+     ({"prior": "oracle"}, "prior")],
 )
 def test_bad_mcts_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -139,3 +140,18 @@ def test_greedy_rollouts_play_the_games_policy() -> None:
     state = advanced("witch", seed=3, plies=40)
     agent = MctsAgent(state.actors()[0], seed=1, iterations=10, rollout="greedy", rollout_depth=2)
     assert agent.select_action(state) in state.legal_actions(agent.seat)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_policy_prior_is_searched_first(game_id: str) -> None:
+    """With one iteration the only root action searched is the policy's own choice."""
+    state = advanced(game_id, seed=5, plies=35)
+    rng = Rng(2)
+    while len(state.legal_actions()) < 2 or any(a.is_cancel for a in state.legal_actions()):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.actors()[0]
+    policy = state.game.policy()
+    assert policy is not None
+    expected = policy.choose(state, seat, Rng(Rng(9).next_u64()))
+    assert MctsAgent(seat, seed=9, iterations=1).select_action(state) == expected
+    assert MctsAgent(seat, seed=9, iterations=1, prior="none").select_action(state) in state.legal_actions(seat)
