@@ -191,6 +191,7 @@ def report_command(
     out: Annotated[Path, typer.Option(help="HTML file to write")] = Path("lab-results/report.html"),
     title: Annotated[str, typer.Option(help="report title")] = "bloodforge lab report",
 ) -> None:
+    # matplotlib loads only for this command (an optional extra; slow to import)
     from bloodforge.lab.report import render_report
 
     docs = []
