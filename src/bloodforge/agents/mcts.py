@@ -64,10 +64,11 @@ class _Edge:
 
 
 class _Node:
-    __slots__ = ("edges",)
+    __slots__ = ("edges", "visits")
 
     def __init__(self) -> None:
         self.edges: dict[tuple[int, Action], _Edge] = {}
+        self.visits = 0
 
 
 class MctsAgent(Agent):
@@ -77,7 +78,8 @@ class MctsAgent(Agent):
     played by the rollout policy before the cut-off, default 6), `rollout` (`random` or
     `greedy`), `exploration` (UCB constant, default 0.7 for returns in [0, 1]), `policy_options`
     (dict passed to the game's policy), `prior` (`greedy`: the policy's own choice at the root
-    is tried first and favoured by `prior_bias` / sqrt(visits); `none`).
+    is tried first and favoured by `prior_bias` / sqrt(visits); `none`), `widening` (progressive
+    widening: at most 1 + widening * sqrt(visits) children per node; 0 = all, plain UCT).
     """
 
     name = "mcts"
@@ -94,12 +96,13 @@ class MctsAgent(Agent):
         policy_options: dict[str, Any] | None = None,
         prior: str = "greedy",
         prior_bias: float = 0.5,
+        widening: float = 1.0,
         **options: Any,
     ) -> None:
         super().__init__(seat, seed, **options)
         if options:
             raise ValueError(f"unknown mcts option(s) {sorted(options)}; known: iterations, seconds, "
-                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias")
+                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias, widening")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and int(iterations) < 1:
@@ -120,6 +123,9 @@ class MctsAgent(Agent):
         self.policy_options = dict(policy_options or {})
         self.prior = prior
         self.prior_bias = float(prior_bias)
+        if float(widening) < 0:
+            raise ValueError(f"widening must be 0 or more, got {widening}")
+        self.widening = float(widening)
         self._root_policy: Policy | None = None
         #: Iterations run for the last decision (for benchmarks and reports).
         self.last_iterations = 0
@@ -186,7 +192,8 @@ class MctsAgent(Agent):
                 else:
                     edge.avail += 1
                     available.append(edge)
-            if untried:
+            node.visits += 1
+            if untried and (not available or self._may_widen(node, len(available))):
                 if node is root and hint is not None and seat == self.seat and hint in untried:
                     action = hint
                 else:
@@ -203,6 +210,15 @@ class MctsAgent(Agent):
         for edge in path:
             edge.visits += 1
             edge.value += value[edge.seat]
+
+    def _may_widen(self, node: _Node, children: int) -> bool:
+        """Progressive widening: a node tries a new action only while it has fewer than
+        1 + widening * sqrt(visits) children available, so a short search compares a few
+        actions on several samples each instead of every action on one noisy sample
+        (`widening=0` expands every action first, plain UCT)."""
+        if self.widening == 0:
+            return True
+        return children < 1 + self.widening * math.sqrt(node.visits)
 
     def _turn(self, state: State) -> tuple[int, list[Action]]:
         actors = state.actors()
