@@ -118,7 +118,7 @@ def test_cut_off_uses_the_game_evaluation_or_an_even_share() -> None:
     ("options", "message"),
     [({"iterations": 0}, "iterations"), ({"seconds": -1}, "seconds"), ({"rollout": "smart"}, "rollout"),
      ({"rollout_depth": -2}, "rollout_depth"), ({"depth": 3}, "unknown mcts option"),
-     ({"prior": "oracle"}, "prior")],
+     ({"prior": "oracle"}, "prior"), ({"widening": -1}, "widening")],
 )
 def test_bad_mcts_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -153,5 +153,5 @@ def test_the_policy_prior_is_searched_first(game_id: str) -> None:
     policy = state.game.policy()
     assert policy is not None
     expected = policy.choose(state, seat, Rng(Rng(9).next_u64()))
-    assert MctsAgent(seat, seed=9, iterations=1).select_action(state) == expected
-    assert MctsAgent(seat, seed=9, iterations=1, prior="none").select_action(state) in state.legal_actions(seat)
+    assert MctsAgent(seat, seed=9, iterations=1, prior="greedy").select_action(state) == expected
+    assert MctsAgent(seat, seed=9, iterations=1).select_action(state) in state.legal_actions(seat)
