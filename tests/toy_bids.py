@@ -22,6 +22,7 @@ BID_SECONDS = 30.0
 class BidsParams(GameParams):
     players: int = Field(default=3, ge=2, le=4)
     prizes: int = Field(default=5, ge=1, le=9)
+    bid_seconds: float = Field(default=BID_SECONDS, gt=0, description="the rules' clock for each bid")
 
 
 class BidsState(State):
@@ -97,7 +98,7 @@ class BidsState(State):
             self.over = True
 
     def rule_clock(self, seat: int) -> float | None:
-        return BID_SECONDS if seat in self._actors() else None
+        return self.game.params.bid_seconds if seat in self._actors() else None
 
     def scores(self) -> list[float]:
         return [float(p) for p in self.points]

@@ -48,11 +48,11 @@ def perform(page: Page, action: str) -> None:
     if verb in QUICK:
         page.locator(f'#actions .quick button[data-action="{action}"]').click()
     elif verb in ("pay", "substitute"):
-        page.locator(f'.tile[data-tile="{args[0]}"]').first.click()
+        page.locator(f'.hand-item[data-hand="{args[0]}"]').first.click()
         pick_from_menu(page, action)
     elif verb in ("build", "place"):
-        page.locator(f'.tile[data-tile="{args[0]}"]').first.click()
-        page.wait_for_selector(f'.tile.chosen[data-tile="{args[0]}"]')
+        page.locator(f'.hand-item[data-hand="{args[0]}"]').first.click()
+        page.wait_for_selector(f'.hand-item.chosen[data-hand="{args[0]}"]')
         click_area(page, args[1], action)
     elif verb in AREA_VERBS:
         click_area(page, args[0], action)

@@ -226,22 +226,22 @@ def test_blood_stone_place_select_move_and_the_witch_answers(page: Page, server:
     page.locator(".seat-name").first.fill("Captain")
     page.locator("#create-button").click()
     page.wait_for_url("**/table/**")
-    page.wait_for_selector("rect.sq")
+    page.wait_for_selector("polygon.cell[data-square]")
     for _ in range(12):  # placement: click a highlighted start square (a menu offers the pieces)
         wait_my_turn(page)
-        if page.locator("rect.sq.actor").count():
+        if page.locator("g.piece.legal").count():
             break
         before = version(page)
-        page.locator("rect.sq.legal").first.click(force=True)
+        page.locator("polygon.cell.legal").first.click(force=True)
         if page.locator("#menu").is_visible():
             page.locator("#menu button[data-action]").first.click()
         page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
     expect(page.locator("g.piece")).to_have_count(8)
     before = version(page)
-    page.locator("rect.sq.actor").first.click(force=True)
-    page.wait_for_selector("rect.sq.selected")
+    page.locator("g.piece.legal").first.click(force=True)
+    page.wait_for_selector("polygon.cell.selected")
     page.screenshot(path=str(shots / "12-blood-stone-select.png"))
-    page.locator("rect.sq.legal").first.click(force=True)
+    page.locator("polygon.cell.legal").first.click(force=True)
     if page.locator("#menu").is_visible():
         page.locator("#menu button[data-action]").first.click()
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)

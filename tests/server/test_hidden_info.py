@@ -10,19 +10,30 @@ spectator does not see.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
 import bloodforge
-from bloodforge.core import Rng, State
+from bloodforge.core import Rng, State, register_game, unregister_game
+from tests.toy_bids import BidsGame
 
 from .support import auth, create_table
 
+# Sealed Bids joins: secret simultaneous commitments and the game's own steps.
 GAMES = [(g["id"], n) for g in bloodforge.list_games() for n in sorted({g["min_players"], min(4, g["max_players"])})]
-STATE_KEYS = {"type", "table", "version", "seat", "current_player", "phase", "terminal", "result",
-              "observation", "log_start", "log", "legal"}
+GAMES += [("toy_bids", 2), ("toy_bids", 3)]
+STATE_KEYS = {"type", "table", "version", "seat", "current_player", "actors", "deadlines", "phase", "terminal",
+              "result", "observation", "log_start", "log", "legal"}
+
+
+@pytest.fixture(autouse=True)
+def bids_game() -> Iterator[None]:
+    register_game(BidsGame)
+    yield
+    unregister_game(BidsGame.info.id)
 
 
 def private_parts(state: State, seat: int, viewer: int) -> list[str]:
@@ -47,10 +58,12 @@ def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_f
     assert msg["observation"] == mirror.observation(seat)
     log_so_far[msg["log_start"]:] = msg["log"]
     assert log_so_far == mirror.event_log(seat)
-    if seat is None or mirror.current_player != seat:
+    assert msg["actors"] == mirror.actors()
+    assert msg["version"] == len(mirror.history)
+    if seat is None or seat not in mirror.actors():
         assert msg["legal"] == []
     else:
-        assert msg["legal"] == [str(a) for a in mirror.legal_actions()]
+        assert msg["legal"] == [str(a) for a in mirror.legal_actions(seat)]
     table = json.dumps(msg["table"])
     assert "token" not in table
     assert (msg["table"]["seed"] is None) == (not mirror.is_terminal())
@@ -86,31 +99,34 @@ def test_every_message_holds_only_what_its_seat_may_see(
             ws.__enter__()
             ws.send_json({"type": "hello", "seat": v, "token": tokens.get(v) if v is not None else None})
             check_message(ws.receive_json(), mirror, v, logs[v])
-        for version in range(160):
+        for step in range(160):
             if mirror.is_terminal():
                 break
-            seat = mirror.current_player
-            assert seat is not None
-            useful = [a for a in mirror.legal_actions() if not a.is_cancel] or mirror.legal_actions()
+            seat = rng.choice(mirror.actors())  # any acting seat, not only the first
+            version = len(mirror.history)
+            useful = [a for a in mirror.legal_actions(seat) if not a.is_cancel] or mirror.legal_actions(seat)
             action = str(rng.choice(useful))
             sockets[seat].send_json({"type": "act", "action": action, "version": version, "id": version})
-            mirror.apply(action)
+            before = mirror.clone()
+            mirror.apply(action, seat)
             for v, ws in sockets.items():
                 check_message(ws.receive_json(), mirror, v, logs[v])
             assert sockets[seat].receive_json()["type"] == "ack"
-            if version % 40 == 0:  # the REST view is built the same way
+            if step % 40 == 0:  # the REST view is built the same way
                 for v in viewers:
                     q = "" if v is None else f"?seat={v}"
                     r = client.get(f"/api/tables/{tid}/state{q}", headers=auth(tokens[v]) if v is not None else {})
                     check_message(r.json(), mirror, v, [])
                     hist = client.get(f"/api/tables/{tid}/history{q}",
                                       headers=auth(tokens[v]) if v is not None else {}).json()
-                    assert all(h["action"] is None or h["seat"] == v for h in hist)
+                    assert len(hist) == len(mirror.history)
+                    assert all(h["action"] is None or h["seat"] in (v, None) for h in hist)
+                    assert all(h["action"] == text for h, (s, text) in zip(hist, mirror.moves(), strict=True)
+                               if s is None), "the game's own steps are shown to everyone"
                     replay = client.get(f"/api/tables/{tid}/replay/{version}{q}",
                                         headers=auth(tokens[v]) if v is not None else {}).json()
-                    for other in range(players):
-                        if other != v:
-                            assert replay["observation"]["seat"] == v
+                    assert replay["observation"] == before.observation(v), "a replay shows what the seat saw"
+                    assert replay["log"] == before.event_log(v)
     finally:
         for ws in sockets.values():
             ws.__exit__(None, None, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import create_engine, inspect, text
 
 import bloodforge
@@ -94,7 +95,7 @@ def test_migrations_match_the_models(db_url: str) -> None:
         assert set(inspect(conn).get_table_names()) >= {"tables", "seats", "actions", "alembic_version"}
         head = alembic_config().get_main_option("script_location")
         assert head
-        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0001"
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
     engine.dispose()
 
 
@@ -110,4 +111,90 @@ def test_serve_creates_and_migrates_the_default_sqlite_file(tmp_path: Any, monke
     engine = create_engine(url)
     upgrade_to_head(engine)
     assert "actions" in inspect(engine).get_table_names()
+    engine.dispose()
+
+
+def test_migration_0002_keeps_tables_written_under_0001(make_client: ClientFactory, db_url: str) -> None:
+    """A database of yesterday's server (seat NOT NULL, no actors or clocks) upgrades in place
+    and its tables play on."""
+    from alembic import command
+
+    from bloodforge.server.newtable import hash_token
+
+    engine = make_engine(db_url)
+    cfg = alembic_config()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+    first = bloodforge.load_game("bloodstones", players=2, seed=11).new_initial_state()
+    seat = first.current_player
+    action = str(first.legal_actions()[0])
+    now = "2026-11-22 10:00:00+00:00"
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO tables (id, name, game, game_version, params, seed, created_at, updated_at, ply, to_move,"
+            " status) VALUES ('old', 'Old', 'bloodstones', 1, :params, 11, :now, :now, 1, :to_move, 'playing')"
+        ), {"params": '{"players": 2}', "now": now, "to_move": 1 - (seat or 0)})
+        for s in (0, 1):
+            conn.execute(text("INSERT INTO seats (table_id, seat, name, kind, token_hash) VALUES"
+                              " ('old', :s, :name, 'human', :hash)"),
+                         {"s": s, "name": f"P{s}", "hash": hash_token(f"token{s}")})
+        conn.execute(text("INSERT INTO actions (table_id, ply, seat, text, created_at) VALUES"
+                          " ('old', 0, :seat, :text, :now)"), {"seat": seat, "text": action, "now": now})
+    engine.dispose()
+    with make_client(db_url) as client:  # migrates to head on start
+        view = client.get("/api/tables/old/state").json()
+        first.apply(action)
+        assert view["version"] == 1
+        assert view["observation"] == first.observation(None)
+        assert client.get("/api/tables/old/history").json() == [{"ply": 0, "seat": seat, "action": None}]
+        mover = first.current_player
+        assert mover is not None
+        legal = client.get(f"/api/tables/old/state?seat={mover}", headers=auth(f"token{mover}")).json()["legal"]
+        r = client.post("/api/tables/old/actions", json={"seat": mover, "action": legal[0], "version": 1},
+                        headers=auth(f"token{mover}"))
+        assert r.status_code == 200, r.text
+    engine = make_engine(db_url)
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+    engine.dispose()
+
+
+def test_migration_0002_downgrades_unless_games_took_their_own_steps(db_url: str) -> None:
+    from alembic import command
+
+    engine = make_engine(db_url)
+    cfg = alembic_config()
+
+    def run(step: str, target: str) -> None:
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            getattr(command, step)(cfg, target)
+
+    run("upgrade", "head")
+    with engine.begin() as conn:  # a table of people, written under 0002, survives the round trip
+        conn.execute(text(
+            "INSERT INTO tables (id, name, game, game_version, params, seed, created_at, updated_at, ply, status)"
+            " VALUES ('p', 'P', 'bloodstones', 1, '{}', 1, '2026-11-23 10:00:00+00:00', '2026-11-23 10:00:00+00:00',"
+            " 1, 'playing')"))
+        conn.execute(text("INSERT INTO seats (table_id, seat, name, kind) VALUES ('p', 0, 'Ann', 'human')"))
+        conn.execute(text("INSERT INTO actions (table_id, ply, seat, text, created_at)"
+                          " VALUES ('p', 0, 0, 'done', '2026-11-23 10:00:00+00:00')"))
+    run("downgrade", "0001")
+    run("upgrade", "head")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT count(*) FROM seats")).scalar() == 1
+        assert conn.execute(text("SELECT seat, text FROM actions")).one() == (0, "done")
+    with engine.begin() as conn:
+        conn.execute(text(
+            "INSERT INTO tables (id, name, game, game_version, params, seed, created_at, updated_at, ply, status)"
+            " VALUES ('t', 'T', 'toy_bids', 1, '{}', 1, '2026-11-23 10:00:00+00:00', '2026-11-23 10:00:00+00:00', 1,"
+            " 'playing')"))
+        conn.execute(text("INSERT INTO actions (table_id, ply, seat, text, created_at)"
+                          " VALUES ('t', 0, NULL, 'reveal', '2026-11-23 10:00:00+00:00')"))
+    with pytest.raises(RuntimeError, match="games' own steps"):
+        run("downgrade", "0001")
+    with engine.connect() as conn:
+        assert conn.execute(text("SELECT version_num FROM alembic_version")).scalar() == "0002"
+        assert conn.execute(text("SELECT count(*) FROM actions")).scalar() == 2
     engine.dispose()

@@ -3,6 +3,12 @@
 An AI move is applied exactly like a human's (version check, engine validation, commit, then
 broadcast), so nothing downstream can tell them apart and a restart resumes them the same way.
 Agents never run on the event loop: a slow agent delays only its own table.
+
+During a secret simultaneous commitment several AI seats may be actors: each decides on its own
+copy of the same position (through `bloodforge.match.Driver.decide`, the one decision step
+of the CLI and the lab: the seat's agent, `agent.select_action(state)`), and the decisions are
+submitted one after another at that version; the later ones are rebases (see `tables`),
+accepted because only other seats' actions came in between.
 """
 
 from __future__ import annotations
@@ -10,16 +16,24 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime, timedelta
 
 from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
+from bloodforge.match import Driver
 
+from .clocks import now_ms
 from .config import Settings
 from .errors import ApiError
-from .tables import LiveTable, TableManager
+from .live import LiveTable
+from .tables import TableManager
 
 log = logging.getLogger("bloodforge.server.ai")
+
+
+class _StoppedError(Exception):
+    """Even the random fallback was refused: the loop waits for the table's next change."""
 
 
 class AiRunner:
@@ -28,23 +42,34 @@ class AiRunner:
         self.settings = settings
         self.pool = ThreadPoolExecutor(max_workers=max(1, settings.ai_workers), thread_name_prefix="ai")
         self.tasks: set[asyncio.Task[None]] = set()
+        self.by_table: dict[str, asyncio.Task[None]] = {}
         self.closed = False
         manager.after_change.append(self.kick)
 
     def kick(self, live: LiveTable) -> None:
-        """Start the table's AI loop if an AI seat is to move and none is running."""
-        if self.closed or live.agent_to_move() is None:
+        """Start the table's AI loop if an AI seat is to act and none is running."""
+        if self.closed or not live.agents_to_move():
             return
-        if live.ai_task is not None and not live.ai_task.done():
+        running = self.by_table.get(live.id)  # by id: a table reloaded from the database is the same table
+        if running is not None and not running.done():
+            live.ai_task = running
             return
         task = asyncio.get_running_loop().create_task(self._play(live.id), name=f"ai-{live.id}")
         live.ai_task = task
+        self.by_table[live.id] = task
         self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[None]) -> None:
+        self.tasks.discard(task)
+        for table_id, t in list(self.by_table.items()):
+            if t is task:
+                del self.by_table[table_id]
 
     async def resume_all(self) -> int:
-        """On startup: every unfinished table whose turn is an AI seat's continues by itself."""
-        ids = await asyncio.to_thread(self.manager.store.tables_waiting_for_agents)
+        """On startup: every unfinished table where an AI seat is to act continues by itself, and
+        every running clock is armed again (deadlines are stored)."""
+        ids = await asyncio.to_thread(self.manager.store.tables_to_resume)
         for table_id in ids:
             try:
                 self.kick(await self.manager.get(table_id))
@@ -52,50 +77,84 @@ class AiRunner:
                 log.exception("could not resume table %s", table_id)
         return len(ids)
 
+    async def sweep_forever(self) -> None:
+        """Several processes on one database: take up the work of tables whose process may have
+        died (a clock long run out, an AI turn not moving); loading a table arms its clocks and
+        starts its AI seats. Tables this process holds have their own timers and loops."""
+        while not self.closed:
+            await asyncio.sleep(self.settings.sweep_interval)
+            stall = self.settings.stall_seconds
+            try:
+                ids = await asyncio.to_thread(
+                    self.manager.store.tables_to_resume,
+                    overdue_ms=now_ms() - round(stall * 1000),
+                    stalled_before=datetime.now(UTC) - timedelta(seconds=stall),
+                )
+                for table_id in ids:
+                    if table_id not in self.manager.tables:
+                        log.info("taking up table %s (its clock or AI turn is overdue)", table_id)
+                        await self.manager.get(table_id)
+            except Exception:
+                log.exception("sweep for overdue tables failed")
+
     async def _play(self, table_id: str) -> None:
         while not self.closed:
             live = await self.manager.get(table_id)
             async with live.lock:
-                seat = live.agent_to_move()
-                if seat is None:
+                seats = live.agents_to_move()
+                if not seats:
                     return
                 version = live.version
                 snapshot = live.state.clone()
             if self.settings.ai_delay:
                 await asyncio.sleep(self.settings.ai_delay)
-            action = await self._choose(live, seat, snapshot)
+            actions = await asyncio.gather(*(self._choose(live, seat, snapshot.clone()) for seat in seats))
             try:
-                await self.manager.submit(table_id, seat=seat, text=str(action), version=version, by_agent=True)
-            except ApiError as err:
-                if err.code == "action/stale":
-                    continue
-                log.error("table %s: AI seat %d played %s and was refused: %s", table_id, seat, action, err.message)
-                fallback = self._fallback(snapshot, version)
-                try:
-                    await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
-                except ApiError as again:
-                    if again.code != "action/stale":
-                        log.error("table %s: AI seat %d stopped: %s", table_id, seat, again.message)
-                        return
+                for seat, action in zip(seats, actions, strict=True):
+                    if not await self._submit(table_id, seat, action, snapshot, version):
+                        break
+            except _StoppedError:
+                return  # until the next change of the table kicks it again
+
+    async def _submit(self, table_id: str, seat: int, action: Action, snapshot: State, version: int) -> bool:
+        """Submit one AI decision; False when the position moved on (decide again); _StoppedError when
+        even the random fallback was refused (a bug: the table waits for its next change)."""
+        try:
+            await self.manager.submit(table_id, seat=seat, text=str(action), version=version, by_agent=True)
+            return True
+        except ApiError as err:
+            if err.code in ("action/stale", "seat/not_your_turn", "game/over", "seat/not_human"):
+                return False
+            log.error("table %s: AI seat %d played %s and was refused: %s", table_id, seat, action, err.message)
+        fallback = self._fallback(snapshot, seat, version)
+        try:
+            await self.manager.submit(table_id, seat=seat, text=str(fallback), version=version, by_agent=True)
+            return True
+        except ApiError as again:
+            if again.code != "action/stale":
+                log.error("table %s: AI seat %d stopped: %s", table_id, seat, again.message)
+                raise _StoppedError from None
+            return False
 
     async def _choose(self, live: LiveTable, seat: int, snapshot: State) -> Action:
         agent = self._agent(live, seat)
         loop = asyncio.get_running_loop()
         try:
             return await asyncio.wait_for(
-                loop.run_in_executor(self.pool, agent.select_action, snapshot), self.settings.ai_time_budget
+                loop.run_in_executor(self.pool, Driver({seat: agent}).decide, snapshot, seat),
+                self.settings.ai_time_budget,
             )
         except TimeoutError:
             log.warning("table %s: AI seat %d over its %.1fs budget; playing a random move",
                         live.id, seat, self.settings.ai_time_budget)
         except Exception:
             log.exception("table %s: AI seat %d failed; playing a random move", live.id, seat)
-        return self._fallback(snapshot, live.version)
+        return self._fallback(snapshot, seat, live.version)
 
     @staticmethod
-    def _fallback(state: State, version: int) -> Action:
-        legal = [a for a in state.legal_actions() if not a.is_cancel] or state.legal_actions()
-        return Rng(mix_seed(version, "fallback")).choice(legal)
+    def _fallback(state: State, seat: int, version: int) -> Action:
+        legal = [a for a in state.legal_actions(seat) if not a.is_cancel] or state.legal_actions(seat)
+        return Rng(mix_seed(version, "fallback", seat)).choice(legal)
 
     @staticmethod
     def _agent(live: LiveTable, seat: int) -> Agent:

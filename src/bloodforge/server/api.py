@@ -18,6 +18,8 @@ from bloodforge.agents import agent_names
 from bloodforge.core import Game
 
 from .errors import ApiError
+from .limits import ClientLimits
+from .live import LiveTable, table_public
 from .replay import ReplayCache, replay_view
 from .schemas import (
     ActionAccepted,
@@ -31,7 +33,7 @@ from .schemas import (
     TableCreated,
     TablePublic,
 )
-from .tables import LiveTable, TableManager, table_public
+from .tables import TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorResponse} for code in (400, 401, 403, 404, 409, 413, 422)
@@ -77,7 +79,7 @@ Live = Annotated[LiveTable, Depends(live_table)]
 
 async def lobby_tables(manager: TableManager, status: str | None = None) -> list[TablePublic]:
     records = await asyncio.to_thread(manager.store.list_tables, status=status)
-    names = {g["id"]: g["name"] for g in bloodforge.list_games()}
+    names = {g["id"]: g["name"] for g in await asyncio.to_thread(bloodforge.list_games)}
     out = []
     for rec in records:
         live = manager.tables.get(rec.id)
@@ -85,7 +87,7 @@ async def lobby_tables(manager: TableManager, status: str | None = None) -> list
             out.append(live.public())
         else:
             out.append(table_public(rec, game_name=names.get(rec.game, rec.game), ply=rec.ply,
-                                    to_move=rec.to_move, result=rec.result))
+                                    actors=rec.actors, result=rec.result if rec.status == "over" else None))
     return out
 
 
@@ -98,27 +100,39 @@ async def health(manager: Manager) -> Health:
 @router.get("/games", response_model=list[GameDescription])
 def games() -> list[GameDescription]:
     """Every game with its player range, parameter schema, action grammar and the AI agents."""
-    return _games()
+    return _games(tuple(g["id"] for g in bloodforge.list_games()), tuple(agent_names()))
 
 
-@lru_cache(maxsize=1)
-def _games() -> list[GameDescription]:
-    agents = agent_names()
+@lru_cache(maxsize=4)
+def _games(ids: tuple[str, ...], agents: tuple[str, ...]) -> list[GameDescription]:
+    """Cached per set of registered games and agents (tests register games of their own)."""
+    del ids  # part of the cache key only
     out = []
     for g in bloodforge.list_games():
         sample = bloodforge.load_game(g["id"], players=g["min_players"])
         out.append(GameDescription(
             id=g["id"], name=g["name"], summary=g["summary"], min_players=g["min_players"],
             max_players=g["max_players"], version=g["version"], parameters=g["parameters"],
-            grammar=grammar_of(sample), agents=agents,
+            grammar=grammar_of(sample), agents=list(agents),
         ))
     return out
 
 
-@router.post("/tables", status_code=201, response_model=TableCreated)
-async def create_table(body: TableCreate, manager: Manager) -> TableCreated:
-    """Create a table; the response holds each human seat's secret join link (shown only now)."""
+@router.post("/tables", status_code=201, response_model=TableCreated, responses={429: {"model": ErrorResponse}})
+async def create_table(body: TableCreate, manager: Manager, request: Request) -> TableCreated:
+    """Create a table; the response holds each human seat's secret join link (shown only now).
+    New tables and running tables with AI seats are bounded per client address (429)."""
+    limits: ClientLimits = request.app.state.limits
+    client = request.client.host if request.client is not None else "?"
+    with_ai = body.seats is None or any(s.kind == "agent" for s in body.seats)
+
+    def running(table_id: str) -> bool:
+        live = manager.tables.get(table_id)
+        return live is not None and not live.state.is_terminal()
+
+    limits.check_create(client, with_ai, running)
     live, tokens = await manager.create(body)
+    limits.created(client, live.id, with_ai)
     links = [
         SeatLink(seat=s, name=live.seats[s].name, token=t, url=f"/table/{live.id}#seat={s}&token={t}")
         for s, t in sorted(tokens.items())
@@ -140,20 +154,33 @@ async def get_table(live: Live) -> TablePublic:
 
 @router.get("/tables/{table_id}/static")
 async def static_info(live: Live) -> dict[str, Any]:
-    """What never changes in this table's game (map geometry, piece names): `game.static_info()`."""
-    return {"game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info()}
+    """What never changes in this table's game (map geometry, piece names): `game.static_info()`,
+    the action grammar with argument types and labels, and the URLs of the game's browser view
+    (`view`, `view_css`: None when the game has none, and the generic board is drawn)."""
+    return {
+        "game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info(),
+        **view_urls(live.game),
+    }
 
 
 def grammar_of(game: Game) -> list[dict[str, Any]]:
-    return [
-        {"kind": s.kind, "args": list(s.args), "optional_args": s.optional_args, "help": s.help}
-        for s in game.grammar().values()
-    ]
+    """Every verb but the host's (`timeout`), with argument types and label templates."""
+    return [s.describe() for s in game.grammar().values() if not s.host]
+
+
+def view_urls(game: Game) -> dict[str, str | None]:
+    folder = game.web_dir()
+    out: dict[str, str | None] = {}
+    for key, name in (("view", "view.js"), ("view_css", "view.css")):
+        found = folder is not None and (folder / name).is_file()
+        out[key] = f"/games/{game.id}/{name}" if found else None
+    return out
 
 
 @router.get("/tables/{table_id}/state")
 async def table_state(live: Live, token: Token, seat: SeatQuery = None) -> dict[str, Any]:
-    """The table as `seat` sees it (observation, readable log, legal actions if it is to move)."""
+    """The table as `seat` sees it (observation, readable log, legal actions if it may act,
+    running clocks as `deadlines`)."""
     viewer = TableManager.authenticate(live, seat, token)
     async with live.lock:
         return live.view(viewer)
@@ -161,7 +188,8 @@ async def table_state(live: Live, token: Token, seat: SeatQuery = None) -> dict[
 
 @router.post("/tables/{table_id}/actions", response_model=ActionAccepted)
 async def submit_action(live: Live, body: ActionSubmit, token: Token, manager: Manager) -> ActionAccepted:
-    """Play one action for your seat at the version you saw; stale versions are refused (409)."""
+    """Play one action for your seat at the version you saw; stale versions are refused (409)
+    unless only other seats' simultaneous commitments came in between (a rebase)."""
     seat = TableManager.authenticate(live, body.seat, token)
     assert seat is not None
     version, text = await manager.submit(live.id, seat=seat, text=body.action, version=body.version)
@@ -180,15 +208,16 @@ def _replay_seat(live: LiveTable, seat: int | None, token: str | None) -> int | 
 
 @router.get("/tables/{table_id}/history", response_model=list[HistoryEntry])
 async def history(live: Live, token: Token, replays: Replays, seat: SeatQuery = None) -> list[HistoryEntry]:
-    """Who acted at each ply; the action texts of other seats only once the game is over
-    (a text such as `substitute resources` can be a secret while the game runs)."""
+    """Who made each entry (a seat, or null: the game's own step or the server's timeout).
+    Texts of the game's entries are shown to everyone (by contract they hold no secrets), other
+    seats' texts only once the game is over (`substitute resources` can be a secret meanwhile)."""
     viewer = _replay_seat(live, seat, token)
     over = live.state.is_terminal()
     version = live.version
-    actions = await asyncio.to_thread(replays.actions, live.record, version)
+    entries = await asyncio.to_thread(replays.entries, live.record, version)
     return [
-        HistoryEntry(ply=i, seat=s, action=text if over or s == viewer else None)
-        for i, (s, text) in enumerate(actions)
+        HistoryEntry(ply=i, seat=s, action=text if over or s is None or s == viewer else None)
+        for i, (s, text) in enumerate(entries)
     ]
 
 
@@ -196,10 +225,11 @@ async def history(live: Live, token: Token, replays: Replays, seat: SeatQuery = 
 async def replay(
     live: Live, token: Token, replays: Replays, ply: Annotated[int, Path(ge=0)], seat: SeatQuery = None
 ) -> dict[str, Any]:
-    """The table after its first `ply` actions, as `seat` saw it then."""
+    """The table after its first `ply` entries (each of the game's own steps is a position), as
+    `seat` saw it then."""
     viewer = _replay_seat(live, seat, token)
     plies = live.version
     if ply > plies:
-        raise ApiError(404, "replay/out_of_range", f"the table has {plies} actions; ply must be 0..{plies}")
+        raise ApiError(404, "replay/out_of_range", f"the table has {plies} entries; ply must be 0..{plies}")
     state = await asyncio.to_thread(replays.state_at, live.record, ply)
     return replay_view(state, viewer, ply, plies)

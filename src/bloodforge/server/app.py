@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -13,13 +14,18 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+
+import bloodforge
 
 from .ai import AiRunner
 from .api import router
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import ApiError
+from .limits import BodyLimit, ClientLimits, SafeJSONResponse
 from .migrate import upgrade_to_head
+from .notify import Listener
 from .replay import ReplayCache
 from .store import Store
 from .tables import TableManager
@@ -52,6 +58,13 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.hub = hub
         app.state.ai = ai
         app.state.replays = ReplayCache(store)
+        app.state.limits = ClientLimits(settings.tables_per_minute, settings.table_burst,
+                                        settings.max_ai_tables_per_client)
+        listener = Listener(engine, manager.on_remote_change) if store.dialect == "postgresql" else None
+        sweeper = None
+        if listener is not None:
+            listener.start()
+            sweeper = asyncio.get_running_loop().create_task(ai.sweep_forever(), name="sweep")
         if settings.resume_ai:
             resumed = await ai.resume_all()
             if resumed:
@@ -59,7 +72,12 @@ def create_app(settings: Settings) -> FastAPI:
         try:
             yield
         finally:
+            if sweeper is not None:
+                sweeper.cancel()
+            if listener is not None:
+                await asyncio.to_thread(listener.stop)
             await ai.close()
+            await manager.close()
             manager.writer.shutdown(wait=True)
             engine.dispose()
 
@@ -68,7 +86,9 @@ def create_app(settings: Settings) -> FastAPI:
         summary="Board games on one engine: lobby, live tables, AI seats.",
         version="1",
         lifespan=lifespan,
+        default_response_class=SafeJSONResponse,
     )
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(router)
     _errors(app)
     _pages(app)
@@ -97,7 +117,9 @@ def create_app(settings: Settings) -> FastAPI:
 def _errors(app: FastAPI) -> None:
     @app.exception_handler(ApiError)
     async def api_error(_request: Request, err: ApiError) -> JSONResponse:
-        return JSONResponse(err.body(), status_code=err.status)
+        retry = err.details.get("retry_after")
+        headers = {"Retry-After": str(retry)} if retry is not None else None
+        return SafeJSONResponse(err.body(), status_code=err.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -106,17 +128,30 @@ def _errors(app: FastAPI) -> None:
             loc = ".".join(str(x) for x in e.get("loc", ()))
             parts.append(f"{loc}: {e.get('msg', 'invalid')}")
         body = ApiError(422, "request/invalid", "; ".join(parts) or "invalid request").body()
-        return JSONResponse(body, status_code=422)
+        return SafeJSONResponse(body, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, err: StarletteHTTPException) -> JSONResponse:
-        code = {404: "http/not_found", 405: "http/method_not_allowed"}.get(err.status_code, f"http/{err.status_code}")
-        return JSONResponse(ApiError(err.status_code, code, str(err.detail)).body(), status_code=err.status_code)
+    async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
+        code = {400: "request/invalid", 404: "http/not_found", 405: "http/method_not_allowed",
+                413: "request/too_large"}.get(
+            err.status_code, f"http/{err.status_code}")
+        headers = dict(err.headers or {})
+        if err.status_code == 405:
+            headers["Allow"] = ", ".join(_allowed_methods(request))
+        return SafeJSONResponse(ApiError(err.status_code, code, str(err.detail)).body(), status_code=err.status_code,
+                                headers=headers)
 
     @app.exception_handler(Exception)
     async def server_error(_request: Request, err: Exception) -> JSONResponse:
         log.exception("unexpected error", exc_info=err)
-        return JSONResponse(ApiError(500, "server/error", "unexpected server error").body(), status_code=500)
+        return SafeJSONResponse(ApiError(500, "server/error", "unexpected server error").body(), status_code=500)
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route takes at this path (Starlette names only the first route's)."""
+    routes = request.app.router.routes
+    return [m for m in ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+            if any(r.matches({**request.scope, "method": m})[0] == Match.FULL for r in routes)]
 
 
 def _pages(app: FastAPI) -> None:
@@ -135,3 +170,59 @@ def _pages(app: FastAPI) -> None:
     async def replay_page(table_id: str) -> FileResponse:
         del table_id
         return FileResponse(WEB_DIR / "table.html")
+
+    @app.get("/games/{game_id}/{file_path:path}", include_in_schema=False)
+    async def game_asset(game_id: str, file_path: str) -> FileResponse:
+        """A file of a game's browser view (`games/<id>/web/`): its look, over the shared boards."""
+        path = game_asset_path(game_id, file_path)
+        return FileResponse(path, media_type=ASSET_TYPES[path.suffix.lower()])
+
+
+#: The only kinds of files a game's web folder may serve, with their content types.
+ASSET_TYPES = {
+    ".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8", ".json": "application/json",
+    ".svg": "image/svg+xml", ".png": "image/png", ".webp": "image/webp",
+}
+_SEGMENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")
+
+
+def game_asset_path(game_id: str, file_path: str) -> Path:
+    """The file `file_path` inside the web folder of game `game_id`, or 404.
+
+    Every segment must be a plain name (no `..`, no hidden files, no backslashes or drive
+    letters), the suffix one of ASSET_TYPES, and the resolved path (symlinks followed) must stay
+    inside the game's web folder: a URL can never make the server read anything else.
+    """
+    segments = file_path.split("/")
+    if (
+        not 0 < len(segments) <= 4
+        or not all(_SEGMENT.fullmatch(seg) and ".." not in seg for seg in segments)
+        or Path(segments[-1]).suffix.lower() not in ASSET_TYPES
+    ):
+        raise ApiError(404, "asset/not_found", "no such file in the game's web folder")
+    root = game_web_dir(game_id)
+    if root is None:
+        raise ApiError(404, "asset/not_found", f"game {game_id[:40]!r} has no web folder")
+    path = root.joinpath(*segments).resolve()
+    if not path.is_relative_to(root) or not path.is_file():
+        raise ApiError(404, "asset/not_found", "no such file in the game's web folder")
+    return path
+
+
+_WEB_DIRS: dict[str, Path] = {}
+
+
+def game_web_dir(game_id: str) -> Path | None:
+    """The resolved web folder of a registered game (None: unknown game or no folder); found
+    ones are remembered, since building a game to ask it can read data files."""
+    known = _WEB_DIRS.get(game_id)
+    if known is not None:
+        return known
+    info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
+    if info is None:
+        return None
+    folder = bloodforge.load_game(game_id, players=info["min_players"]).web_dir()
+    if folder is None or not folder.is_dir():
+        return None
+    _WEB_DIRS[game_id] = folder.resolve()
+    return _WEB_DIRS[game_id]

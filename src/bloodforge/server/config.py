@@ -41,3 +41,15 @@ class Settings:
     migrate: bool = True
     #: Resume AI seats whose turn it is when the server starts.
     resume_ai: bool = True
+    #: HTTP request bodies over this are refused (413); a scenario text is at most 200 000 chars.
+    max_body_bytes: int = 1024 * 1024
+    #: New tables per minute per client address (a token bucket of `table_burst`), else 429.
+    tables_per_minute: float = 20.0
+    table_burst: int = 10
+    #: Unfinished tables with AI seats one client address may have at once, else 429.
+    max_ai_tables_per_client: int = 10
+    #: With several processes (PostgreSQL): every `sweep_interval` seconds, take up tables whose
+    #: clock ran out over `stall_seconds` ago or whose AI turn has not moved for that long (the
+    #: process that held them may have died).
+    sweep_interval: float = 5.0
+    stall_seconds: float = 30.0

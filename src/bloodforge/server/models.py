@@ -1,9 +1,11 @@
-"""Persistent records: a table (game record + seats) and its append-only action log.
+"""Persistent records: a table (game record + seats) and its append-only log of entries.
 
-A table is stored as what identifies a game before any action (game, version, params, seed,
-optional scenario) plus the action texts in order; replaying them through the engine rebuilds
-every state exactly. `ply` and `to_move` on the table row are a summary kept in the same
-transaction as each action, so the lobby and AI resumption never need to replay a game.
+A table is stored as what identifies a game before any entry (game, version, params, seed,
+optional scenario) plus every entry of the game's history in order, each with who made it: a
+seat, or NULL for the game's own steps and the server's `timeout`s. That is exactly a
+`bloodforge.match.Record`, and replaying it through the engine rebuilds every state. `ply`,
+`to_move`, `actors` and `deadlines` on the table row are kept in the same transaction as each
+entry, so the lobby, AI resumption and clocks never need to replay a game.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -35,10 +37,16 @@ class TableRow(Base):
     scenario: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    #: Number of actions in the log (the table's version).
+    #: Number of entries in the log (the table's version).
     ply: Mapped[int] = mapped_column(Integer, default=0)
-    #: Seat to act after the last action; None once the game is over.
+    #: First seat to act after the last entry; None once the game is over.
     to_move: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    #: Every seat that may act now (several during secret simultaneous commitments).
+    actors: Mapped[list[int] | None] = mapped_column(JSON, nullable=True)
+    #: Seconds every human decision may take (the table's option), or None.
+    turn_clock: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: Running clocks: {"<seat>": {"at": unix ms, "kind": "rule" | "turn"}}; kept across restarts.
+    deadlines: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: "playing" or "over".
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
     #: Scores and returns once the game is over.
@@ -61,6 +69,8 @@ class SeatRow(Base):
     strength: Mapped[int | None] = mapped_column(Integer, nullable=True)
     #: sha256 of the seat's secret token (humans only); the token itself is never stored.
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: A human seat whose turn clock ran out: the server's AI plays it from then on.
+    taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 
@@ -73,6 +83,7 @@ class ActionRow(Base):
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     #: 0-based position in the log; unique per table, so two racing writers cannot both commit.
     ply: Mapped[int] = mapped_column(Integer)
-    seat: Mapped[int] = mapped_column(Integer)
+    #: The seat that acted, or NULL: the game's own step or the server's `timeout <seat>`.
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

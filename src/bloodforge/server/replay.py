@@ -1,8 +1,10 @@
-"""States of a table at any earlier ply, for the replay viewer.
+"""States of a table at any earlier position, for the replay viewer and the history.
 
-Rebuilt by replaying the committed log through the engine (the same way a restart does), from
-the nearest cached checkpoint, in a worker thread. A viewer gets only what its seat saw at that
-ply: observation(seat) and event_log(seat) of that state, never anything newer.
+Positions are the table's history entries, the game's own steps included, so each step (a
+prize turned up, bids revealed, a rival's turn) is a position of its own. They are rebuilt
+through the one game record format, `bloodforge.match.Record` (`states()` from the start,
+`State.step_entry` from the nearest cached checkpoint), in a worker thread. A viewer gets only
+what its seat saw at that position: observation(seat) and event_log(seat) of that state.
 """
 
 from __future__ import annotations
@@ -11,10 +13,10 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-import bloodforge
 from bloodforge.core import State
 
-from .store import Store, TableRecord
+from .live import record_of
+from .store import Entry, Store, TableRecord
 
 CHECKPOINT_EVERY = 25
 
@@ -24,34 +26,38 @@ class ReplayCache:
         self.store = store
         self.max_states = max_states
         self._states: OrderedDict[tuple[str, int], State] = OrderedDict()
-        self._logs: OrderedDict[tuple[str, int], list[tuple[int, str]]] = OrderedDict()
+        self._logs: OrderedDict[str, list[Entry]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def actions(self, record: TableRecord, upto: int) -> list[tuple[int, str]]:
-        """(seat, text) of the first `upto` actions; refreshed from the database when needed."""
-        key = (record.id, 0)
-        cached = self._logs.get(key)
+    def entries(self, record: TableRecord, upto: int) -> list[Entry]:
+        """(seat or None, text) of the first `upto` entries; refreshed from the database when needed."""
+        cached = self._logs.get(record.id)
         if cached is None or len(cached) < upto:
-            cached = self.store.action_texts(table_id=record.id)
-            self._logs[key] = cached
+            cached = self.store.entries(table_id=record.id)
+            self._logs[record.id] = cached
             while len(self._logs) > 64:
                 self._logs.popitem(last=False)
         return cached[:upto]
 
     def state_at(self, record: TableRecord, ply: int) -> State:
-        """A fresh state after the first `ply` actions of the table (the caller may keep it)."""
+        """A fresh state after the first `ply` entries of the table (the caller may keep it)."""
         with self._lock:
             return self._state_at(record, ply)
 
     def _state_at(self, record: TableRecord, ply: int) -> State:
-        actions = self.actions(record, ply)
+        entries = self.entries(record, ply)
         start = (ply // CHECKPOINT_EVERY) * CHECKPOINT_EVERY
         while start > 0 and (record.id, start) not in self._states:
             start -= CHECKPOINT_EVERY
         base = self._states.get((record.id, start))
-        state = base.clone() if base is not None else _initial(record)
+        if base is None:
+            state = record_of(record, entries).initial_state()
+            start = 0
+        else:
+            state = base.clone()
         for i in range(start, ply):
-            state.apply(actions[i][1])
+            seat, text = entries[i]
+            state.step_entry(seat, text)
             if (i + 1) % CHECKPOINT_EVERY == 0 and (record.id, i + 1) not in self._states:
                 self._remember((record.id, i + 1), state.clone())
         return state
@@ -62,12 +68,6 @@ class ReplayCache:
             self._states.popitem(last=False)
 
 
-def _initial(record: TableRecord) -> State:
-    if record.scenario is not None:
-        return bloodforge.load_scenario(record.scenario)
-    return bloodforge.load_game(record.game, seed=record.seed, **record.params).new_initial_state()
-
-
 def replay_view(state: State, seat: int | None, ply: int, plies: int) -> dict[str, Any]:
     return {
         "type": "replay",
@@ -75,6 +75,8 @@ def replay_view(state: State, seat: int | None, ply: int, plies: int) -> dict[st
         "plies": plies,
         "seat": seat,
         "current_player": state.current_player,
+        "actors": state.actors(),
+        "by": state.history_seats[-1] if state.history else None,
         "phase": state.phase_name(),
         "terminal": state.is_terminal(),
         "observation": state.observation(seat),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -19,9 +20,12 @@ def serve(
     data_dir: Path = DEFAULT_DATA_DIR,
     ai_delay: float = 0.35,
     ai_time_budget: float = 10.0,
+    **options: Any,
 ) -> None:
+    """`options`: other `Settings` fields (the limits per client, which the load benchmark
+    raises; the sweep timing, which tests shorten)."""
     url = normalise_db_url(db_url) if db_url else default_db_url(Path(data_dir))
-    settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget)
+    settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget, **options)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"bloodforge: database {_redact(url)}")

@@ -5,13 +5,45 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MAX_SEED = 2**63 - 1
 
 
+def _unencodable(value: Any, path: str = "body") -> str | None:
+    """Where `value` holds text UTF-8 cannot store (lone surrogates from JSON escapes), if anywhere."""
+    if isinstance(value, str):
+        if value.isascii():
+            return None
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return path
+        return None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found = _unencodable(key, path) or _unencodable(item, f"{path}.{key}")
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _unencodable(item, f"{path}[{i}]")
+            if found:
+                return found
+    return None
+
+
 class _In(BaseModel):
     model_config = ConfigDict(extra="forbid")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _valid_text(cls, data: Any) -> Any:
+        """Refuse text that could be neither stored nor sent back (clear 422, nothing changed)."""
+        where = _unencodable(data)
+        if where is not None:
+            raise ValueError(f"{where} holds text that is not valid Unicode (a lone surrogate)")
+        return data
 
 
 class SeatCreate(_In):
@@ -29,8 +61,17 @@ class TableCreate(_In):
     scenario: str | dict[str, Any] | None = Field(
         default=None, description="scenario as YAML/JSON text or an object; sets game, params and seed"
     )
+    scenario_name: str | None = Field(
+        default=None, max_length=120,
+        description="the uploaded scenario's file name, for error messages only (the server opens no file)",
+    )
     seats: list[SeatCreate] | None = Field(
         default=None, max_length=16, description="one per player; omitted: seat 0 human, the others greedy AI"
+    )
+    turn_clock: float | None = Field(
+        default=None, ge=0.05, le=7 * 24 * 3600,
+        description="seconds every human decision may take; when they run out the server records "
+        "`timeout <seat>` and its AI plays that seat for the rest of the game (omitted: no clock)",
     )
 
 
@@ -40,6 +81,7 @@ class SeatPublic(BaseModel):
     kind: str
     agent: str | None
     strength: int | None
+    taken_over: bool = Field(default=False, description="a human seat whose turn clock ran out: the AI plays it now")
 
 
 class TablePublic(BaseModel):
@@ -53,6 +95,9 @@ class TablePublic(BaseModel):
     status: str
     ply: int
     to_move: int | None
+    actors: list[int] = Field(description="every seat that may act now (several during simultaneous commitments)")
+    turn_clock: float | None = Field(description="seconds per human decision, if the table has a clock")
+    deadlines: dict[str, int] = Field(description="running clocks: seat -> deadline in unix milliseconds")
     created_at: datetime
     updated_at: datetime
     result: dict[str, Any] | None
@@ -107,7 +152,7 @@ class ErrorResponse(BaseModel):
 
 class HistoryEntry(BaseModel):
     ply: int
-    seat: int
+    seat: int | None = Field(description="the seat that acted; null: the game's own step or the server's timeout")
     action: str | None = Field(description="hidden (null) for other seats' actions while the game runs")
 
 

@@ -1,13 +1,13 @@
 """Data functions over the database, synchronous and keyword-only (called in worker threads).
 
 Each function opens and commits its own session, so that "an action is committed before anyone
-is told of it" is a property of one call: `append_action` returns only after COMMIT.
+is told of it" is a property of one call: `append_entries` returns only after COMMIT.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import Engine, func, insert, select, update
@@ -15,6 +15,10 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from .models import ActionRow, SeatRow, TableRow, utcnow
+from .notify import notify
+
+#: One history entry: the seat that made it (None: the game itself or the server's timeout), text.
+Entry = tuple[int | None, str]
 
 
 class StaleWrite(Exception):  # noqa: N818 - reads as a condition, like StopIteration
@@ -29,6 +33,7 @@ class SeatSpec:
     agent: str | None
     strength: int | None
     token_hash: str | None
+    taken_over: bool = False
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,9 @@ class TableRecord:
     status: str
     result: dict[str, Any] | None
     seats: tuple[SeatSpec, ...]
+    actors: tuple[int, ...] = ()
+    turn_clock: float | None = None
+    deadlines: dict[str, Any] | None = None
 
     @classmethod
     def of(cls, row: TableRow) -> TableRecord:
@@ -58,8 +66,11 @@ class TableRecord:
             created_at=row.created_at, updated_at=row.updated_at, ply=row.ply, to_move=row.to_move,
             status=row.status, result=row.result,
             seats=tuple(
-                SeatSpec(s.seat, s.name, s.kind, s.agent, s.strength, s.token_hash) for s in row.seats
+                SeatSpec(s.seat, s.name, s.kind, s.agent, s.strength, s.token_hash, bool(s.taken_over))
+                for s in row.seats
             ),
+            actors=tuple(row.actors) if row.actors is not None else (() if row.to_move is None else (row.to_move,)),
+            turn_clock=row.turn_clock, deadlines=row.deadlines,
         )
 
 
@@ -80,13 +91,21 @@ class Store:
         seed: int,
         scenario: dict[str, Any] | None,
         seats: list[SeatSpec],
-        to_move: int | None,
+        entries: list[Entry],
+        actors: list[int],
+        result: dict[str, Any] | None,
+        turn_clock: float | None,
+        deadlines: dict[str, Any] | None,
     ) -> TableRecord:
+        """The table, its seats and the game's own first steps (`entries`), in one transaction."""
         now = utcnow()
+        over = result is not None
         row = TableRow(
             id=table_id, name=name, game=game, game_version=game_version, params=params, seed=seed,
-            scenario=scenario, created_at=now, updated_at=now, ply=0, to_move=to_move,
-            status="playing" if to_move is not None else "over", result=None,
+            scenario=scenario, created_at=now, updated_at=now, ply=len(entries),
+            to_move=actors[0] if actors else None, actors=actors,
+            status="over" if over else "playing", result=result, turn_clock=turn_clock,
+            deadlines=deadlines or None,
         )
         row.seats = [
             SeatRow(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
@@ -96,6 +115,12 @@ class Store:
         with self.sessions.begin() as session:
             session.add(row)
             session.flush()
+            if entries:
+                session.execute(insert(ActionRow), [
+                    {"table_id": table_id, "ply": i, "seat": seat, "text": text, "created_at": now}
+                    for i, (seat, text) in enumerate(entries)
+                ])
+            notify(session.connection(), table_id, len(entries))
             return TableRecord.of(row)
 
     def get_table(self, *, table_id: str) -> TableRecord | None:
@@ -103,44 +128,60 @@ class Store:
             row = session.get(TableRow, table_id)
             return None if row is None else TableRecord.of(row)
 
-    def action_texts(self, *, table_id: str) -> list[tuple[int, str]]:
-        """(seat, text) of every action of a table, in ply order."""
+    def entries(self, *, table_id: str, since: int = 0) -> list[Entry]:
+        """(seat or None, text) of every entry of a table from ply `since` on, in ply order."""
         with self.sessions() as session:
             rows = session.execute(
-                select(ActionRow.seat, ActionRow.text).where(ActionRow.table_id == table_id).order_by(ActionRow.ply)
+                select(ActionRow.seat, ActionRow.text)
+                .where(ActionRow.table_id == table_id, ActionRow.ply >= since)
+                .order_by(ActionRow.ply)
             ).all()
-            return [(int(seat), str(text)) for seat, text in rows]
+            return [(None if seat is None else int(seat), str(text)) for seat, text in rows]
 
-    def append_action(
+    def append_entries(
         self,
         *,
         table_id: str,
         ply: int,
-        seat: int,
-        text: str,
-        to_move: int | None,
+        entries: list[Entry],
+        actors: list[int],
         result: dict[str, Any] | None,
+        deadlines: dict[str, Any],
+        take_over: SeatSpec | None = None,
     ) -> None:
-        """Insert action `ply` and advance the table's summary, atomically; StaleWrite if another
-        writer got there first (the unique (table_id, ply) key or the ply guard refuses it)."""
+        """Insert entries `ply`, `ply + 1`, ... (a seat's action and the game's own steps that
+        followed it), advance the table's summary and, for a clock that ran out, hand the seat to
+        the AI: atomically. StaleWrite if another writer got there first (the unique
+        (table_id, ply) key or the ply guard refuses it)."""
         now = utcnow()
-        engine = self.engine
+        over = result is not None
         try:
             # Core statements on one connection: this is the hot path of every move.
-            with engine.begin() as conn:
+            with self.engine.begin() as conn:
                 moved = conn.execute(
                     update(TableRow)
                     .where(TableRow.id == table_id, TableRow.ply == ply)
                     .values(
-                        ply=ply + 1, to_move=to_move, updated_at=now,
-                        status="playing" if to_move is not None else "over", result=result,
+                        ply=ply + len(entries), to_move=actors[0] if actors else None, actors=actors,
+                        updated_at=now, status="over" if over else "playing", result=result,
+                        deadlines=deadlines or None,
                     )
                 )
                 if moved.rowcount != 1:
                     raise StaleWrite(f"table {table_id} is no longer at ply {ply}")
-                conn.execute(insert(ActionRow).values(
-                    table_id=table_id, ply=ply, seat=seat, text=text, created_at=now
-                ))
+                if entries:
+                    conn.execute(insert(ActionRow), [
+                        {"table_id": table_id, "ply": ply + i, "seat": seat, "text": text, "created_at": now}
+                        for i, (seat, text) in enumerate(entries)
+                    ])
+                if take_over is not None:
+                    conn.execute(
+                        update(SeatRow)
+                        .where(SeatRow.table_id == table_id, SeatRow.seat == take_over.seat)
+                        .values(kind=take_over.kind, agent=take_over.agent, strength=take_over.strength,
+                                taken_over=True)
+                    )
+                notify(conn, table_id, ply + len(entries))
         except IntegrityError as err:
             raise StaleWrite(f"ply {ply} of table {table_id} was written by someone else") from err
 
@@ -155,12 +196,33 @@ class Store:
         with self.sessions() as session:
             return int(session.scalar(select(func.count()).select_from(TableRow)) or 0)
 
-    def tables_waiting_for_agents(self) -> list[str]:
-        """Ids of unfinished tables whose seat to move is an AI seat (to resume on startup)."""
+    def tables_to_resume(self, *, overdue_ms: int | None = None, stalled_before: datetime | None = None) -> list[str]:
+        """Ids of unfinished tables where the server has work: an AI seat is among the actors,
+        or a clock is running (restarts keep deadlines). With `overdue_ms` / `stalled_before`
+        (the sweep for tables a dead process held): only clocks that ran out before
+        `overdue_ms` and AI turns not moved since `stalled_before`."""
         with self.sessions() as session:
-            rows = session.execute(
-                select(TableRow.id)
-                .join(SeatRow, (SeatRow.table_id == TableRow.id) & (SeatRow.seat == TableRow.to_move))
+            agents: dict[str, set[int]] = {}
+            for table_id, seat in session.execute(
+                select(SeatRow.table_id, SeatRow.seat)
+                .join(TableRow, SeatRow.table_id == TableRow.id)
                 .where(TableRow.status == "playing", SeatRow.kind == "agent")
-            ).all()
-            return [str(r[0]) for r in rows]
+            ):
+                agents.setdefault(str(table_id), set()).add(int(seat))
+            out = []
+            rows = session.execute(
+                select(TableRow.id, TableRow.actors, TableRow.to_move, TableRow.deadlines, TableRow.updated_at)
+                .where(TableRow.status == "playing")
+            )
+            for table_id, actors, to_move, deadlines, updated_at in rows:
+                acting = set(actors) if actors is not None else {to_move}
+                clock = bool(deadlines)
+                ai = bool(acting & agents.get(str(table_id), set()))
+                if overdue_ms is not None and clock:
+                    clock = min(int(d["at"]) for d in deadlines.values()) < overdue_ms
+                if stalled_before is not None and ai:
+                    moved = updated_at if updated_at.tzinfo is not None else updated_at.replace(tzinfo=UTC)
+                    ai = moved < stalled_before
+                if clock or ai:
+                    out.append(str(table_id))
+            return out

@@ -1,153 +1,50 @@
-"""Live tables: the in-memory state of each table, rebuilt from the database log on demand.
+"""The table manager: every live table of a process, rebuilt from the database log on demand.
 
 The order on every action is fixed (and is what makes restarts exact): take the table's lock,
-check the version and the seat, validate through the engine on a clone, COMMIT the action row,
-then swap in the new state and tell the listeners. A refused action changes nothing anywhere.
+check the version and the seat, validate through the engine on a clone, COMMIT the seat's
+entry together with the game's own steps that followed it, then swap in the new state and tell
+the listeners. A refused action changes nothing anywhere. Clocks that run out go the same way
+(`timeout <seat>`, recorded with seat None).
+
+Versions: the version is the number of history entries. An action carries the version its
+client saw; a different version is refused (`action/stale`, with the current version) unless
+it is a *rebase* of a simultaneous commitment: the seat was an actor at that version, every
+entry since was another seat's action (no game step, no timeout, nothing of its own), and the
+seat is still an actor. Then its action is checked against the current position and applied
+(if it is no longer legal: `action/stale`). So two players bidding at once both get in, while a
+double click, a second tab or a move made before the game moved on is still refused.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import hmac
 import logging
 import secrets
 import time
-import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import replace
 
-import yaml
+from bloodforge.core import ActionSyntaxError, BloodforgeError, IllegalAction, State
 
-import bloodforge
-from bloodforge.agents import Agent, agent_names
-from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State, UnknownGame, game_class
-
+from .clocks import TURN, deadlines_from_json, deadlines_to_json, next_deadlines, now_ms
 from .config import Settings
 from .errors import ApiError, not_found
-from .schemas import MAX_SEED, SeatCreate, SeatPublic, TableCreate, TablePublic
-from .store import SeatSpec, StaleWrite, Store, TableRecord
+from .live import REBASE_WINDOW, LiveTable, record_of, result_of
+from .newtable import clean_name, hash_token, new_game, seat_specs
+from .schemas import TableCreate
+from .store import Entry, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
-
-MAX_SCENARIO_CHARS = 200_000
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def clean_name(raw: str, fallback: str, limit: int) -> str:
-    """Printable text only (no control or format characters), spaces collapsed, trimmed.
-
-    Names are still shown only as text (never parsed as HTML); cleaning keeps logs and layouts
-    sane, escaping is the UI's job."""
-    kept = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
-    text = " ".join(kept.split())[:limit]
-    return text or fallback
-
-
-@dataclass
-class LiveTable:
-    record: TableRecord
-    game: Game
-    state: State
-    version: int
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    watchers: int = 0
-    last_used: float = field(default_factory=time.monotonic)
-    ai_task: asyncio.Task[None] | None = None
-    agents: dict[int, Agent] = field(default_factory=dict)
-    _static: dict[str, Any] | None = None
-    _public: tuple[int, dict[str, Any]] | None = None
-
-    @property
-    def id(self) -> str:
-        return self.record.id
-
-    @property
-    def seats(self) -> tuple[SeatSpec, ...]:
-        return self.record.seats
-
-    def static_info(self) -> dict[str, Any]:
-        if self._static is None:
-            self._static = self.game.static_info()
-        return self._static
-
-    def agent_to_move(self) -> int | None:
-        seat = self.state.current_player
-        if seat is not None and self.seats[seat].kind == "agent":
-            return seat
-        return None
-
-    def public(self) -> TablePublic:
-        return table_public(self.record, game_name=self.game.info.name, ply=self.version,
-                            to_move=self.state.current_player, result=result_of(self.state))
-
-    def view(self, seat: int | None, *, log_from: int = 0) -> dict[str, Any]:
-        """Everything `seat` (None: spectator) may know now: built only from observation(seat),
-        event_log(seat) and, for the seat to move, its legal actions."""
-        st = self.state
-        current = st.current_player
-        event_log = st.event_log(seat)
-        start = log_from if 0 <= log_from <= len(event_log) else 0
-        legal: list[str] = []
-        if seat is not None and seat == current and self.seats[seat].kind == "human":
-            legal = [str(a) for a in st.legal_actions()]
-        if self._public is None or self._public[0] != self.version:
-            self._public = (self.version, self.public().model_dump(mode="json"))
-        return {
-            "type": "state",
-            "table": self._public[1],
-            "version": self.version,
-            "seat": seat,
-            "current_player": current,
-            "phase": st.phase_name(),
-            "terminal": st.is_terminal(),
-            "result": result_of(st),
-            "observation": st.observation(seat),
-            "log_start": start,
-            "log": event_log[start:],
-            "legal": legal,
-        }
-
-
-def result_of(state: State) -> dict[str, Any] | None:
-    if not state.is_terminal():
-        return None
-    returns = state.returns()
-    best = max(returns)
-    return {
-        "scores": state.scores(),
-        "returns": returns,
-        "winners": [i for i, r in enumerate(returns) if r == best and r > 0],
-    }
-
-
-def table_public(
-    record: TableRecord, *, game_name: str, ply: int, to_move: int | None, result: dict[str, Any] | None
-) -> TablePublic:
-    over = to_move is None
-    return TablePublic(
-        id=record.id, name=record.name, game=record.game, game_name=game_name, params=record.params,
-        players=len(record.seats),
-        seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength)
-               for s in record.seats],
-        status="over" if over else "playing", ply=ply, to_move=to_move,
-        created_at=record.created_at, updated_at=record.updated_at, result=result,
-        from_scenario=record.scenario is not None,
-        seed=record.seed if over else None,
-    )
 
 
 Listener = Callable[[LiveTable], None]
 
 
 class TableManager:
-    """Owns every live table of this process; the only writer of actions."""
+    """Owns every live table of this process; the only writer of entries."""
 
     def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
@@ -159,13 +56,20 @@ class TableManager:
         # (sleeping in its busy handler), so writes go through one thread; PostgreSQL takes more.
         workers = 1 if store.dialect == "sqlite" else 8
         self.writer = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="db-write")
-        #: Called (outside any lock) after every committed action and on table creation.
+        #: Called (outside any lock) after every committed change and on table creation.
         self.after_change: list[Callable[[LiveTable], None]] = []
+        #: Called with the id of a table another process changed that this one does not hold.
+        self.after_remote: list[Callable[[str], None]] = []
+        self._timeouts: set[asyncio.Task[None]] = set()
+        self._refreshing: set[asyncio.Task[None]] = set()
+        #: Does this process have connections watching a table? (set by the websocket hub)
+        self.watched: Callable[[str], bool] = lambda _table_id: False
+        self.closed = False
 
     # -- creating -----------------------------------------------------------------------------
     async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str]]:
-        game, state, scenario = _new_game(req)
-        seats = _seat_specs(req.seats, game)
+        game, state, scenario = await asyncio.to_thread(new_game, req)
+        seats = seat_specs(req.seats, game)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.kind == "human"}
         specs = [
             SeatSpec(i, spec.name, spec.kind, spec.agent, spec.strength,
@@ -173,15 +77,19 @@ class TableManager:
             for i, spec in enumerate(seats)
         ]
         name = clean_name(req.name, f"{game.info.name} table", 80)
+        entries = state.moves()
+        deadlines = next_deadlines({}, state, entries, set(tokens), req.turn_clock, now_ms())
         record = await asyncio.to_thread(
             self.store.create_table,
             table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
             params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
-            to_move=state.current_player,
+            entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
+            deadlines=deadlines_to_json(deadlines),
         )
-        live = LiveTable(record=record, game=game, state=state, version=0)
+        live = LiveTable(record=record, game=game, state=state, deadlines=deadlines)
         self.tables[record.id] = live
         self._evict()
+        self._arm(live)
         self._after(live)
         return live, tokens
 
@@ -200,7 +108,9 @@ class TableManager:
             live = await asyncio.to_thread(self._rebuild, table_id)
             self.tables[table_id] = live
             self._evict()
+            self._arm(live)
             fut.set_result(live)
+            self._after(live)  # an AI seat to act resumes here (its server may have died)
             return live
         except BaseException as err:
             fut.set_exception(err)
@@ -210,22 +120,84 @@ class TableManager:
             del self._loading[table_id]
 
     def _rebuild(self, table_id: str) -> LiveTable:
-        """Replay the committed log through the engine: the state is exactly where it was."""
+        """Replay the committed log through the engine (`Record.states`, every entry checked,
+        the game's own steps included): the state is exactly where it was, and the actors of
+        the last positions are known again (so a rebase works across restarts and processes)."""
         if len(table_id) > 32:
             raise not_found("table", table_id[:32])
         record = self.store.get_table(table_id=table_id)
         if record is None:
             raise not_found("table", table_id)
-        if record.scenario is not None:
-            state = bloodforge.load_scenario(record.scenario)
-            game = state.game
-        else:
-            game = bloodforge.load_game(record.game, seed=record.seed, **record.params)
-            state = game.new_initial_state()
-        actions = self.store.action_texts(table_id=table_id)
-        for _seat, text in actions:
-            state.apply(text)
-        return LiveTable(record=record, game=game, state=state, version=len(actions))
+        game_record = record_of(record, self.store.entries(table_id=table_id))
+        first_kept = len(game_record.moves) - REBASE_WINDOW
+        actors_at: dict[int, tuple[int, ...]] = {}
+        state = None
+        for ply, position in enumerate(game_record.states()):  # one object, stepped entry by entry
+            if ply >= first_kept:
+                actors_at[ply] = tuple(position.actors())
+            state = position
+        assert state is not None
+        return LiveTable(record=record, game=state.game, state=state,
+                         deadlines=deadlines_from_json(record.deadlines), actors_at=actors_at)
+
+    # -- other server processes ---------------------------------------------------------------
+    def on_remote_change(self, table_id: str, ply: int) -> None:
+        """A commit (by any process) left `table_id` with `ply` entries: catch up if this
+        process holds the table or has people watching it."""
+        if self.closed:
+            return
+        live = self.tables.get(table_id)
+        if live is None and not self.watched(table_id):
+            self._after_remote(table_id)
+            return
+        if live is not None and live.version >= ply:
+            return  # our own commit, or already caught up
+        task = asyncio.get_running_loop().create_task(self._catch_up(table_id, ply), name=f"sync-{table_id}")
+        self._refreshing.add(task)
+        task.add_done_callback(self._refreshing.discard)
+
+    async def _catch_up(self, table_id: str, ply: int) -> None:
+        """Step the live table forward through the entries another process committed."""
+        try:
+            live = self.tables.get(table_id)
+            if live is None:  # watched here but not loaded: load it, then tell the watchers
+                live = await self.get(table_id)
+                async with live.lock:
+                    for listener in self.listeners:
+                        listener(live)
+                self._after_remote(table_id)
+                return
+            async with live.lock:
+                if live.version >= ply or self.tables.get(table_id) is not live:
+                    return
+                record, entries = await asyncio.to_thread(self._load_since, table_id, live.version)
+                new = live.state.clone()
+                for seat, text in entries:
+                    new.step_entry(seat, text)
+                    live.actors_at[len(new.history)] = tuple(new.actors())
+                live.state = new
+                for seat, spec in enumerate(record.seats):
+                    if spec != live.record.seats[seat]:
+                        live.agents.pop(seat, None)
+                live.record = record
+                live.deadlines = deadlines_from_json(record.deadlines)
+                live._changes += 1
+                live.actors_at[live.version] = tuple(new.actors())
+                self._arm(live)
+                for listener in self.listeners:
+                    listener(live)
+            # Not the AI hooks: the process that committed runs the AI seats (no duplicate
+            # thinking); if it dies, the sweep takes the table up.
+            self._after_remote(table_id)
+        except Exception:
+            log.exception("table %s: could not catch up with another server; reloading it", table_id)
+            self.forget(table_id)
+
+    def _load_since(self, table_id: str, since: int) -> tuple[TableRecord, list[Entry]]:
+        record = self.store.get_table(table_id=table_id)
+        if record is None:
+            raise not_found("table", table_id)
+        return record, self.store.entries(table_id=table_id, since=since)
 
     def _evict(self) -> None:
         excess = len(self.tables) - self.settings.max_live_tables
@@ -233,7 +205,8 @@ class TableManager:
             return
         idle = sorted(
             (t for t in self.tables.values()
-             if t.watchers == 0 and not t.lock.locked() and (t.ai_task is None or t.ai_task.done())),
+             if t.watchers == 0 and not self.watched(t.id) and not t.lock.locked() and not t.deadlines
+             and (t.ai_task is None or t.ai_task.done())),
             key=lambda t: t.last_used,
         )
         for t in idle[:excess]:
@@ -241,14 +214,17 @@ class TableManager:
 
     def forget(self, table_id: str) -> None:
         """Drop a live table so that the next access rebuilds it from the database."""
-        self.tables.pop(table_id, None)
+        live = self.tables.pop(table_id, None)
+        if live is not None and live.timer is not None:
+            live.timer.cancel()
 
     # -- seats --------------------------------------------------------------------------------
     @staticmethod
     def authenticate(live: LiveTable, seat: int | None, token: str | None) -> int | None:
         """The seat a request may act and see for: None (spectator) or a human seat whose secret
         token matches (compared in constant time). Bad or missing tokens are refused, never
-        downgraded silently to a spectator view."""
+        downgraded silently to a spectator view. A seat the AI took over keeps its token: its
+        player may still watch from it."""
         if seat is None:
             return None
         if isinstance(seat, bool) or not 0 <= seat < len(live.seats):
@@ -266,129 +242,170 @@ class TableManager:
     async def submit(
         self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool = False
     ) -> tuple[int, str]:
-        """Apply one action for `seat` at `version`: (new version, canonical text) or ApiError."""
+        """Apply one action for `seat` at `version`: (new version, canonical text) or ApiError.
+
+        If another server process committed first, the table is reloaded and the action tried
+        once more there, under the same rules (so a simultaneous commitment made through two
+        processes is a rebase too, and anything else is stale with the real version)."""
+        try:
+            return await self._submit(table_id, seat=seat, text=text, version=version, by_agent=by_agent)
+        except LostRaceError:
+            return await self._submit(table_id, seat=seat, text=text, version=version, by_agent=by_agent)
+
+    async def _submit(self, table_id: str, *, seat: int, text: str, version: int, by_agent: bool) -> tuple[int, str]:
         live = await self.get(table_id)
         async with live.lock:
             st = live.state
             if st.is_terminal():
                 raise ApiError(409, "game/over", "the game is over")
-            if version != live.version:
-                raise ApiError(
-                    409, "action/stale",
-                    f"the table is at version {live.version}, the action was for version {version}",
-                    version=live.version,
-                )
-            if st.current_player != seat:
-                raise ApiError(409, "seat/not_your_turn", f"it is seat {st.current_player}'s turn, not seat {seat}'s")
             if not by_agent and live.seats[seat].kind != "human":
-                raise ApiError(403, "seat/not_human", f"seat {seat} is played by the server's AI")
+                what = ("its clock ran out; the server's AI plays it now" if live.seats[seat].taken_over
+                        else "it is played by the server's AI")
+                raise ApiError(403, "seat/not_human", f"seat {seat}: {what}")
+            rebase = version != live.version
+            if rebase and not live.may_rebase(seat, version):
+                raise _stale(live, version)
+            actors = st.actors()
+            if seat not in actors:
+                waiting = ", ".join(f"seat {s}" for s in actors)
+                raise ApiError(409, "seat/not_your_turn", f"seat {seat} may not act now; waiting for {waiting}")
             try:
-                action = live.game.parse_action(st, text)
+                action = live.game.parse_action(st, text, seat)
                 new = st.clone()
-                new.apply(action)
+                new.apply(action, seat)
             except ActionSyntaxError as err:
                 raise ApiError(422, "action/syntax", str(err)) from None
             except IllegalAction as err:
+                if rebase:
+                    raise _stale(live, version, f"; and the action is not legal now: {err}") from None
                 raise ApiError(422, "action/illegal", str(err)) from None
             except BloodforgeError as err:
                 raise ApiError(422, "action/refused", str(err)) from None
-            write = functools.partial(
-                self.store.append_action,
-                table_id=live.id, ply=live.version, seat=seat, text=str(action),
-                to_move=new.current_player, result=result_of(new),
-            )
-            try:
-                await asyncio.get_running_loop().run_in_executor(self.writer, write)
-            except StaleWrite as err:
-                self.forget(live.id)
-                raise ApiError(409, "action/stale", f"another writer changed the table: {err}") from None
-            live.state = new
-            live.version += 1
-            live.last_used = time.monotonic()
-            for listener in self.listeners:
-                listener(live)
+            await self._commit(live, new)
             new_version = live.version
         self._after(live)
         return new_version, str(action)
+
+    async def _commit(self, live: LiveTable, new: State, *, take_over: int | None = None) -> None:
+        """Write every entry `new` added (one transaction), then swap it in and tell listeners.
+        Called under the table's lock."""
+        old_version = live.version
+        entries: list[Entry] = list(zip(new.history_seats[old_version:], new.history[old_version:], strict=True))
+        record = live.record
+        spec: SeatSpec | None = None
+        if take_over is not None:
+            agent = "greedy" if live.game.policy() is not None else "random"
+            spec = replace(record.seats[take_over], kind="agent", agent=agent, strength=None, taken_over=True)
+            seats = list(record.seats)
+            seats[take_over] = spec
+            record = replace(record, seats=tuple(seats))
+        humans = {s.seat for s in record.seats if s.kind == "human"}
+        deadlines = next_deadlines(live.deadlines, new, entries, humans, record.turn_clock, now_ms())
+        write = functools.partial(
+            self.store.append_entries,
+            table_id=live.id, ply=old_version, entries=entries, actors=new.actors(),
+            result=result_of(new), deadlines=deadlines_to_json(deadlines), take_over=spec,
+        )
+        try:
+            await asyncio.get_running_loop().run_in_executor(self.writer, write)
+        except StaleWrite as err:
+            self.forget(live.id)
+            raise LostRaceError(str(err)) from None
+        live.state = new
+        live.record = record
+        live.deadlines = deadlines
+        live._changes += 1
+        if take_over is not None:
+            live.agents.pop(take_over, None)
+        live.actors_at[live.version] = tuple(new.actors())
+        for old in [v for v in live.actors_at if v < live.version - REBASE_WINDOW]:
+            del live.actors_at[old]
+        live.last_used = time.monotonic()
+        self._arm(live)
+        for listener in self.listeners:
+            listener(live)
+
+    # -- clocks -------------------------------------------------------------------------------
+    def _arm(self, live: LiveTable) -> None:
+        """Wake up when the table's earliest clock runs out (re-armed after every change)."""
+        if live.timer is not None:
+            live.timer.cancel()
+            live.timer = None
+        if not live.deadlines or self.closed:
+            return
+        delay = max(0.0, (min(d.at for d in live.deadlines.values()) - now_ms()) / 1000)
+        loop = asyncio.get_running_loop()
+        live.timer = loop.call_later(delay, self._ring, live.id)
+
+    def _ring(self, table_id: str) -> None:
+        if self.closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._expire(table_id), name=f"clock-{table_id}")
+        self._timeouts.add(task)
+        task.add_done_callback(self._timeouts.discard)
+
+    async def _expire(self, table_id: str) -> None:
+        """Record `timeout <seat>` for the earliest clock that ran out; a turn clock also hands
+        the seat to the server's AI for the rest of the game."""
+        try:
+            live = await self.get(table_id)
+            async with live.lock:
+                now = now_ms()
+                due = sorted((d.at, seat) for seat, d in live.deadlines.items() if d.at <= now)
+                if not due:
+                    self._arm(live)
+                    return
+                seat = due[0][1]
+                kind = live.deadlines[seat].kind
+                new = live.state.clone()
+                try:
+                    new.apply_timeout(seat)
+                except IllegalAction as err:
+                    # The rules do not wait for this seat's clock: nothing to record, but a
+                    # turn clock still hands the seat over.
+                    log.warning("table %s: timeout of seat %d refused by the game: %s", table_id, seat, err)
+                    new = live.state.clone()
+                    if kind != TURN:
+                        del live.deadlines[seat]
+                        live._changes += 1
+                        self._arm(live)
+                        return
+                await self._commit(live, new, take_over=seat if kind == TURN else None)
+                log.info("table %s: seat %d ran out of time (%s clock)", table_id, seat, kind)
+            self._after(live)
+        except ApiError as err:
+            log.info("table %s: clock not applied: %s", table_id, err.message)
+        except Exception:
+            log.exception("table %s: clock failed", table_id)
+
+    async def close(self) -> None:
+        self.closed = True
+        for live in self.tables.values():
+            if live.timer is not None:
+                live.timer.cancel()
+        for task in list(self._timeouts):
+            task.cancel()
+        await asyncio.gather(*self._timeouts, return_exceptions=True)
+
+    def _after_remote(self, table_id: str) -> None:
+        for hook in self.after_remote:
+            hook(table_id)
 
     def _after(self, live: LiveTable) -> None:
         for hook in self.after_change:
             hook(live)
 
 
-def _new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
-    """The game and first state a create request describes; every refusal is a clear 4xx."""
-    if req.scenario is not None:
-        data = _scenario_dict(req.scenario)
-        if req.game is not None and data.get("game") != req.game:
-            raise ApiError(422, "scenario/invalid", f"the scenario is for game {data.get('game')!r}, not {req.game!r}")
-        params = data.get("params")
-        _refuse_files(str(data.get("game")), params if isinstance(params, dict) else {})
-        try:
-            state = bloodforge.load_scenario(data)
-        except KeyError as err:  # UnknownGame
-            raise ApiError(422, "game/unknown", str(err)) from None
-        except (BloodforgeError, ValueError) as err:
-            raise ApiError(422, "scenario/invalid", str(err)) from None
-        return state.game, state, data
-    if req.game is None:
-        raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
-    _refuse_files(req.game, req.params)
-    seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
-    try:
-        game = bloodforge.load_game(req.game, seed=seed, **req.params)
-    except KeyError as err:
-        raise ApiError(422, "game/unknown", str(err)) from None
-    except (BloodforgeError, ValueError, TypeError) as err:
-        raise ApiError(422, "params/invalid", str(err)) from None
-    return game, game.new_initial_state(), None
+class LostRaceError(ApiError):
+    """Another process committed this ply first; this process's copy of the table is dropped."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(409, "action/stale", f"another server changed the table first: {message}")
 
 
-def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
-    """Parameters that name files would let a client make the server open its files: every
-    game declares them with `data_file_field`, and the server refuses them all."""
-    try:
-        files = game_class(game_id).info.params_model.file_parameters()
-    except UnknownGame:
-        return  # the game lookup that follows gives the clear error
-    named = [k for k in files if params.get(k) is not None]
-    if named:
-        raise ApiError(
-            422, "params/invalid",
-            f"parameter {named[0]!r} names a file; the server accepts no file parameters "
-            f"({', '.join(files)}): play a designer's copy with the CLI or the lab",
-        )
-
-
-def _scenario_dict(source: str | dict[str, Any]) -> dict[str, Any]:
-    if isinstance(source, dict):
-        return source
-    if len(source) > MAX_SCENARIO_CHARS:
-        raise ApiError(413, "scenario/too_large", f"scenario text is over {MAX_SCENARIO_CHARS} characters")
-    try:
-        data = yaml.safe_load(source)
-    except yaml.YAMLError as err:
-        raise ApiError(422, "scenario/invalid", f"scenario is not valid YAML or JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ApiError(422, "scenario/invalid", "a scenario must be a mapping with game, params, position")
-    return data
-
-
-def _seat_specs(seats: list[SeatCreate] | None, game: Game) -> list[SeatCreate]:
-    n = game.num_players
-    if seats is None:
-        seats = [SeatCreate(kind="human")] + [SeatCreate(kind="agent", agent="greedy") for _ in range(n - 1)]
-    if len(seats) != n:
-        raise ApiError(422, "seats/invalid", f"{game.info.name} with these parameters has {n} seats, got {len(seats)}")
-    known = agent_names()
-    out = []
-    for i, s in enumerate(seats):
-        if s.kind == "agent":
-            agent = s.agent or "greedy"
-            if agent not in known:
-                raise ApiError(422, "agent/unknown", f"seat {i}: unknown agent {agent!r}; known: {', '.join(known)}")
-            name = clean_name(s.name, f"AI {i + 1} ({agent})", 40)
-            out.append(SeatCreate(name=name, kind="agent", agent=agent, strength=s.strength))
-        else:
-            out.append(SeatCreate(name=clean_name(s.name, f"Player {i + 1}", 40), kind="human"))
-    return out
+def _stale(live: LiveTable, version: int, extra: str = "") -> ApiError:
+    return ApiError(
+        409, "action/stale",
+        f"the table is at version {live.version}, the action was for version {version}{extra}",
+        version=live.version,
+    )

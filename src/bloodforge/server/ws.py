@@ -8,7 +8,9 @@ sees the versions in order.
 
 Client messages: `{"type": "act", "action": text, "version": n, "id": any}` answered by
 `{"type": "ack", "id", "version"}` or `{"type": "error", "id", "error": {code, message}}`;
-`{"type": "ping"}` answered by `{"type": "pong"}`.
+`{"type": "ping"}` answered by `{"type": "pong"}`. Text that UTF-8 cannot hold (lone
+surrogates, which JSON escapes such as `"\ud800"` can carry) is refused like any other bad
+field, and every outgoing message is encodable, so such input never breaks a connection.
 """
 
 from __future__ import annotations
@@ -23,8 +25,9 @@ from typing import Any
 from fastapi import WebSocket, WebSocketDisconnect
 
 from .errors import ApiError
+from .live import LiveTable
 from .store import Store
-from .tables import LiveTable, TableManager
+from .tables import TableManager
 
 log = logging.getLogger("bloodforge.server.ws")
 
@@ -58,6 +61,8 @@ class Hub:
         self._lobby_task: asyncio.Task[None] | None = None
         manager.listeners.append(self.broadcast)
         manager.after_change.append(lambda _live: self.lobby_changed())
+        manager.after_remote.append(lambda _table_id: self.lobby_changed())
+        manager.watched = lambda table_id: table_id in self.tables
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
@@ -129,6 +134,8 @@ class Hub:
             msg_id = msg.get("id")
             if not isinstance(msg_id, str | int | None) or isinstance(msg_id, bool):
                 msg_id = None
+            if isinstance(msg_id, str) and (len(msg_id) > 100 or not encodable(msg_id)):
+                msg_id = None
             kind = msg.get("type")
             if kind == "ping":
                 return {"type": "pong", "id": msg_id}
@@ -139,12 +146,17 @@ class Hub:
             action, version = msg.get("action"), msg.get("version")
             if not isinstance(action, str) or not 0 < len(action) <= 200:
                 raise ApiError(422, "request/invalid", "action must be a text of 1-200 characters")
+            if not encodable(action):
+                raise ApiError(422, "request/invalid", "action must be valid Unicode text (no lone surrogates)")
             if isinstance(version, bool) or not isinstance(version, int):
                 raise ApiError(422, "request/invalid", "version must be an integer (the version you saw)")
             new_version, _text = await self.manager.submit(conn.table_id, seat=conn.seat, text=action, version=version)
             return {"type": "ack", "id": msg_id, "version": new_version}
         except ApiError as err:
             return {"type": "error", "id": msg_id, **err.body()}
+        except Exception:  # a bug or the database gone: this message fails, the connection lives
+            log.exception("table %s: message from seat %s failed", conn.table_id, conn.seat)
+            return {"type": "error", "id": msg_id, **ApiError(500, "server/error", "unexpected server error").body()}
 
     async def _writer(self, conn: Connection) -> None:
         while True:
@@ -154,7 +166,7 @@ class Hub:
                     await conn.ws.close()
                 return
             try:
-                await conn.ws.send_json(msg)
+                await conn.ws.send_text(dumps(msg))
             except Exception:
                 return
 
@@ -195,7 +207,7 @@ class Hub:
                 msg = await queue.get()
                 if msg is None:
                     return
-                await ws.send_json(msg)
+                await ws.send_text(dumps(msg))
         except Exception:
             return
         finally:
@@ -205,7 +217,24 @@ class Hub:
                 await reader
 
 
+def encodable(text: str) -> bool:
+    """Can UTF-8 hold `text` (no lone surrogates)?"""
+    if text.isascii():
+        return True
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    """JSON text of an outgoing message; escaped to ASCII if some text cannot be UTF-8."""
+    text = json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+    return text if encodable(text) else json.dumps(msg, separators=(",", ":"))
+
+
 async def _refuse(ws: WebSocket, err: ApiError) -> None:
     with contextlib.suppress(Exception):
-        await ws.send_json({"type": "error", "id": None, **err.body()})
+        await ws.send_text(dumps({"type": "error", "id": None, **err.body()}))
         await ws.close(code=4000 + err.status)

@@ -119,7 +119,7 @@ async function onCreate(ev) {
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
   const file = $("scenario").files[0];
-  if (file) { body.scenario = await file.text(); delete body.params; }
+  if (file) { body.scenario = await file.text(); body.scenario_name = file.name; delete body.params; }
   if (seats[0].name) localStorage.setItem("bloodforge.name", seats[0].name);
   button.disabled = true;
   try {

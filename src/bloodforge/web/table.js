@@ -1,7 +1,11 @@
 // A table page, live or replay. Generic over games: it keeps the websocket, the seat, the log,
-// the action panel (every legal action as a button, grouped by verb: the fallback that always
-// works) and the replay controls; `games/<id>.js` draws the board and makes it clickable.
+// the action panel (every legal action as a button, grouped by verb and worded by the grammar's
+// label templates: the fallback that always works) and the replay controls. The shared board
+// (boards/board.js) draws static_info()["board"] and makes it clickable; the game's own view.js
+// (served from games/<id>/web/) only gives the look and extra panels (docs/browser.md).
 import { api, clear, el, rememberSeat, toast, wsUrl } from "/static/common.js";
+import { grammarMap, label as fillLabel, parse } from "/static/boards/actions.js";
+import { createBoard, hasBoard } from "/static/boards/board.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -39,6 +43,7 @@ async function start() {
     ctx.table = table;
     ctx.staticInfo = stat.static;
     ctx.grammar = stat.grammar;
+    ctx.viewUrls = { js: stat.view, css: stat.view_css };
   } catch (err) {
     showBanner(`Cannot open this table: ${err.message}`, "error");
     return;
@@ -52,23 +57,57 @@ async function start() {
   const modeLink = $("mode-link");
   modeLink.textContent = replayMode ? "Back to the table" : "Replay";
   modeLink.href = replayMode ? `/table/${encodeURIComponent(tableId)}${suffix}` : `/table/${encodeURIComponent(tableId)}/replay${suffix}`;
-  ctx.module = await loadModule(ctx.table.game);
-  ctx.ui = ctx.module.createView({
-    board: $("board"), hand: $("hand"), players: $("players"), extra: $("extra"),
-    areaInfo: $("area-info"), pending: $("pending"), menu: $("menu"),
-    staticInfo: ctx.staticInfo, grammar: ctx.grammar, table: ctx.table, seat,
-    act: (text) => send(text),
-  });
+  ctx.ui = await makeUi();
   document.addEventListener("keydown", onKey);
   if (replayMode) startReplay(); else connect();
 }
 
-async function loadModule(gameId) {
-  try {
-    return await import(`/static/games/${encodeURIComponent(gameId)}.js`);
-  } catch (err) {
-    console.warn("no UI module for", gameId, err);
-    return await import("/static/games/generic.js");
+// The page's view of the game: the shared board (when static_info has one) with the game's look,
+// the game's extra panels, and generic fallbacks for everything a game leaves out.
+async function makeUi() {
+  let mod = null;
+  if (ctx.viewUrls.css) document.head.append(el("link", { rel: "stylesheet", href: ctx.viewUrls.css }));
+  if (ctx.viewUrls.js) {
+    try { mod = await import(ctx.viewUrls.js); } catch (err) { console.warn("the game's view failed to load", err); }
+  }
+  const shared = {
+    board: $("board"), hand: $("hand"), players: $("players"), extra: $("extra"),
+    areaInfo: $("area-info"), pending: $("pending"), menu: $("menu"),
+    staticInfo: ctx.staticInfo, grammar: ctx.grammar, table: ctx.table, seat,
+    act: (text) => send(text), shared: null,
+  };
+  const game = mod?.createView ? mod.createView(shared) || {} : {};
+  const board = hasBoard(ctx.staticInfo) ? createBoard(shared, game.look || {}) : null;
+  shared.shared = board;
+  const grammar = grammarMap(ctx.grammar);
+  const plainLabel = (t) => fillLabel(parse(t, grammar), (v, type) => (type === "seat" ? ctx.table?.seats?.[Number(v)]?.name ?? v : String(v).replace(/_/g, " ")));
+  return {
+    render(v, legal) {
+      shared.table = ctx.table;
+      drawPlayers(v, board);
+      game.render?.(v, legal); // first: the look may read what the game's view keeps of `v`
+      if (board) board.render(v, legal);
+      else clear($("board")).append(el("pre", { class: "observation", text: JSON.stringify(v.observation, null, 1) }));
+      if (!board) clear($("hand")).hidden = true;
+    },
+    label: (t) => game.label?.(t) ?? (board ? board.label(t) : plainLabel(t)),
+    prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action on the right." : ""),
+    closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
+    reset: () => board?.reset() ?? false,
+  };
+}
+
+// Every seat with its colour; a game's view may draw its own panel over it.
+function drawPlayers(v, board) {
+  const box = clear($("players"));
+  for (const s of ctx.table.seats) {
+    const toMove = (v.actors ?? [v.current_player]).includes(s.seat);
+    box.append(el("div", { class: `player ${toMove ? "to-move" : ""}`, dataset: { seat: s.seat } },
+      el("div", { class: "player-head" },
+        board ? el("span", { class: "swatch", style: `background:${board.seatColour(s.seat)}` }) : null,
+        el("strong", { text: s.name }), el("span", { class: "muted", text: s.kind === "agent" ? " (AI)" : "" }),
+        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
+        v.observation?.seat === s.seat || seat === s.seat ? el("span", { class: "you-flag", text: "you" }) : null)));
   }
 }
 
@@ -126,7 +165,8 @@ function send(text) {
 
 function onKey(ev) {
   if (ev.key === "Escape") {
-    ctx.ui.closeMenu?.();
+    ctx.ui.closeMenu();
+    if (ctx.ui.reset()) return; // first Esc drops the arguments picked on the board
     if (!replayMode && ctx.view?.legal.includes("cancel")) send("cancel");
   }
 }
@@ -161,11 +201,14 @@ function renderPrompt() {
     box.append(el("span", { text: `Replay: ${seatName(v.current_player)} to play` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
     return;
   }
-  const mine = !replayMode && seat !== null && v.current_player === seat;
-  const hint = ctx.ui.prompt ? ctx.ui.prompt(v, mine) : "";
+  const mine = !replayMode && seat !== null && (v.actors ?? [v.current_player]).includes(seat);
+  const hint = ctx.ui.prompt(v, mine);
   if (mine) {
     box.classList.add("your-turn");
     box.append(el("strong", { text: "Your turn. " }), hint);
+    const due = v.deadlines?.[String(seat)];
+    if (due) box.append(el("span", { class: "countdown", dataset: { deadline: String(due) } }));
+    tickCountdowns();
   } else {
     box.classList.remove("your-turn");
     const s = ctx.table.seats[v.current_player];
@@ -173,6 +216,15 @@ function renderPrompt() {
     box.append(el("span", { text: `Waiting for ${who}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
   }
 }
+
+// Seconds left on the seat's clock (deadlines are unix ms from the server).
+function tickCountdowns() {
+  for (const node of document.querySelectorAll(".countdown")) {
+    const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
+    node.textContent = ` ${left} s left`;
+  }
+}
+setInterval(tickCountdowns, 500);
 
 function renderActions() {
   const box = clear($("actions"));
@@ -184,7 +236,7 @@ function renderActions() {
     if (!groups.has(verb)) groups.set(verb, []);
     groups.get(verb).push(text);
   }
-  const label = (t) => (ctx.ui.label ? ctx.ui.label(t) : t);
+  const label = (t) => ctx.ui.label(t);
   const quick = el("div", { class: "quick" });
   for (const verb of ["cancel", "done", "stay", "keep"]) {
     for (const text of groups.get(verb) || []) {

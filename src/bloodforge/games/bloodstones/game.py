@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, Rng, State
@@ -17,26 +18,33 @@ from .state import BloodstonesState
 from .units import FactionRules, compile_faction
 
 GRAMMAR = (
-    ActionSpec("faction", ("faction",), "choose your faction (setup)"),
-    ActionSpec("citadel", ("area",), "place your citadel (setup)"),
-    ActionSpec("start", ("area",), "Chaos Horde: choose the starting area (setup)"),
-    ActionSpec("build", ("unit", "area"), "build a unit from hand in an area"),
-    ActionSpec("place", ("unit", "area"), "Chaos Horde wiped out: return with one unit"),
-    ActionSpec("pay", ("tile",), "discard a tile from hand towards the cost being paid"),
-    ActionSpec("move", ("area", "unit"), "add a unit in an area to the group being moved"),
-    ActionSpec("to", ("area",), "move the selected group to an area"),
-    ActionSpec("battle", ("area", "seat"), "attack another player's units in an area"),
-    ActionSpec("capture", ("area",), "capture a village in an area holding your units"),
-    ActionSpec("village", ("area",), "construct a village in an area"),
-    ActionSpec("undead", ("from", "to"), "move one Undead up to two areas"),
-    ActionSpec("withdraw", ("area",), "defender: withdraw before the battle"),
-    ActionSpec("stay", (), "defender: stay and fight"),
-    ActionSpec("substitute", ("tile",), "replace your lowest Battle tile with a tile from hand"),
-    ActionSpec("keep", (), "keep the Battle tiles drawn"),
-    ActionSpec("casualty", ("unit",), "loser: the unit to eliminate"),
-    ActionSpec("retreat", ("area",), "loser: the area to retreat to"),
-    ActionSpec("raise", ("count",), "Necromancers: Undead to raise from the units they beat"),
-    ActionSpec("done", (), "end this step or phase"),
+    ActionSpec("faction", ("faction",), "choose your faction (setup)", label="Play the {faction}"),
+    ActionSpec("citadel", ("area",), "place your citadel (setup)", label="Place your citadel in {area}"),
+    ActionSpec("start", ("area",), "Chaos Horde: choose the starting area (setup)", label="Start in {area}"),
+    ActionSpec("build", ("unit", "area"), "build a unit from hand in an area", types=("tile", "area"),
+               label="Build {unit} in {area}"),
+    ActionSpec("place", ("unit", "area"), "Chaos Horde wiped out: return with one unit", types=("tile", "area"),
+               label="Return with {unit} in {area}"),
+    ActionSpec("pay", ("tile",), "discard a tile from hand towards the cost being paid", label="Pay with {tile}"),
+    ActionSpec("move", ("area", "unit"), "add a unit in an area to the group being moved",
+               label="Select {unit} in {area} to move"),
+    ActionSpec("to", ("area",), "move the selected group to an area", label="Move the group to {area}"),
+    ActionSpec("battle", ("area", "seat"), "attack another player's units in an area", label="Attack {seat} in {area}"),
+    ActionSpec("capture", ("area",), "capture a village in an area holding your units",
+               label="Capture a village in {area}"),
+    ActionSpec("village", ("area",), "construct a village in an area", label="Build a village in {area}"),
+    ActionSpec("undead", ("from", "to"), "move one Undead up to two areas", types=("area", "area"),
+               label="Undead: {from} to {to}"),
+    ActionSpec("withdraw", ("area",), "defender: withdraw before the battle", label="Withdraw to {area}"),
+    ActionSpec("stay", (), "defender: stay and fight", label="Stay and fight"),
+    ActionSpec("substitute", ("tile",), "replace your lowest Battle tile with a tile from hand",
+               label="Substitute {tile} for your lowest battle tile"),
+    ActionSpec("keep", (), "keep the Battle tiles drawn", label="Keep the battle tiles"),
+    ActionSpec("casualty", ("unit",), "loser: the unit to eliminate", label="Lose {unit}"),
+    ActionSpec("retreat", ("area",), "loser: the area to retreat to", label="Retreat to {area}"),
+    ActionSpec("raise", ("count",), "Necromancers: Undead to raise from the units they beat", types=("number",),
+               label="Raise {count} Undead"),
+    ActionSpec("done", (), "end this step or phase", label="Done"),
 )
 
 
@@ -122,6 +130,9 @@ class BloodstonesGame(Game):
         model = self._policy_model
         values = [evaluate(state.observation(s), model, s) for s in range(state.num_players)]
         return shares_from_values(values, 3.0)
+
+    def web_dir(self) -> Path:
+        return Path(__file__).parent / "web"
 
     def static_info(self) -> dict[str, Any]:
         from .static import static_info

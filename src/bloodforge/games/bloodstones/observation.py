@@ -69,12 +69,49 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
         "cutiecorn": {"in_play": st.game.params.cutiecorn, "unclaimed": st.cutiecorn_free},
         "pending": _pending_view(st, seat),
         "battle": _battle_view(st, seat),
+        "board": None,
         "end_triggered_by": st.end_trigger,
         "game_over": st.phase is Phase.OVER,
         "log": log,
         "log_size": log_size,
     }
+    obs["board"] = _board_view(obs)
     return obs
+
+
+def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
+    """What is on the map now, in the browser's board contract, built from this very observation
+    (so it shows nothing the seat may not see): one stack per player and area, villages,
+    citadels, the battle and the areas of the partial choice as marks, the seat's own tiles."""
+    pieces: list[dict[str, Any]] = []
+    marks: list[dict[str, Any]] = []
+    for area in obs["areas"]:
+        at = str(area["id"])
+        for s, units in area["units"].items():
+            troops = units if "citadel" not in units else {u: n for u, n in units.items() if u != "citadel"}
+            if troops:
+                text = ", ".join([f"{n} {u}" for u, n in troops.items()]).replace("_", " ")
+                pieces.append({"at": at, "owner": int(s), "kind": "stack", "label": text,
+                               "count": sum(troops.values()), "units": dict(troops)})
+        v = area["village"]
+        if v is not None:
+            marks.append({"at": at, "kind": "village", "owner": v["seat"], "count": v["count"],
+                          "label": f"{v['count']} village(s)"})
+    for p in obs["players"]:
+        if p["citadel_area"] is not None:
+            marks.append({"at": str(p["citadel_area"]), "kind": "citadel", "owner": p["seat"], "label": "citadel"})
+    if obs["battle"] is not None:
+        marks.append({"at": str(obs["battle"]["area"]), "kind": "battle", "label": "battle"})
+    pending = obs["pending"] or {}
+    chosen = [pending.get("group_area"), pending.get("area"), *(pending.get("targets") or ())]
+    for a in dict.fromkeys(a for a in chosen if a is not None):
+        marks.append({"at": str(a), "kind": "chosen", "label": "chosen"})
+    hand = obs["hand"] or {}
+    return {
+        "pieces": pieces,
+        "marks": marks,
+        "hand": [{"id": t, "label": t.replace("_", " "), "kind": "tile", "count": n} for t, n in hand.items()],
+    }
 
 
 def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:

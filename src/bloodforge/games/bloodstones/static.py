@@ -43,6 +43,7 @@ def static_info(game: BloodstonesGame) -> dict[str, Any]:
         }
     return {
         "game": "bloodstones",
+        "board": board_info(game, factions),
         "map": {
             "id": board.id,
             "name": data.name,
@@ -66,4 +67,29 @@ def static_info(game: BloodstonesGame) -> dict[str, Any]:
         "count_top": game.factions_file.battle_tiles.count_top,
         "regroup_target": 3 if game.num_players == 2 else 2,
         "factions": factions,
+    }
+
+
+def board_info(game: BloodstonesGame, factions: dict[str, Any]) -> dict[str, Any]:
+    """The map in the browser's board contract (docs/browser.md): areas with their outlines,
+    adjacencies (a shared outline between areas that are not adjacent is drawn as a barrier,
+    an adjacency whose outlines do not touch as a link), terrains, and people's names for
+    faction and unit words."""
+    data = game.board.data
+    drawn = {d["id"]: d for d in map_drawing(game.board)["areas"]}
+    areas = [
+        {"id": str(a.id), "name": f"{a.id} ({a.terrain})", "kind": a.terrain,
+         "x": drawn[a.id]["label_x"], "y": drawn[a.id]["label_y"], "polygon": drawn[a.id]["polygon"]}
+        for a in data.areas
+    ]
+    links = sorted({(min(a.id, b), max(a.id, b)) for a in data.areas for b in a.adjacent})
+    names = {fid: f["name"] for fid, f in factions.items()}
+    for f in factions.values():
+        names.update({u: u.replace("_", " ") for u in f["units"]})
+    return {
+        "geometry": "areas",
+        "areas": areas,
+        "links": [[str(a), str(b)] for a, b in links],
+        "kinds": {t: {"label": t} for t in dict.fromkeys(a.terrain for a in data.areas)},
+        "names": names,
     }

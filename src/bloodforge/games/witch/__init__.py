@@ -8,6 +8,7 @@ cards and the 24 spell cards are house content in `data/content.json`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from bloodforge.core import (
@@ -26,6 +27,7 @@ from bloodforge.core.policy import shares_from_values
 from . import actions, rules
 from .content import Content, load_content
 from .model import SOLDIERS, WITCH
+from .observation import static_board
 from .params import WitchParams
 from .policy import WitchPolicy
 from .render import render
@@ -98,6 +100,12 @@ class WitchGame(Game):
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)
+
+    def static_info(self) -> dict[str, Any]:
+        return {"board": static_board(self.content)}
+
+    def web_dir(self) -> Path:
+        return Path(__file__).parent / "web"
 
 
 register_game(WitchGame)

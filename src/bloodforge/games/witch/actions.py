@@ -15,19 +15,24 @@ from bloodforge.core import Action, ActionSpec, ActionSyntaxError
 from .content import Content
 
 GRAMMAR: tuple[ActionSpec, ...] = (
-    ActionSpec("place", ("unit", "square"), "setup: put a piece on a free start tile of its side"),
+    ActionSpec("place", ("unit", "square"), "setup: put a piece on a free start tile of its side",
+               label="Place {unit} on {square}"),
     ActionSpec(
-        "move", ("unit", "square"), "Act: move a unit up to its movement in orthogonal steps"
+        "move", ("unit", "square"), "Act: move a unit up to its movement in orthogonal steps",
+        label="Move {unit} to {square}",
     ),
     ActionSpec(
-        "attack", ("unit", "target"), "Act: attack a unit in the attacker's range (1 blood stone)"
+        "attack", ("unit", "target"), "Act: attack a unit in the attacker's range (1 blood stone)",
+        types=("unit", "unit"), label="{unit} attacks {target}",
     ),
-    ActionSpec("cast", ("card",), "start using a spell card from your hand"),
-    ActionSpec("target", ("unit_or_square",), "choose the unit or square the spell affects"),
-    ActionSpec("pay", ("x",), "pay X blood from the Witch, roll the Chance and resolve the spell"),
-    ActionSpec("discard", ("card",), "discard a spell card from your hand"),
-    ActionSpec("done", (), "stop Acting with the units a spell let you Act with"),
-    ActionSpec("end", (), "end your turn"),
+    ActionSpec("cast", ("card",), "start using a spell card from your hand", label="Cast {card}"),
+    ActionSpec("target", ("unit_or_square",), "choose the unit or square the spell affects",
+               label="Target {unit_or_square}"),
+    ActionSpec("pay", ("x",), "pay X blood from the Witch, roll the Chance and resolve the spell",
+               types=("number",), label="Pay {x} blood"),
+    ActionSpec("discard", ("card",), "discard a spell card from your hand", label="Discard {card}"),
+    ActionSpec("done", (), "stop Acting with the units a spell let you Act with", label="Done acting"),
+    ActionSpec("end", (), "end your turn", label="End turn"),
 )
 
 _UNIT_VERBS = {"place", "move", "attack"}

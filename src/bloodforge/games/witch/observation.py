@@ -132,7 +132,50 @@ def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
         obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
         if state.pending is not None and state.side == seat:
             obs["pending"] = state.pending.to_json()
+    obs["board"].update(_board_view(obs))
     return obs
+
+
+def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
+    """What is on the grid now in the browser's board contract (docs/browser.md), built from
+    this very observation: the units on the board (`id` is the word actions use) and the seat's
+    own spell cards."""
+    pieces = [
+        {"at": u["square"], "id": uid, "owner": SOLDIERS if u["side"] == "soldiers" else WITCH,
+         "kind": u["kind"], "label": u["name"]}
+        for uid, u in obs["units"].items()
+        if u["where"] == "board" and u["square"] is not None
+    ]
+    hand = [{"id": c["id"], "label": c["name"], "kind": "card"} for c in obs["hand"] or ()]
+    return {"pieces": pieces, "marks": [], "hand": hand}
+
+
+def static_board(c: Content) -> dict[str, Any]:
+    """The grid in the browser's board contract: squares named as actions name them (`c5`,
+    row 1 at the Soldiers' edge, drawn at the bottom), darkened squares and start zones as
+    kinds, and people's names for unit and spell words."""
+    b = c.data.board
+    kind = {**dict.fromkeys(b.soldier_start, "soldier_start"), **dict.fromkeys(b.witch_start, "witch_start"),
+            **dict.fromkeys(b.darkened, "darkened")}
+    cells = []
+    for row in range(b.height):
+        for col in range(b.width):
+            name = f"{chr(97 + col)}{b.height - row}"
+            cells.append({"id": name, "col": col, "row": row, "kind": kind.get(name, "plain")})
+    static_units, static_cards = _statics(c)
+    return {
+        "geometry": "squares",
+        "width": b.width,
+        "height": b.height,
+        "cells": cells,
+        "col_labels": [chr(97 + col) for col in range(b.width)],
+        "row_labels": [str(b.height - row) for row in range(b.height)],
+        "kinds": {"plain": {"label": "open"}, "darkened": {"label": "darkened (impassable)"},
+                  "soldier_start": {"label": "Soldiers' start"}, "witch_start": {"label": "Witch's start"}},
+        "seats": [{"seat": SOLDIERS, "name": "Soldiers"}, {"seat": WITCH, "name": "Witch"}],
+        "names": {**{u: v["name"] for u, v in static_units.items()},
+                  **{sid: v["name"] for sid, v in static_cards.items()}},
+    }
 
 
 def _copy_card(t: dict[str, Any]) -> dict[str, Any]:

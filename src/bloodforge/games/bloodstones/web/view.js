@@ -1,0 +1,179 @@
+// Bloodstones' look in the browser. The shared area renderer (/static/boards/) draws the map,
+// the stacks, villages and citadels from static_info()["board"] and observation()["board"] and
+// turns clicks into legal actions; this module sets the colours and glyphs and adds the panels
+// the map cannot show: players' tracks, the hand's pips and costs, the partial choice, the
+// battle, and what is in the area under the mouse.
+import { clear, el } from "/static/common.js";
+
+const TERRAIN = {
+  plains: { fill: "#dfe8b0" }, forest: { fill: "#8fbf73" }, hills: { fill: "#d2b27a", glyph: "⌒⌒" },
+  mountains: { fill: "#a39a92", glyph: "▲▲" }, desert: { fill: "#f1dfa8", glyph: "∴" }, sea: { fill: "#9cc9e8" },
+};
+const FACTION_COLOUR = {
+  dragon_riders: "#c0392b", horse_lords: "#d49a00", hill_folk: "#8e5a2b",
+  necromancers: "#7d3c98", corsairs: "#117a8b", chaos_horde: "#2e4053",
+};
+const SEAT_COLOUR = ["#c0392b", "#2471a3", "#d49a00", "#7d3c98", "#117a8b", "#2e4053"];
+const GLYPH = { castle: "♜", ship: "⛵", dragon: "🐉", leader: "★", cavalry: "♞", giant: "G", siege_engine: "⚙", necromancer: "☠", undead: "☠" };
+
+export function createView(ctx) {
+  const stat = ctx.staticInfo;
+  const areas = new Map(stat.map.areas.map((a) => [String(a.id), a]));
+  let view = null;
+
+  const obs = () => view.observation;
+  const factionOf = (seat) => view?.observation.players[seat]?.faction;
+  const colour = (seat) => FACTION_COLOUR[factionOf(seat)] || SEAT_COLOUR[seat % SEAT_COLOUR.length];
+  const seatName = (seat) => ctx.table.seats[seat]?.name ?? `P${seat}`;
+  const unitInfo = (seat, unit) => stat.factions[factionOf(seat)]?.units?.[unit];
+  const nice = (u) => String(u).replace(/_/g, " ");
+  const glyph = (unit) => GLYPH[unit] || GLYPH[unitInfo(0, unit)?.base] || "";
+
+  const look = {
+    kinds: TERRAIN,
+    seatColour: (seat) => colour(seat),
+    piece: (p) => ({
+      shape: "chip", text: String(p.count), sub: Object.keys(p.units || {}).map(glyph).join("").slice(0, 5),
+      title: `${seatName(p.owner)}: ${p.label}`,
+    }),
+    mark: (m) => {
+      if (m.kind === "village") return { shape: "house", text: m.count > 1 ? String(m.count) : "", title: `${m.count} village(s) of ${seatName(m.owner)}` };
+      if (m.kind === "citadel") return { shape: "tower", text: "", title: `Citadel of ${seatName(m.owner)}` };
+      return null; // battle, chosen: the cell's outline shows them (view.css)
+    },
+    handTitle: (v) => {
+      const me = v.observation.players[v.observation.seat];
+      return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: `${me?.hand_count ?? 0} of ${me?.hand_limit ?? "?"} tiles · bag ${me?.bag_count ?? "?"}` })];
+    },
+    handItem: (item, v) => {
+      const info = unitInfo(v.observation.seat, item.id) || {};
+      const cost = info.build_cost !== null && info.build_cost !== undefined ? `cost ${info.build_cost}` : "—";
+      return [el("span", { class: "tile-name", text: nice(item.id) }), pips(info.pips ?? 0), el("span", { class: "tile-cost", text: cost })];
+    },
+  };
+
+  function pips(n) {
+    const box = el("span", { class: "pips", "aria-label": `${n} pips` });
+    for (let i = 0; i < n; i++) box.append(el("span", { class: "pip" }));
+    return box;
+  }
+
+  function render(v, legal) {
+    view = v;
+    drawPlayers();
+    drawPending();
+    drawBattle();
+    drawAreaInfo(legal);
+  }
+
+  function prompt(v) {
+    const o = v.observation;
+    const has = (verb) => v.legal.some((t) => t === verb || t.startsWith(`${verb} `));
+    if (o.battle) {
+      if (has("withdraw") || has("stay")) return "You are attacked: withdraw to a highlighted area or stay and fight.";
+      if (has("substitute") || has("keep")) return "Battle: keep your tiles or click a hand tile to substitute it for your lowest.";
+      if (has("casualty")) return "You lost the battle: choose the unit to eliminate.";
+      if (has("retreat")) return "Retreat to a highlighted area.";
+    }
+    if (o.pending?.kind === "move") return has("to") ? "Add units (click their area) or click a destination; then pay with hand tiles." : "Pay for the move with hand tiles.";
+    if (o.pending) return "Pay with hand tiles (click a tile).";
+    if (o.phase === "setup_build") return `Spend your build points (${o.build_points} left): click a hand tile, then a highlighted area — or Done.`;
+    if (o.phase === "main_actions") return "Build (a hand tile, then an area), move (your units' area), attack or capture — Done ends your turn.";
+    return "";
+  }
+
+  function drawPlayers() {
+    const box = clear(ctx.players);
+    const o = obs();
+    for (const p of o.players) {
+      const toMove = view.current_player === p.seat;
+      const seat = ctx.table.seats[p.seat];
+      const card = el("div", { class: `player ${toMove ? "to-move" : ""} ${p.eliminated ? "eliminated" : ""}`, dataset: { seat: p.seat } });
+      card.append(el("div", { class: "player-head" },
+        el("span", { class: "swatch", style: `background:${colour(p.seat)}` }),
+        el("strong", { text: seat?.name ?? `P${p.seat}` }),
+        el("span", { class: "muted", text: ` ${seat?.kind === "agent" ? "AI · " : ""}${p.faction_name ?? "faction not chosen"}` }),
+        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
+        o.seat === p.seat ? el("span", { class: "you-flag", text: "you" }) : null));
+      const regroups = el("span", { class: "regroups", title: "regroups" });
+      for (let i = 0; i < o.regroup_target; i++) regroups.append(el("span", { class: `dot ${i < p.regroups ? "on" : ""}` }));
+      card.append(el("div", { class: "player-stats" },
+        el("span", { class: "vp", title: "victory points", text: `${p.vp} VP` }),
+        el("span", {}, "regroups ", regroups),
+        el("span", { title: "tiles in hand (hand size)", text: `hand ${p.hand_count} (size ${p.hand_limit ?? "?"})` }),
+        el("span", { title: "tiles in bag", text: `bag ${p.bag_count}` }),
+        el("span", { title: "villages on the map / in supply", text: `villages ${p.villages_on_map}/${p.village_supply}` }),
+        p.captured_villages || p.captured_citadels ? el("span", { text: `captured ${p.captured_villages}v ${p.captured_citadels}c` }) : null,
+        p.undead_pool ? el("span", { text: `undead pool ${p.undead_pool}` }) : null));
+      card.append(el("div", { class: "vp-track" }, el("div", { class: "vp-fill", style: `width:${Math.min(100, p.vp * 2)}%;background:${colour(p.seat)}` })));
+      box.append(card);
+    }
+    const end = o.end_triggered_by !== null && o.end_triggered_by !== undefined ? ` · end triggered by ${seatName(o.end_triggered_by)}` : "";
+    box.append(el("div", { class: "muted small", text: `Turns taken ${o.turns_taken} · phase ${o.phase.replace(/_/g, " ")}${end}` }));
+  }
+
+  function unitList(units) {
+    return Object.entries(units).filter(([, n]) => n > 0).map(([u, n]) => `${n} ${nice(u)}`).join(", ") || "nothing";
+  }
+
+  function drawPending() {
+    const box = clear(ctx.pending);
+    const p = obs().pending;
+    if (!p) return;
+    const parts = [];
+    if (p.group && Object.keys(p.group).length) parts.push(`group in ${p.group_area}: ${unitList(p.group)}`);
+    if (p.kind === "build" && p.unit) parts.push(`${nice(p.unit)} in ${p.area}`);
+    if (p.targets && p.targets.length) parts.push(`areas ${p.targets.join(", ")}`);
+    if (p.cost !== undefined && p.cost !== null) parts.push(`cost ${p.cost}`);
+    if (p.paid && p.paid.length) parts.push(`paid ${p.paid.map(nice).join(", ")}`);
+    box.append(el("div", { class: "pending-box" }, el("strong", { text: `Choosing: ${p.kind}` }), el("span", { text: ` — ${parts.join(" · ")}` })));
+  }
+
+  function drawBattle() {
+    const box = clear(ctx.extra);
+    const b = obs().battle;
+    box.hidden = !b;
+    if (!b) return;
+    box.append(el("h3", { text: `Battle in area ${b.area} (${areas.get(String(b.area))?.terrain ?? "?"})` }));
+    box.append(el("div", { class: "muted small", text: `step: ${b.step}${b.fights ? ` · re-fight ${b.fights}` : ""}` }));
+    b.sides.forEach((side, i) => {
+      const tiles = el("div", { class: "battle-tiles" });
+      if (side.tiles) for (const t of side.tiles) tiles.append(el("span", { class: "btile", text: t }));
+      else for (let k = 0; k < side.tile_count; k++) tiles.append(el("span", { class: "btile hidden", text: "?" }));
+      if (side.substitute) tiles.append(el("span", { class: "sub", text: `+ ${nice(side.substitute)}` }));
+      else if (side.substituted) tiles.append(el("span", { class: "sub", text: "+ a hidden substitute" }));
+      if (side.total !== null && side.total !== undefined) tiles.append(el("strong", { class: "total", text: `= ${side.total}` }));
+      box.append(el("div", { class: "battle-side" },
+        el("span", { class: "swatch", style: `background:${colour(side.seat)}` }),
+        el("strong", { text: `${i === 0 ? "Attacker" : "Defender"} ${seatName(side.seat)}` }),
+        el("span", { class: "muted", text: ` ${side.units_at_start} unit(s)` })), tiles);
+    });
+    if (b.winner !== null && b.winner !== undefined) box.append(el("div", { class: "winner", text: `${seatName(b.winner)} wins the fight` }));
+  }
+
+  // The area under the mouse: its units by player, village, citadel and borders.
+  let hovered = null;
+  ctx.board.addEventListener("mouseover", (ev) => {
+    const id = ev.target?.dataset?.area;
+    if (id !== undefined && id !== hovered) { hovered = id; drawAreaInfo(); }
+  });
+
+  function drawAreaInfo() {
+    if (!view || hovered === null) return;
+    const box = clear(ctx.areaInfo);
+    box.hidden = false;
+    const a = areas.get(hovered);
+    box.append(el("h3", { text: `Area ${hovered} · ${a?.terrain ?? ""}` }));
+    const entry = obs().areas.find((x) => String(x.id) === hovered);
+    for (const [s, units] of Object.entries(entry?.units || {})) {
+      box.append(el("div", {}, el("span", { class: "swatch", style: `background:${colour(Number(s))}` }), el("strong", { text: ` ${seatName(Number(s))}: ` }), unitList(units)));
+    }
+    if (entry?.village) box.append(el("div", { text: `${entry.village.count} village(s) of ${seatName(entry.village.seat)}` }));
+    if (!entry) box.append(el("div", { class: "muted", text: "empty" }));
+    const owner = obs().players.find((p) => String(p.citadel_area) === hovered);
+    if (owner) box.append(el("div", { text: `Citadel of ${seatName(owner.seat)}` }));
+    box.append(el("div", { class: "muted small", text: `borders ${a?.adjacent.join(", ")}` }));
+  }
+
+  return { look, render, prompt };
+}

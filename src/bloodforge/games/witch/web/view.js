@@ -1,0 +1,87 @@
+// Blood Stone's look in the browser. The shared square-grid renderer (/static/boards/) draws the
+// board from static_info()["board"] and the units from observation()["board"], and turns clicks
+// into legal actions (click a unit, then a highlighted square or target; click a spell card to
+// cast or discard it). This module sets the colours and glyphs, shows each unit's blood, the
+// spell cards' chance, range and effect, both sides' units and the spell being cast.
+import { clear, el } from "/static/common.js";
+
+const SIDE_COLOUR = { soldiers: "#28568f", witch: "#7d1f4f" };
+const SQUARES = {
+  plain: { fill: "#e9dfc8" }, darkened: { fill: "#3b332c" },
+  soldier_start: { fill: "#cfdcec" }, witch_start: { fill: "#e8cfd9" },
+};
+
+export function createView(ctx) {
+  let view = null;
+  const units = () => view?.observation.units || {};
+  const seatName = (seat) => ctx.table.seats[seat]?.name ?? `seat ${seat}`;
+
+  const look = {
+    kinds: SQUARES,
+    seatColour: (seat) => (seat === 0 ? SIDE_COLOUR.soldiers : SIDE_COLOUR.witch),
+    piece: (p) => {
+      const u = units()[p.id] || {};
+      const state = `${u.zombified ? ", zombified" : ""}${u.bound ? ", bound" : ""}`;
+      return {
+        fill: u.zombified ? "#4f7a3a" : undefined, text: u.glyph ?? "?", badge: u.blood,
+        class: `${u.zombified ? "zombified" : ""} ${u.bound ? "bound" : ""}`,
+        title: `${u.name}: ${u.blood}/${u.max_blood} blood, moves ${u.movement}${u.attack ? `, attack ${u.attack}` : ""}${state}`,
+      };
+    },
+    handTitle: (v) => [el("strong", { text: "Your spells " }),
+      el("span", { class: "muted", text: `${v.observation.hand.length} card(s) · blood supply ${v.observation.supply}` })],
+    handItem: (item, v) => {
+      const card = (v.observation.hand || []).find((c) => c.id === item.id);
+      if (!card) return null;
+      return [el("strong", { text: card.name }), el("span", { class: "small", text: `Chance ${card.chance.text}` }),
+        el("span", { class: "small", text: `Range ${card.range}` }), el("span", { class: "small muted", text: card.effect.text })];
+    },
+  };
+
+  function render(v) {
+    view = v;
+    drawSides();
+    drawPending();
+  }
+
+  function drawSides() {
+    const box = clear(ctx.players);
+    const o = view.observation;
+    for (const [side, seat] of [["soldiers", 0], ["witch", 1]]) {
+      const toMove = view.current_player === seat;
+      const card = el("div", { class: `player ${toMove ? "to-move" : ""}` });
+      card.append(el("div", { class: "player-head" },
+        el("span", { class: "swatch", style: `background:${SIDE_COLOUR[side]}` }),
+        el("strong", { text: seatName(seat) }),
+        el("span", { class: "muted", text: ` ${ctx.table.seats[seat]?.kind === "agent" ? "AI · " : ""}${side === "witch" ? "the Witch" : "the Soldiers"}` }),
+        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
+        o.seat === seat ? el("span", { class: "you-flag", text: "you" }) : null));
+      const list = el("div", { class: "player-stats" });
+      for (const u of Object.values(units()).filter((x) => x.side === side)) {
+        list.append(el("span", { title: u.attack || "" }, `${u.glyph} ${u.name}: `, el("strong", { text: u.where === "board" ? `${u.blood}/${u.max_blood}` : u.where })));
+      }
+      list.append(el("span", { text: `hand ${o.hand_sizes?.[side] ?? 0}` }));
+      card.append(list);
+      box.append(card);
+    }
+    const t = o.turn || {};
+    box.append(el("div", { class: "muted small", text: `Turn ${o.turn_number} of ${o.max_turns} · acts ${t.acts_used ?? 0}/${(t.acts_limit ?? 0) + (t.extra_acts ?? 0)} · spells ${t.spells_used ?? 0}/${t.spell_limit ?? "?"} · phantoms ${o.phantoms}${o.winner ? ` · winner: the ${o.winner}` : ""}` }));
+  }
+
+  function drawPending() {
+    const box = clear(ctx.pending);
+    const p = view.observation.pending;
+    if (!p) return;
+    const text = typeof p === "object" ? Object.entries(p).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") : String(p);
+    box.append(el("div", { class: "pending-box" }, el("strong", { text: "Casting: " }), el("span", { text })));
+  }
+
+  function prompt(v) {
+    const o = v.observation;
+    if (o.phase === "place") return "Place your pieces: click a highlighted start square.";
+    if (o.pending) return v.legal.some((t) => t.startsWith("pay ")) ? "Pay blood for the spell: choose X." : "Choose the spell's target (highlighted).";
+    return "";
+  }
+
+  return { look, render, prompt };
+}

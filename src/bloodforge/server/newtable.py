@@ -1,0 +1,119 @@
+"""Creating a table: the game and first state a request describes, seats, names, tokens.
+
+Every refusal is a clear 4xx (`ApiError`) naming the field, the file or the game, and nothing
+is stored before all checks pass. Runs in a worker thread (a game may take a while to set up).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import unicodedata
+from typing import Any
+
+import yaml
+
+import bloodforge
+from bloodforge.agents import agent_names
+from bloodforge.core import BloodforgeError, Game, State, UnknownGame, game_class
+
+from .errors import ApiError
+from .schemas import MAX_SEED, SeatCreate, TableCreate
+
+MAX_SCENARIO_CHARS = 200_000
+
+
+def hash_token(token: str) -> str:
+    # surrogatepass: a token with lone surrogates (from a JSON escape) hashes, and never matches
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def clean_name(raw: str, fallback: str, limit: int) -> str:
+    """Printable text only (no control or format characters), spaces collapsed, trimmed.
+
+    Names are still shown only as text (never parsed as HTML); cleaning keeps logs and layouts
+    sane, escaping is the UI's job."""
+    kept = "".join(ch for ch in raw if unicodedata.category(ch)[0] != "C")
+    text = " ".join(kept.split())[:limit]
+    return text or fallback
+
+
+def new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
+    """The game and first state a create request describes; every refusal is a clear 4xx."""
+    if req.scenario is not None:
+        # Every scenario message names the file the player uploaded (the server opens no file).
+        label = f"scenario file {req.scenario_name!r}" if req.scenario_name else "the scenario"
+        data = _scenario_dict(req.scenario, label)
+        if req.game is not None and data.get("game") != req.game:
+            raise ApiError(422, "scenario/invalid", f"{label} is for game {data.get('game')!r}, not {req.game!r}")
+        params = data.get("params")
+        _refuse_files(str(data.get("game")), params if isinstance(params, dict) else {})
+        try:
+            state = bloodforge.load_scenario(data)
+        except KeyError as err:  # UnknownGame
+            raise ApiError(422, "game/unknown", f"{label}: {err}") from None
+        except (BloodforgeError, ValueError) as err:
+            text = str(err).removeprefix("scenario: ").removeprefix("scenario ")
+            raise ApiError(422, "scenario/invalid", f"{label}: {text}") from None
+        return state.game, state, data
+    if req.game is None:
+        raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
+    _refuse_files(req.game, req.params)
+    seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
+    try:
+        game = bloodforge.load_game(req.game, seed=seed, **req.params)
+    except KeyError as err:
+        raise ApiError(422, "game/unknown", str(err)) from None
+    except (BloodforgeError, ValueError, TypeError) as err:
+        raise ApiError(422, "params/invalid", str(err)) from None
+    return game, game.new_initial_state(), None
+
+
+def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
+    """Parameters that name files would let a client make the server open its files: every
+    game declares them with `data_file_field`, and the server refuses them all."""
+    try:
+        files = game_class(game_id).info.params_model.file_parameters()
+    except UnknownGame:
+        return  # the game lookup that follows gives the clear error
+    named = [k for k in files if params.get(k) is not None]
+    if named:
+        raise ApiError(
+            422, "params/invalid",
+            f"parameter {named[0]!r} names a file; the server accepts no file parameters "
+            f"({', '.join(files)}): play a designer's copy with the CLI or the lab",
+        )
+
+
+def _scenario_dict(source: str | dict[str, Any], label: str) -> dict[str, Any]:
+    if isinstance(source, dict):
+        return source
+    if len(source) > MAX_SCENARIO_CHARS:
+        raise ApiError(413, "scenario/too_large", f"{label}: over {MAX_SCENARIO_CHARS} characters")
+    try:
+        data = yaml.safe_load(source)
+    except yaml.YAMLError as err:
+        raise ApiError(422, "scenario/invalid", f"{label} is not valid YAML or JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise ApiError(422, "scenario/invalid", f"{label}: a scenario must be a mapping with game, params, position")
+    return data
+
+
+def seat_specs(seats: list[SeatCreate] | None, game: Game) -> list[SeatCreate]:
+    n = game.num_players
+    if seats is None:
+        seats = [SeatCreate(kind="human")] + [SeatCreate(kind="agent", agent="greedy") for _ in range(n - 1)]
+    if len(seats) != n:
+        raise ApiError(422, "seats/invalid", f"{game.info.name} with these parameters has {n} seats, got {len(seats)}")
+    known = agent_names()
+    out = []
+    for i, s in enumerate(seats):
+        if s.kind == "agent":
+            agent = s.agent or "greedy"
+            if agent not in known:
+                raise ApiError(422, "agent/unknown", f"seat {i}: unknown agent {agent!r}; known: {', '.join(known)}")
+            name = clean_name(s.name, f"AI {i + 1} ({agent})", 40)
+            out.append(SeatCreate(name=name, kind="agent", agent=agent, strength=s.strength))
+        else:
+            out.append(SeatCreate(name=clean_name(s.name, f"Player {i + 1}", 40), kind="human"))
+    return out

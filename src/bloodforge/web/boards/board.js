@@ -1,0 +1,367 @@
+// The shared board: draws `static_info()["board"]` with the renderer of its geometry, what is on
+// it from `observation()["board"]` (pieces stacked inside their cells, marks, the seat's hand),
+// and turns clicks into legal actions. A click picks the next argument of the legal actions
+// whose type fits (a cell: area/square/hex; a piece: unit; a hand item: its kind); one action
+// left is played at once, several open a menu or wait for the next click. The game's view.js
+// only gives the look (colours, glyphs, shapes; see docs/browser.md).
+import { clear, el, svg } from "/static/common.js";
+import { CELL_TYPES, candidates, grammarMap, label as fillLabel, openArgs, parse, ready } from "/static/boards/actions.js";
+import { layout as areasLayout } from "/static/boards/areas.js";
+import { pointsAttr } from "/static/boards/geometry.js";
+import { layout as hexesLayout } from "/static/boards/hexes.js";
+import { layout as squaresLayout } from "/static/boards/squares.js";
+
+const LAYOUTS = { areas: areasLayout, squares: squaresLayout, hexes: hexesLayout };
+const KIND_FILLS = ["#e6dcc3", "#cfe0b4", "#b9d3e8", "#e8c9b4", "#d6c9e6", "#c9e6df", "#efe4a9", "#d9d9d9"];
+const SEAT_COLOURS = ["#c0392b", "#2471a3", "#d49a00", "#7d3c98", "#117a8b", "#2e4053"];
+const HAND_TYPES = new Set(["unit", "card", "tile"]);
+
+export function hasBoard(staticInfo) {
+  return Boolean(staticInfo?.board && LAYOUTS[staticInfo.board.geometry]);
+}
+
+// ctx: board, hand, menu (DOM elements), staticInfo, grammar, table, seat, act(text).
+// look (optional, from the game's view.js): kinds {kind: {fill, glyph, label}}, seatColour(seat,
+// view), piece(piece, view) -> {fill, text, sub, badge, shape, title, class}, mark(mark, view)
+// -> the same or null (no glyph: the cell only gets the class `mark-<kind>`), handItem(item,
+// view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text.
+export function createBoard(ctx, look = {}) {
+  const board = ctx.staticInfo.board;
+  const geometry = board.geometry;
+  const cellType = CELL_TYPES[geometry];
+  const lay = LAYOUTS[geometry](board);
+  const u = lay.unit;
+  const grammar = grammarMap(ctx.grammar);
+  const cells = new Map(lay.cells.map((c) => [c.id, c]));
+  const kindOrder = [...new Set([...Object.keys(board.kinds || {}), ...lay.cells.map((c) => c.kind).filter(Boolean)])];
+  let view = null;
+  let legal = [];
+  let picks = [];
+
+  // -- the board skeleton, drawn once ---------------------------------------------------------
+  const root = svg("svg", {
+    class: `map board-${geometry}`, viewBox: lay.viewBox.map((v) => +v.toFixed(3)).join(" "),
+    role: "img", "aria-label": board.name || "board", dataset: { geometry },
+  });
+  root.style.setProperty("--u", String(u));
+  const layers = Object.fromEntries(["cells", "lines", "highlights", "labels", "marks", "pieces", "extras"].map((n) => [n, svg("g", { class: n })]));
+  root.append(...Object.values(layers));
+  const nodes = new Map();
+  for (const c of lay.cells) {
+    const poly = svg("polygon", {
+      points: pointsAttr(c.points), fill: kindFill(c.kind),
+      class: `cell${c.kind ? ` kind-${c.kind}` : ""}${c.parity !== undefined ? ` parity-${c.parity}` : ""}`,
+      dataset: { cell: c.id, [cellType]: c.id }, "stroke-width": u * 0.04,
+    });
+    poly.append(svg("title", { text: look.cellTitle ? look.cellTitle(c) : cellTitle(c) }));
+    poly.addEventListener("click", (ev) => onClick([{ value: c.id, type: cellType }], ev, c.name));
+    layers.cells.append(poly);
+    nodes.set(c.id, poly);
+    if (c.label) layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": u * 0.3, text: c.label }));
+    const glyph = look.kinds?.[c.kind]?.glyph;
+    if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
+  }
+  for (const line of lay.lines) {
+    const [[x1, y1], [x2, y2]] = line.points;
+    layers.lines.append(svg("line", { x1, y1, x2, y2, class: `line ${line.kind}`, "stroke-width": u * (line.kind === "barrier" ? 0.12 : 0.05) }));
+  }
+  for (const x of lay.extras) layers.extras.append(svg("text", { x: x.x, y: x.y, class: x.class, "font-size": u * 0.5, "dominant-baseline": "middle", text: x.text }));
+  clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legend());
+
+  function kindFill(kind) {
+    if (!kind) return KIND_FILLS[0];
+    return look.kinds?.[kind]?.fill ?? KIND_FILLS[kindOrder.indexOf(kind) % KIND_FILLS.length];
+  }
+
+  function cellTitle(c) {
+    const kind = c.kind ? board.kinds?.[c.kind]?.label ?? c.kind : "";
+    return `${c.name}${kind && !c.name.includes(kind) ? ` · ${kind}` : ""}`;
+  }
+
+  function legend() {
+    const box = el("div", { class: "legend" });
+    for (const kind of kindOrder) {
+      const text = look.kinds?.[kind]?.label ?? board.kinds?.[kind]?.label ?? kind.replace(/_/g, " ");
+      box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch", style: `background:${kindFill(kind)}` }), text));
+    }
+    if (lay.lines.some((l) => l.kind === "barrier")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch barrier" }), "no crossing"));
+    if (lay.lines.some((l) => l.kind === "link")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch link" }), "linked"));
+    return box;
+  }
+
+  // -- names and labels -------------------------------------------------------------------------
+  const obsBoard = () => view?.observation?.board || {};
+  function seatColour(seat) {
+    if (seat === null || seat === undefined) return "#555";
+    return look.seatColour?.(seat, view) ?? board.seats?.find((s) => s.seat === seat)?.colour ?? SEAT_COLOURS[seat % SEAT_COLOURS.length];
+  }
+
+  function nameOf(value, type) {
+    if (type === cellType || (type === "word" && cells.has(value))) return cells.get(value)?.name ?? value;
+    if (type === "seat") return ctx.table?.seats?.[Number(value)]?.name ?? `seat ${value}`;
+    const b = obsBoard();
+    const named = board.names?.[value]
+      ?? (b.pieces || []).find((p) => p.id === value)?.label
+      ?? (b.hand || []).find((h) => h.id === value)?.label;
+    return named ?? String(value).replace(/_/g, " ");
+  }
+
+  function label(text) {
+    return fillLabel(parse(text, grammar), nameOf);
+  }
+
+  // -- clicks: picking arguments ------------------------------------------------------------------
+  const actions = () => legal.map((t) => parse(t, grammar));
+
+  function clickable() {
+    const b = obsBoard();
+    const out = lay.cells.map((c) => ({ value: c.id, type: cellType }));
+    for (const p of b.pieces || []) if (p.id !== undefined && p.id !== null) out.push({ value: String(p.id), type: "unit" });
+    for (const h of b.hand || []) out.push({ value: String(h.id), type: handType(h) });
+    return out;
+  }
+
+  function handType(item) { return HAND_TYPES.has(item.kind) ? item.kind : "card"; }
+
+  // `options`: what the click may mean, in order of preference (a piece, then its cell).
+  function onClick(options, ev, title) {
+    if (!view || !legal.length) return;
+    const all = actions();
+    for (const base of [picks, []]) {
+      for (const opt of options) {
+        const tried = [...base, opt];
+        const found = candidates(all, tried);
+        if (found.length) { choose(tried, found, ev, title); return; }
+      }
+      if (!picks.length) break;
+    }
+    picks = [];
+    closeMenu();
+    paint();
+  }
+
+  // One action ready: play it. Several: a menu of the ready ones. The picks stay, so a further
+  // click can narrow the choice (the places it may go are highlighted).
+  function choose(tried, found, ev, title) {
+    closeMenu();
+    const targets = clickable();
+    const done = found.filter((a) => ready(a, tried, targets));
+    if (found.length === 1 && done.length === 1) { picks = []; ctx.act(done[0].text); return; }
+    picks = tried;
+    paint();
+    // A piece or hand item that can be selected is selected (its targets light up); a cell
+    // offers what can be done there.
+    const selects = tried.at(-1).type !== cellType && done.length < found.length;
+    if (done.length && !selects) openMenu(done, ev, title);
+  }
+
+  function openMenu(found, ev, title) {
+    const menu = clear(ctx.menu);
+    menu.append(el("div", { class: "menu-title", text: title }));
+    const sorted = found.slice().sort((a, b) => label(a.text).localeCompare(label(b.text), undefined, { numeric: true }));
+    for (const a of sorted) {
+      menu.append(el("button", { type: "button", dataset: { action: a.text }, onclick: () => { closeMenu(); picks = []; ctx.act(a.text); }, text: label(a.text) }));
+    }
+    menu.append(el("button", { type: "button", class: "muted", onclick: () => { closeMenu(); picks = []; paint(); }, text: "Close" }));
+    menu.hidden = false;
+    const x = Math.min(ev.clientX + 8, window.innerWidth - 300);
+    const y = Math.min(ev.clientY + 8, window.innerHeight - menu.offsetHeight - 8);
+    menu.style.left = `${Math.max(4, x)}px`;
+    menu.style.top = `${Math.max(4, y)}px`;
+    setTimeout(() => document.addEventListener("click", outside, { once: true }), 0);
+  }
+
+  function outside(ev) {
+    if (!ctx.menu.contains(ev.target)) ctx.menu.hidden = true;
+    else if (!ctx.menu.hidden) document.addEventListener("click", outside, { once: true });
+  }
+
+  function closeMenu() {
+    ctx.menu.hidden = true;
+    document.removeEventListener("click", outside, { once: true });
+  }
+
+  function reset() {
+    closeMenu();
+    if (!picks.length) return false;
+    picks = [];
+    paint();
+    return true;
+  }
+
+  // -- drawing the observation ----------------------------------------------------------------
+  function render(v, legalNow) {
+    view = v;
+    legal = legalNow || [];
+    if (picks.length && !candidates(actions(), picks).length) picks = [];
+    closeMenu();
+    paint();
+  }
+
+  function paint() {
+    if (!view) return;
+    const found = candidates(actions(), picks);
+    const targets = clickable();
+    const open = new Set();
+    // For each candidate, the next thing to click: its first argument a click can still supply
+    // (a unit before its destination, a tile before its area), as a person would go about it.
+    for (const a of found) {
+      const next = openArgs(a, picks, targets)[0];
+      if (next) open.add(`${next.type}:${next.value}`);
+    }
+    const picked = new Set(picks.map((p) => `${p.type}:${p.value}`));
+    const b = obsBoard();
+    const markKinds = new Map();
+    for (const m of b.marks || []) {
+      if (!markKinds.has(String(m.at))) markKinds.set(String(m.at), new Set());
+      markKinds.get(String(m.at)).add(m.kind);
+    }
+    const pieceCells = new Set((b.pieces || []).filter((p) => picked.has(`unit:${p.id}`)).map((p) => String(p.at)));
+    clear(layers.highlights);
+    for (const [id, node] of nodes) {
+      const isLegal = open.has(`${cellType}:${id}`);
+      const isSelected = picked.has(`${cellType}:${id}`) || pieceCells.has(id);
+      node.classList.toggle("legal", isLegal);
+      node.classList.toggle("selected", isSelected);
+      // outlines on a layer of their own, so that neighbouring cells never cover them
+      if (isLegal || isSelected) layers.highlights.append(svg("polygon", { points: node.getAttribute("points"), class: `hl ${isSelected ? "selected" : "legal"}` }));
+      for (const cls of [...node.classList]) if (cls.startsWith("mark-")) node.classList.remove(cls);
+      for (const k of markKinds.get(id) || []) node.classList.add(`mark-${k}`);
+    }
+    drawPieces(b.pieces || [], open, picked);
+    drawMarks(b.marks || []);
+    drawHand(b.hand, open, picked);
+  }
+
+  function drawPieces(pieces, open, picked) {
+    clear(layers.pieces);
+    const byCell = group(pieces);
+    for (const [at, list] of byCell) {
+      const c = cells.get(at);
+      if (!c) continue;
+      const n = list.length;
+      const cols = Math.min(n, geometry === "areas" ? 2 : 3);
+      const rows = Math.ceil(n / cols);
+      const r = Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4));
+      list.forEach((p, i) => {
+        const style = look.piece?.(p, view);
+        const wide = style?.shape === "chip" ? 1.3 : 1; // chips are wider than tall
+        const row = Math.floor(i / cols), col = i % cols;
+        const inRow = Math.min(cols, n - row * cols);
+        const x = c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide;
+        const y = c.cy + (row - (rows - 1) / 2) * r * 2.2 + (c.label ? u * 0.12 : 0);
+        const id = p.id !== undefined && p.id !== null ? String(p.id) : null;
+        const g = token(p, x, y, r * (wide > 1 ? 0.85 : 1), style, "piece");
+        g.dataset.at = at;
+        if (p.owner !== undefined && p.owner !== null) g.dataset.owner = String(p.owner);
+        if (id !== null) {
+          g.dataset.unit = id;
+          g.classList.toggle("legal", open.has(`unit:${id}`));
+          g.classList.toggle("selected", picked.has(`unit:${id}`));
+        }
+        const options = id !== null ? [{ value: id, type: "unit" }, { value: at, type: cellType }] : [{ value: at, type: cellType }];
+        g.addEventListener("click", (ev) => onClick(options, ev, id !== null ? nameOf(id, "unit") : c.name));
+        layers.pieces.append(g);
+      });
+    }
+  }
+
+  function drawMarks(marks) {
+    clear(layers.marks);
+    for (const [at, list] of group(marks)) {
+      const c = cells.get(at);
+      if (!c) continue;
+      const shown = list.map((m) => [m, look.mark ? look.mark(m, view) : {}]).filter(([, l]) => l !== null && l !== undefined);
+      const r = u * 0.2;
+      shown.forEach(([m, l], i) => {
+        const x = c.cx + (c.label ? u * 0.45 + i * r * 2.3 : (i - (shown.length - 1) / 2) * r * 2.3);
+        const y = c.cy - u * (c.label ? 0.55 : 0.62);
+        layers.marks.append(token(m, x, y, r, { shape: "diamond", ...l }, "mark"));
+      });
+    }
+  }
+
+  // A piece or mark: its shape filled with its owner's colour, a text, a small text under it, a
+  // badge at the top right, and the label as the tooltip.
+  function token(item, x, y, r, style = {}, cls) {
+    const s = style || {};
+    const fill = s.fill ?? (item.hidden ? "#8d8680" : seatColour(item.owner));
+    const g = svg("g", { class: `${cls} kind-${item.kind ?? "thing"}${item.hidden ? " hidden" : ""}${s.class ? ` ${s.class}` : ""}` });
+    g.append(shape(s.shape ?? (cls === "piece" ? "circle" : "diamond"), x, y, r, fill));
+    const text = s.text ?? (item.hidden ? "?" : item.count > 1 ? String(item.count) : initials(item.label ?? item.kind));
+    if (text !== "") g.append(svg("text", { x, y: y + (s.sub ? -r * 0.05 : r * 0.32), class: `${cls}-text`, "font-size": r * (s.sub ? 0.8 : 0.95), text }));
+    if (s.sub) g.append(svg("text", { x, y: y + r * 0.7, class: `${cls}-sub`, "font-size": r * 0.5, text: s.sub }));
+    if (s.badge !== undefined && s.badge !== null && s.badge !== "") {
+      g.append(svg("circle", { cx: x + r * 0.85, cy: y - r * 0.85, r: r * 0.42, class: "badge" }));
+      g.append(svg("text", { x: x + r * 0.85, y: y - r * 0.7, class: "badge-text", "font-size": r * 0.5, text: String(s.badge) }));
+    }
+    g.append(svg("title", { text: s.title ?? item.label ?? item.kind ?? "" }));
+    return g;
+  }
+
+  function shape(kind, x, y, r, fill) {
+    const attrs = { fill, class: "token", "stroke-width": r * 0.12 };
+    switch (kind) {
+      case "square": return svg("rect", { ...attrs, x: x - r, y: y - r, width: 2 * r, height: 2 * r, rx: r * 0.2 });
+      case "chip": return svg("rect", { ...attrs, x: x - r * 1.3, y: y - r * 0.9, width: 2.6 * r, height: 1.8 * r, rx: r * 0.4 });
+      case "diamond": return svg("polygon", { ...attrs, points: pointsAttr([[x, y - r], [x + r, y], [x, y + r], [x - r, y]]) });
+      case "house": return svg("polygon", { ...attrs, points: pointsAttr([[x - r, y - 0.1 * r], [x, y - r], [x + r, y - 0.1 * r], [x + r, y + r], [x - r, y + r]]) });
+      case "tower": {
+        const t = r * 0.4;
+        return svg("polygon", { ...attrs, points: pointsAttr([[x - r, y + r], [x - r, y - r], [x - r + t, y - r], [x - r + t, y - r + t], [x - t / 2, y - r + t],
+          [x - t / 2, y - r], [x + t / 2, y - r], [x + t / 2, y - r + t], [x + r - t, y - r + t], [x + r - t, y - r], [x + r, y - r], [x + r, y + r]]) });
+      }
+      default: return svg("circle", { ...attrs, cx: x, cy: y, r });
+    }
+  }
+
+  function drawHand(hand, open, picked) {
+    const box = clear(ctx.hand);
+    if (hand === null || hand === undefined) {
+      box.hidden = ctx.seat === null ? false : true;
+      if (ctx.seat === null) box.append(el("div", { class: "muted", text: "Spectating: hands are hidden." }));
+      return;
+    }
+    box.hidden = false;
+    box.append(el("div", { class: "hand-title" }, ...(look.handTitle ? [look.handTitle(view)].flat() : [el("strong", { text: "Your hand" })]),
+      picks.length ? el("span", { class: "filter-note", text: ` — chosen: ${picks.map((p) => nameOf(p.value, p.type)).join(", ")}; click a highlighted place (Esc drops it)` }) : null));
+    const row = el("div", { class: "tiles" });
+    for (const item of hand) {
+      const key = `${handType(item)}:${item.id}`;
+      const button = el("button", {
+        type: "button", class: `hand-item kind-${item.kind ?? "card"}${open.has(key) ? " actionable" : ""}${picked.has(key) ? " chosen" : ""}`,
+        dataset: { hand: String(item.id) }, title: item.label ?? String(item.id),
+        onclick: (ev) => onClick([{ value: String(item.id), type: handType(item) }], ev, item.label ?? String(item.id)),
+      });
+      const inner = look.handItem ? look.handItem(item, view) : null;
+      button.append(...(inner ? [inner].flat() : [el("span", { class: "hand-label", text: item.label ?? String(item.id) })]));
+      if (item.count > 1) button.append(el("span", { class: "hand-count", text: `×${item.count}` }));
+      row.append(button);
+    }
+    box.append(row);
+  }
+
+  function prompt() {
+    if (picks.length) return `Chosen ${picks.map((p) => nameOf(p.value, p.type)).join(", ")}: click a highlighted place, or Esc.`;
+    return "Click a highlighted place on the board or in your hand, or choose an action on the right.";
+  }
+
+  return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay };
+}
+
+function group(items) {
+  const out = new Map();
+  for (const it of items) {
+    if (it.at === null || it.at === undefined) continue;
+    const at = String(it.at);
+    if (!out.has(at)) out.set(at, []);
+    out.get(at).push(it);
+  }
+  return out;
+}
+
+function initials(text) {
+  const words = String(text ?? "").replace(/_/g, " ").trim().split(/\s+/).filter(Boolean);
+  if (!words.length) return "";
+  return words.length > 1 ? (words[0][0] + words[1][0]).toUpperCase() : words[0].slice(0, 2).replace(/^./, (c) => c.toUpperCase());
+}

@@ -1,0 +1,115 @@
+"""Several `serve` processes on one PostgreSQL database: each sees the others' moves live
+(LISTEN/NOTIFY), and one can be killed without losing a table."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+from sqlalchemy import create_engine, text
+
+from .support import auth, create_table, free_port, fresh_pg_database
+
+
+@contextmanager
+def serve(db_url: str, ai_delay: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    port = free_port()
+    code = (
+        "from bloodforge.server.runner import serve; "
+        f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay={ai_delay}, "
+        "sweep_interval=0.5, stall_seconds=2.0)"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                httpx.get(f"{url}/api/health", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise RuntimeError("serve did not start") from None
+                time.sleep(0.1)
+        yield url, proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        proc.wait(timeout=20)
+
+
+def wait_table(client: httpx.Client, tid: str, key: str, value: Any, seconds: float = 60) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    table: dict[str, Any] = client.get(f"/api/tables/{tid}").json()
+    while table.get(key) != value and time.monotonic() < deadline:
+        time.sleep(0.1)
+        table = client.get(f"/api/tables/{tid}").json()
+    assert table.get(key) == value, table
+    return table
+
+
+def test_two_processes_share_tables_live_and_survive_a_kill(pg_admin_url: str) -> None:
+    from websockets.sync.client import connect
+
+    db = fresh_pg_database(pg_admin_url).replace("postgresql+psycopg://", "postgresql://")
+    with serve(db, ai_delay=0.3) as (url_a, proc_a), serve(db, ai_delay=0.0) as (url_b, _proc_b), \
+            httpx.Client(base_url=url_a) as a, httpx.Client(base_url=url_b) as b:
+        data = create_table(a, seats=[{"name": "Ann"}, {"name": "Bob"}])
+        tid = data["table"]["id"]
+        tokens = {link["seat"]: link["token"] for link in data["links"]}
+        ai_tid = create_table(a, seats=[{"kind": "agent", "agent": "random"}] * 2, seed=5)["table"]["id"]
+        with connect(url_b.replace("http", "ws") + "/ws/lobby") as lobby:
+            assert json.loads(lobby.recv(timeout=10))["type"] == "lobby"
+            created = create_table(a, name="Made on A", seats=[{"name": "Ann"}, {"name": "Bob"}])["table"]["id"]
+            names = []
+            while created not in names:  # the lobby on B announces a table made on A
+                names = [t["id"] for t in json.loads(lobby.recv(timeout=10))["tables"]]
+        with connect(url_b.replace("http", "ws") + f"/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "seat": None}))
+            assert json.loads(ws.recv(timeout=10))["version"] == 0
+            seat = a.get(f"/api/tables/{tid}/state").json()["current_player"]
+            legal = a.get(f"/api/tables/{tid}/state?seat={seat}", headers=auth(tokens[seat])).json()["legal"]
+            t0 = time.monotonic()
+            r = a.post(f"/api/tables/{tid}/actions", json={"seat": seat, "action": legal[0], "version": 0},
+                       headers=auth(tokens[seat]))
+            assert r.status_code == 200
+            pushed = json.loads(ws.recv(timeout=10))
+            assert pushed["version"] == 1, "a move made on server A reaches a watcher on server B"
+            assert time.monotonic() - t0 < 5
+        assert b.get(f"/api/tables/{tid}").json()["ply"] == 1
+        deadline = time.monotonic() + 20
+        while a.get(f"/api/tables/{ai_tid}").json()["ply"] < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        before_kill = a.get(f"/api/tables/{ai_tid}").json()
+        assert before_kill["ply"] >= 2, "server A is playing the AI table"
+        assert before_kill["status"] == "playing"
+
+        os.kill(proc_a.pid, signal.SIGKILL)  # no shutdown, no goodbye
+        proc_a.wait(timeout=10)
+
+        nxt = b.get(f"/api/tables/{tid}/state").json()["current_player"]
+        legal = b.get(f"/api/tables/{tid}/state?seat={nxt}", headers=auth(tokens[nxt])).json()["legal"]
+        r = b.post(f"/api/tables/{tid}/actions", json={"seat": nxt, "action": legal[0], "version": 1},
+                   headers=auth(tokens[nxt]))
+        assert r.status_code == 200, r.text
+        assert [h["seat"] for h in b.get(f"/api/tables/{tid}/history").json()] == [seat, nxt]
+        # The AI table server A was playing: nobody opens it on B, yet B's sweep finds its AI
+        # turn stalled, takes it up and plays it to the end (watched in the database itself).
+        engine = create_engine(db.replace("postgresql://", "postgresql+psycopg://"))
+        deadline = time.monotonic() + 90
+        status, ply = "playing", 0
+        while status != "over" and time.monotonic() < deadline:
+            time.sleep(0.3)
+            with engine.connect() as conn:
+                status, ply = conn.execute(text("SELECT status, ply FROM tables WHERE id = :t"), {"t": ai_tid}).one()
+        engine.dispose()
+        assert status == "over"
+        assert ply > before_kill["ply"]
