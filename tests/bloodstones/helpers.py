@@ -8,7 +8,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import bloodforge
-from bloodforge.games.bloodstones.state import BloodstonesState, Phase
+from bloodforge.games.bloodstones.game import BloodstonesState
+from bloodforge.games.bloodstones.model import Phase
 from bloodforge.games.bloodstones.units import CITADEL, CUTIECORN, UNDEAD
 
 UnitRow = tuple[int, int, Mapping[str, int]]

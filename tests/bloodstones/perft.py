@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import bloodforge
-from bloodforge.games.bloodstones.state import BloodstonesState
+from bloodforge.games.bloodstones.game import BloodstonesState
 
 from .helpers import scenario_dict
 

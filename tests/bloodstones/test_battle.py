@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from bloodforge.games.bloodstones.state import BloodstonesState
+from bloodforge.games.bloodstones.game import BloodstonesState
 
 from .helpers import legal, legal_of, make, run, start_battle
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bloodforge.games.bloodstones.state import Phase
+from bloodforge.games.bloodstones.model import Phase
 
 from .helpers import legal, legal_of, make, run, start_battle
 

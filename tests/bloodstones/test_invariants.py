@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 import bloodforge
-from bloodforge.games.bloodstones.state import BloodstonesState, Phase
+from bloodforge.games.bloodstones.game import BloodstonesState
+from bloodforge.games.bloodstones.model import Phase
 
 from .helpers import check_invariants, deserts_clear, main_done_uncontested
 

@@ -155,7 +155,7 @@ def test_move_castles_citadels_and_undead_do_not_move() -> None:
 def test_move_legs_paid_together_leftover_pips_carry_over() -> None:
     st = _dr([(16, 0, {"swords": 1}), (19, 0, {"shields": 1})])
     st.hands[0] = {"shields": 1}  # 3 pips; shields tile is out of the bag already
-    st.bags[0].remove("shields")
+    st.own_bag(0).remove("shields")
     run(st, "move 16 swords", "to 22", "move 19 shields", "to 10")
     assert st.pending is not None
     assert st.pending.cost == 3

@@ -11,8 +11,8 @@ import pytest
 
 import bloodforge
 from bloodforge.core import Rng
+from bloodforge.games.bloodstones.game import BloodstonesState
 from bloodforge.games.bloodstones.observation import observe
-from bloodforge.games.bloodstones.state import BloodstonesState
 
 from .helpers import check_invariants, make, run, start_battle
 

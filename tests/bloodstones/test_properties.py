@@ -9,7 +9,7 @@ from hypothesis import strategies as hs
 
 import bloodforge
 from bloodforge.core.errors import ActionSyntaxError, IllegalAction
-from bloodforge.games.bloodstones.state import BloodstonesState
+from bloodforge.games.bloodstones.game import BloodstonesState
 
 from .helpers import check_invariants
 

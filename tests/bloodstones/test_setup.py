@@ -9,7 +9,8 @@ import pytest
 
 import bloodforge
 from bloodforge.games.bloodstones.content import Board
-from bloodforge.games.bloodstones.state import BloodstonesState, Phase
+from bloodforge.games.bloodstones.game import BloodstonesState
+from bloodforge.games.bloodstones.model import Phase
 
 from .helpers import check_invariants, legal, legal_of, run, set_hand
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bloodforge.games.bloodstones.state import Phase
+from bloodforge.games.bloodstones.model import Phase
 
 from .helpers import legal, legal_of, make, run
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import bloodforge
-from bloodforge.games.bloodstones.state import BloodstonesState
+from bloodforge.games.bloodstones.game import BloodstonesState
 
 from .helpers import legal, legal_of, make, run, to_targets
 

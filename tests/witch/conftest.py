@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from witch_helpers import new_game
 
-from bloodforge.games.witch import WitchGame
+from bloodforge.games.witch.game import WitchGame
 
 
 @pytest.fixture

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from bloodforge.core.graph import SquareGrid
-from bloodforge.games.witch.board import compile_reach, square_name
+from bloodforge.games.witch.board import square_name
 from bloodforge.games.witch.content import (
     AdjacentShape,
     LineShape,
     OffsetsShape,
     WithinShape,
+    compile_reach,
     parse_square_name,
 )
 

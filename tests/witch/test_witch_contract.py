@@ -20,8 +20,8 @@ from bloodforge.core import (
     ParameterError,
     Rng,
 )
-from bloodforge.games.witch import WitchState
 from bloodforge.games.witch.content import DEFAULT_CONTENT
+from bloodforge.games.witch.game import WitchState
 from bloodforge.lab.selfplay import play_game
 
 

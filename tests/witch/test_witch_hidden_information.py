@@ -8,7 +8,7 @@ from collections import Counter
 from witch_helpers import check_invariants, new_game, scenario
 
 from bloodforge.core import Rng
-from bloodforge.games.witch import WitchState
+from bloodforge.games.witch.game import WitchState
 from bloodforge.games.witch.model import SOLDIERS, WITCH
 from bloodforge.games.witch.policy import make_policy
 

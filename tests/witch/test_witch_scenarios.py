@@ -10,7 +10,7 @@ from witch_helpers import BASE_UNITS, check_invariants, new_game, scenario, text
 
 import bloodforge
 from bloodforge.core import ScenarioError
-from bloodforge.games.witch import WitchState
+from bloodforge.games.witch.game import WitchState
 from bloodforge.games.witch.model import SOLDIERS
 
 SCENARIOS = sorted(

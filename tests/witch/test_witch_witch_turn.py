@@ -9,6 +9,7 @@ from witch_helpers import check_invariants, scenario, texts
 
 from bloodforge.core import IllegalAction
 from bloodforge.games.witch.model import SOLDIERS, WITCH
+from bloodforge.games.witch.queries import chance_number, pass_probability, passes
 
 
 def test_witch_turn_blood_spells_drawn_up_to_three_at_the_start_of_the_turn() -> None:
@@ -112,6 +113,26 @@ def test_spell_cards_chance_fixed_value_and_always() -> None:
     cast = [e for e in state.observation(None)["log"] if e["kind"] == "cast"][-1]
     assert "roll" not in cast, "100% spells are not rolled"
     assert state.units["witch"].square == state.content.squares_by_name["c7"]
+
+
+@pytest.mark.parametrize(
+    ("kind", "die", "value", "x", "phantoms", "expected"),
+    [
+        ("blood", 4, None, 2, 0, 0.5),  # the worked example: X = 2 passes on a 1 or 2
+        ("blood", 4, None, 6, 0, 1.0),  # more than the die always passes
+        ("phantoms", 4, None, 0, 3, 0.75),
+        ("fixed", 4, 3, 0, 0, 0.75),
+        ("always", None, None, 0, 0, 1.0),
+    ],
+)
+def test_spell_cards_chance_exported_query(
+    kind: str, die: int | None, value: int | None, x: int, phantoms: int, expected: float
+) -> None:
+    """The chance rule the spells use, exported for agents: N > dD passes when N >= the roll."""
+    assert pass_probability(kind, die, value, x, phantoms) == expected
+    if die is not None:
+        n = chance_number(kind, value, x, phantoms)
+        assert [passes(n, roll) for roll in range(1, die + 1)].count(True) == expected * die
 
 
 def test_pay_x_from_one_to_the_die_keeping_one_stone_on_the_witch() -> None:

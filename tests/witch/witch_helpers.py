@@ -6,7 +6,7 @@ from collections import Counter
 from typing import Any
 
 import bloodforge
-from bloodforge.games.witch import WitchGame, WitchState
+from bloodforge.games.witch.game import WitchGame, WitchState
 from bloodforge.games.witch.model import BOARD, PLACES, REALM, REMOVED, UNPLACED
 
 # A quiet default position: everybody far apart, nobody in anybody's range.

@@ -5,5 +5,3 @@ from bloodforge.core import register_game
 from .game import BloodstonesGame
 
 register_game(BloodstonesGame)
-
-__all__ = ["BloodstonesGame"]

@@ -10,24 +10,20 @@ it has any) and retreats the rest.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import Bag
 
+from . import queries
+from .model import ATTACKER, DEFENDER, Battle, Position, UnitCounts
 from .movement import passage_sea
-from .state import ATTACKER, DEFENDER, Battle
 from .units import CITADEL, CUTIECORN, UNDEAD
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState, UnitCounts
 
 WITHDRAW, SUBSTITUTE, CASUALTY, RETREAT, RAISE = "withdraw", "substitute", "casualty", "retreat", "raise"
 
 
 # -- who may go where ---------------------------------------------------------------------------
-def can_enter(st: BloodstonesState, seat: int, unit: str, area: int) -> bool:
+def can_enter(st: Position, seat: int, unit: str, area: int) -> bool:
     """Whether a unit may end a withdrawal or retreat in `area` (terrain rules only)."""
-    terrain = st.game.board.terrain[area]
+    terrain = st.ruleset.board.terrain[area]
     rules = st.rules_of(seat)
     k = rules.kinds[unit]
     if k.is_fortification:
@@ -44,7 +40,7 @@ def can_enter(st: BloodstonesState, seat: int, unit: str, area: int) -> bool:
 
 
 def escape_options(
-    st: BloodstonesState, seat: int, area: int, units: UnitCounts, *, sea_only: bool = False
+    st: Position, seat: int, area: int, units: UnitCounts, *, sea_only: bool = False
 ) -> dict[int, UnitCounts]:
     """Areas a force may withdraw or retreat to, each with the units able to get there.
 
@@ -52,7 +48,7 @@ def escape_options(
     ships; it must hold some of the player's pieces or be empty, and must not be an area the
     player already withdrew or retreated from this turn.
     """
-    board = st.game.board
+    board = st.ruleset.board
     banned = st.withdrawn_from[seat]
     movers = {u: n for u, n in units.items() if not st.kind(seat, u).is_fortification}
 
@@ -91,12 +87,12 @@ def escape_options(
     return {d: out[d] for d in sorted(out)}
 
 
-def _count(st: BloodstonesState, seat: int, units: UnitCounts, pred: str) -> int:
+def _count(st: Position, seat: int, units: UnitCounts, pred: str) -> int:
     return sum(n for u, n in units.items() if (u == CUTIECORN and pred == "cavalry")
                or (u != CUTIECORN and st.kind(seat, u).base == pred))
 
 
-def withdraw_rights(st: BloodstonesState, b: Battle) -> tuple[bool, bool]:
+def withdraw_rights(st: Position, b: Battle) -> tuple[bool, bool]:
     """(may withdraw at all, only by sea) for the defender of battle `b`."""
     att, dfn = b.attacker, b.defender
     a_units = st.units_at(b.area, att)
@@ -108,7 +104,7 @@ def withdraw_rights(st: BloodstonesState, b: Battle) -> tuple[bool, bool]:
     if any(u != CUTIECORN and st.kind(dfn, u).is_dragon for u in d_units):
         return True, False
     att_cav = _count(st, att, a_units, "cavalry")
-    board = st.game.board
+    board = st.ruleset.board
     att_rules = st.rules_of(att)
     ships_near = not board.is_sea(b.area) and any(
         board.is_sea(s) and any(st.kind(att, u).is_ship for u in st.units_at(s, att) if u != CUTIECORN)
@@ -123,7 +119,7 @@ def withdraw_rights(st: BloodstonesState, b: Battle) -> tuple[bool, bool]:
     return False, False
 
 
-def withdraw_options(st: BloodstonesState, b: Battle) -> dict[int, UnitCounts]:
+def withdraw_options(st: Position, b: Battle) -> dict[int, UnitCounts]:
     allowed, sea_only = withdraw_rights(st, b)
     if not allowed:
         return {}
@@ -131,7 +127,7 @@ def withdraw_options(st: BloodstonesState, b: Battle) -> dict[int, UnitCounts]:
 
 
 # -- the battle steps ---------------------------------------------------------------------------
-def start_battle(st: BloodstonesState, area: int, defender: int) -> None:
+def start_battle(st: Position, area: int, defender: int) -> None:
     attacker = st.active
     b = Battle(area=area, attacker=attacker, defender=defender)
     b.forces = [sum(st.units_at(area, attacker).values()), sum(st.units_at(area, defender).values())]
@@ -148,18 +144,20 @@ def start_battle(st: BloodstonesState, area: int, defender: int) -> None:
         draw_battle_tiles(st, b)
 
 
-def tiles_to_draw(st: BloodstonesState, b: Battle, side: int) -> int:
-    seat = b.seat(side)
-    units = st.units_at(b.area, seat)
-    if any(u != CUTIECORN and st.kind(seat, u).is_giant for u in units):
-        return 4
-    mine = sum(units.values())
-    theirs = sum(st.units_at(b.area, b.seat(1 - side)).values())
-    return 4 if mine > theirs else 3
+def _faction(st: Position, seat: int) -> str:
+    fid = st.factions[seat]
+    assert fid is not None
+    return fid
 
 
-def draw_battle_tiles(st: BloodstonesState, b: Battle) -> None:
-    values = st.game.factions_file.battle_tiles.values
+def tiles_to_draw(st: Position, b: Battle, side: int) -> int:
+    seat, enemy = b.seat(side), b.seat(1 - side)
+    return queries.tiles_drawn(st.ruleset.facts, _faction(st, seat), st.units_at(b.area, seat),
+                               st.units_at(b.area, enemy))
+
+
+def draw_battle_tiles(st: Position, b: Battle) -> None:
+    values = st.ruleset.factions_file.battle_tiles.values
     for side in (ATTACKER, DEFENDER):
         k = tiles_to_draw(st, b, side)
         rig = st.battle_rig[side]
@@ -175,7 +173,7 @@ def draw_battle_tiles(st: BloodstonesState, b: Battle) -> None:
     st.decider = b.seat(b.order[0])
 
 
-def substitute(st: BloodstonesState, b: Battle, tile: str | None) -> None:
+def substitute(st: Position, b: Battle, tile: str | None) -> None:
     side = b.side_of(st.decider if st.decider is not None else st.active)
     seat = b.seat(side)
     if tile is not None:
@@ -197,38 +195,22 @@ def substitute(st: BloodstonesState, b: Battle, tile: str | None) -> None:
     resolve_fight(st, b)
 
 
-def fighting_values(st: BloodstonesState, b: Battle, side: int) -> list[int]:
+def fighting_values(st: Position, b: Battle, side: int) -> list[int]:
     """The tiles a side fights with: drawn tiles, the lowest replaced by any substitute."""
-    tiles = list(b.tiles[side])
     sub = b.subs[side]
-    if sub is not None and tiles:
-        tiles[-1] = st.kind(b.seat(side), sub).pips
-    return sorted(tiles, reverse=True)
+    return queries.fighting_values(b.tiles[side], None if sub is None else st.kind(b.seat(side), sub).pips)
 
 
-def modifier_total(st: BloodstonesState, b: Battle, side: int) -> int:
+def modifier_total(st: Position, b: Battle, side: int) -> int:
     seat, enemy = b.seat(side), b.seat(1 - side)
-    terrain = st.game.board.terrain[b.area]
-    enemy_bases = {st.kind(enemy, u).base for u in st.units_at(b.area, enemy)}
-    rules = st.rules_of(seat)
-    total = 0
-    mods = [(rules.kinds[u].modifier, n) for u, n in st.units_at(b.area, seat).items()]
-    mods += [(m, 1) for m in rules.faction.battle_bonuses]
-    for m, n in mods:
-        if m is None:
-            continue
-        if (m.when == "attacking" and side != ATTACKER) or (m.when == "defending" and side != DEFENDER):
-            continue
-        if m.terrain is not None and m.terrain != terrain:
-            continue
-        if m.against and not enemy_bases.intersection(m.against):
-            continue
-        total += m.value * n
-    return total
+    return queries.battle_modifier(
+        st.ruleset.facts, _faction(st, seat), st.units_at(b.area, seat), st.ruleset.terrain[b.area],
+        side == ATTACKER, _faction(st, enemy), st.units_at(b.area, enemy),
+    )
 
 
-def resolve_fight(st: BloodstonesState, b: Battle) -> None:
-    top = st.game.factions_file.battle_tiles.count_top
+def resolve_fight(st: Position, b: Battle) -> None:
+    top = st.ruleset.factions_file.battle_tiles.count_top
     totals = []
     shown = []
     for side in (ATTACKER, DEFENDER):
@@ -247,7 +229,7 @@ def resolve_fight(st: BloodstonesState, b: Battle) -> None:
             st.send_to_discard(b.seat(side), sub)
     if totals[0] == totals[1]:
         dfn = b.defender
-        if any(u != CUTIECORN and st.kind(dfn, u).wins_ties_when_defending for u in st.units_at(b.area, dfn)):
+        if queries.defender_wins_ties(st.ruleset.facts, _faction(st, dfn), st.units_at(b.area, dfn)):
             st.log("Tie: the defending Shields win it")
             finish_fight(st, b, DEFENDER)
         else:
@@ -258,7 +240,7 @@ def resolve_fight(st: BloodstonesState, b: Battle) -> None:
     finish_fight(st, b, ATTACKER if totals[0] > totals[1] else DEFENDER)
 
 
-def finish_fight(st: BloodstonesState, b: Battle, winner_side: int) -> None:
+def finish_fight(st: Position, b: Battle, winner_side: int) -> None:
     b.winner = winner_side
     b.subs = [None, None]
     winner, loser = b.seat(winner_side), b.seat(1 - winner_side)
@@ -296,12 +278,12 @@ def finish_fight(st: BloodstonesState, b: Battle, winner_side: int) -> None:
         after_casualty(st, b)
 
 
-def casualty_choices(st: BloodstonesState, b: Battle) -> list[str]:
+def casualty_choices(st: Position, b: Battle) -> list[str]:
     loser = b.seat(1 - (b.winner or 0))
     return sorted(u for u in st.units_at(b.area, loser) if u != CUTIECORN)
 
 
-def take_casualty(st: BloodstonesState, b: Battle, unit: str) -> None:
+def take_casualty(st: Position, b: Battle, unit: str) -> None:
     loser = b.seat(1 - (b.winner or 0))
     st.eliminate(b.area, loser, unit)
     b.eliminated_for_undead += 1
@@ -309,7 +291,7 @@ def take_casualty(st: BloodstonesState, b: Battle, unit: str) -> None:
     after_casualty(st, b)
 
 
-def after_casualty(st: BloodstonesState, b: Battle) -> None:
+def after_casualty(st: Position, b: Battle) -> None:
     loser = b.seat(1 - (b.winner or 0))
     remaining = st.units_at(b.area, loser)
     if not remaining:
@@ -330,7 +312,7 @@ def after_casualty(st: BloodstonesState, b: Battle) -> None:
         st.decider = loser
 
 
-def move_force(st: BloodstonesState, seat: int, src: int, dest: int, able: UnitCounts) -> int:
+def move_force(st: Position, seat: int, src: int, dest: int, able: UnitCounts) -> int:
     """Move a withdrawing/retreating force; units that cannot enter `dest` are eliminated."""
     lost = 0
     for u, n in list(st.units_at(src, seat).items()):
@@ -346,7 +328,7 @@ def move_force(st: BloodstonesState, seat: int, src: int, dest: int, able: UnitC
     return lost
 
 
-def retreat(st: BloodstonesState, b: Battle, dest: int) -> None:
+def retreat(st: Position, b: Battle, dest: int) -> None:
     loser = b.seat(1 - (b.winner or 0))
     options = escape_options(st, loser, b.area, st.units_at(b.area, loser))
     lost = move_force(st, loser, b.area, dest, options[dest])
@@ -355,7 +337,7 @@ def retreat(st: BloodstonesState, b: Battle, dest: int) -> None:
     after_retreat(st, b)
 
 
-def withdraw(st: BloodstonesState, b: Battle, dest: int) -> None:
+def withdraw(st: Position, b: Battle, dest: int) -> None:
     options = withdraw_options(st, b)
     lost = move_force(st, b.defender, b.area, dest, options[dest])
     st.log(f"{st.seat_label(b.defender)} withdraws from area {b.area} to area {dest}"
@@ -363,18 +345,18 @@ def withdraw(st: BloodstonesState, b: Battle, dest: int) -> None:
     end_battle(st)
 
 
-def raise_limit(st: BloodstonesState, b: Battle) -> int:
+def raise_limit(st: Position, b: Battle) -> int:
     if b.winner is None:
         return 0
     winner = b.seat(b.winner)
-    if st.game.board.is_sea(b.area) or not b.eliminated_for_undead or not st.undead_pool[winner]:
+    if st.ruleset.board.is_sea(b.area) or not b.eliminated_for_undead or not st.undead_pool[winner]:
         return 0
     if not any(u != CUTIECORN and st.kind(winner, u).is_necromancer for u in st.units_at(b.area, winner)):
         return 0
     return min(b.eliminated_for_undead, st.undead_pool[winner])
 
 
-def after_retreat(st: BloodstonesState, b: Battle) -> None:
+def after_retreat(st: Position, b: Battle) -> None:
     if raise_limit(st, b):
         b.step = RAISE
         st.decider = b.seat(b.winner or 0)
@@ -382,7 +364,7 @@ def after_retreat(st: BloodstonesState, b: Battle) -> None:
     conclude(st, b)
 
 
-def raise_undead(st: BloodstonesState, b: Battle, n: int) -> None:
+def raise_undead(st: Position, b: Battle, n: int) -> None:
     winner = b.seat(b.winner or 0)
     if n:
         st.undead_pool[winner] -= n
@@ -391,7 +373,7 @@ def raise_undead(st: BloodstonesState, b: Battle, n: int) -> None:
     conclude(st, b)
 
 
-def conclude(st: BloodstonesState, b: Battle) -> None:
+def conclude(st: Position, b: Battle) -> None:
     if b.winner == ATTACKER:
         att = b.attacker
         dragons = [(u, n) for u, n in st.units_at(b.area, att).items() if u != CUTIECORN and st.kind(att, u).is_dragon]
@@ -401,15 +383,17 @@ def conclude(st: BloodstonesState, b: Battle) -> None:
     end_battle(st)
 
 
-def end_battle(st: BloodstonesState) -> None:
+def end_battle(st: Position) -> None:
     st.battle = None
     st.decider = None
     settle_cutiecorn(st)
 
 
-def settle_cutiecorn(st: BloodstonesState) -> None:
+def settle_cutiecorn(st: Position) -> None:
     """A Cutiecorn alone among another player's units falls under that player's control."""
-    for area in sorted(st.units):
+    candidates = [a for a, by_seat in st.units.items()
+                  if len(by_seat) > 1 and any(CUTIECORN in c for c in by_seat.values())]
+    for area in sorted(candidates):
         by_seat = st.units[area]
         for seat, counts in list(by_seat.items()):
             if counts == {CUTIECORN: 1} and len(by_seat) > 1:

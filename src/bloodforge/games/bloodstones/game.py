@@ -1,21 +1,34 @@
-"""The Bloodstones game object: parameters, content, and the entry points of the contract."""
+"""The adapter: `BloodstonesGame` and `BloodstonesState` wire the engine's hooks to the rules.
+
+Layers (docs/architecture.md): content, params <- units <- ruleset <- model <- rules modules
+(movement, villages, turn, setup, battle, rules) <- observation, scenario, render, static <- this
+module <- `__init__`. The exported queries (`queries.py`) sit below everything: the rules and the
+heuristic policy both use them.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
-from bloodforge.core import Action, ActionSpec, Game, GameInfo, Rng, State
+from bloodforge.core import Action, ActionSpec, BagEmpty, Game, GameInfo, Rng, ScenarioError, State
 from bloodforge.core.errors import DataFileError, ParameterError
 from bloodforge.core.policy import shares_from_values
 
-from .content import Board, FactionsFile, default_map_for, load_board, load_factions
+from . import odds, rules, setup
+from .content import default_map_for, load_board, load_factions
+from .model import Phase, Position
+from .observation import observe, resample
 from .params import BloodstonesParams
 from .policy import BloodstonesPolicy, Model, evaluate
-from .state import BloodstonesState
-from .units import FactionRules, compile_faction
+from .render import render
+from .ruleset import Ruleset
+from .scenario import fill_scenario
+from .scoring import final_returns
+from .static import static_info
+from .units import FactionRules
 
 GRAMMAR = (
     ActionSpec("faction", ("faction",), "choose your faction (setup)", label="Play the {faction}"),
@@ -66,36 +79,28 @@ class BloodstonesGame(Game):
     def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:
         super().__init__(params, seed)
         try:
-            self.factions_file: FactionsFile = load_factions(params.faction_data)
-            self.board: Board = load_board(params.map_file or params.map or default_map_for(params.players))
+            factions_file = load_factions(params.faction_data)
+            board = load_board(params.map_file or params.map or default_map_for(params.players))
         except DataFileError as err:
             raise ParameterError(str(err)) from None
-        known = {f.id for f in self.factions_file.factions}
+        known = {f.id for f in factions_file.factions}
         for f in params.factions or ():
             if f not in known:
                 raise ParameterError(f"unknown faction {f!r}; factions: {', '.join(sorted(known))}")
-        bounds = self.board.data.players
+        bounds = board.data.players
         if not params.allow_unrecommended and not bounds.min <= params.players <= bounds.max:
             raise ParameterError(
-                f"map {self.board.id!r} is marked for {bounds.min}-{bounds.max} players, not {params.players} "
+                f"map {board.id!r} is marked for {bounds.min}-{bounds.max} players, not {params.players} "
                 "(choose another map or set allow_unrecommended=true)"
             )
-        self._faction_rules: dict[str, FactionRules] = {}
-
-    @cached_property
-    def _base_move_cost(self) -> dict[str, int | None]:
-        return {str(t): c for t, c in self.board.rules.move_cost.items()}
+        self.ruleset = Ruleset(params, factions_file, board)
+        self.factions_file = factions_file
+        self.board = board
 
     def faction_rules(self, faction_id: str) -> FactionRules:
-        rules = self._faction_rules.get(faction_id)
-        if rules is None:
-            rules = compile_faction(self.factions_file, faction_id, self._base_move_cost)
-            self._faction_rules[faction_id] = rules
-        return rules
+        return self.ruleset.faction_rules(faction_id)
 
     def _new_initial_state(self) -> BloodstonesState:
-        from . import setup
-
         st = BloodstonesState(self, self.initial_rng())
         setup.begin(st)
         return st
@@ -110,12 +115,14 @@ class BloodstonesGame(Game):
         return Action(action.kind, args)
 
     def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> BloodstonesState:
-        return BloodstonesState.from_position(self, dict(position), rng)
+        st = BloodstonesState(self, rng)
+        st.load_position(dict(position))
+        return st
 
     def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> BloodstonesState:
-        from .scenario import build_scenario_state
-
-        return build_scenario_state(self, position, rig)
+        st = BloodstonesState(self, self.initial_rng())
+        fill_scenario(st, position, rig)
+        return st
 
     def policy(self, **options: Any) -> BloodstonesPolicy:
         return BloodstonesPolicy(**options)
@@ -135,11 +142,84 @@ class BloodstonesGame(Game):
         return Path(__file__).parent / "web"
 
     def static_info(self) -> dict[str, Any]:
-        from .static import static_info
-
-        return static_info(self)
+        return static_info(self.ruleset)
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
-        from .render import render
+        return render(self.ruleset, observation)
 
-        return render(self, observation)
+    def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any]:
+        return odds.battle_odds(self.ruleset, attacker, defender, options)
+
+    def render_odds(self, result: Mapping[str, Any]) -> str:
+        return odds.render_odds(result)
+
+
+class BloodstonesState(Position, State):
+    """A Bloodstones position with the engine's part (history, RNG, log) and the hooks."""
+
+    game: BloodstonesGame
+
+    def __init__(self, game: BloodstonesGame, rng: Rng) -> None:
+        self._init_core(game, rng)
+        Position.__init__(self, game.ruleset)
+
+    # -- the contract -------------------------------------------------------------------------
+    def _actors(self) -> list[int]:
+        if self.phase is Phase.OVER:
+            return []
+        return [self.active if self.decider is None else self.decider]
+
+    def _is_terminal(self) -> bool:
+        return self.phase is Phase.OVER
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # one seat acts at a time: the rules know which
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action, seat: int | None) -> None:
+        del seat
+        if not self.rigged():
+            rules.apply(self, action)
+            return
+        # A scenario's rig may ask for tiles a bag cannot give (e.g. three 3s in one draw); that
+        # is only discovered mid-action, so keep a snapshot and put everything back.
+        snapshot = self.clone()
+        try:
+            rules.apply(self, action)
+        except BagEmpty as err:
+            self.__dict__.update(snapshot.__dict__)
+            raise ScenarioError(f"{action}: the scenario's rig cannot be honoured ({err})") from None
+
+    def explain_illegal(self, action: Action) -> str | None:
+        return rules.explain_illegal(self, action)
+
+    def phase_name(self) -> str:
+        if self.battle is not None:
+            return f"battle in area {self.battle.area}: {self.battle.step}"
+        return str(self.phase)
+
+    def scores(self) -> list[float]:
+        return [float(v) for v in self.vp]
+
+    def seat_roles(self) -> list[str]:
+        return [self.ruleset.faction_rules(f).faction.name if f else "" for f in self.factions]
+
+    def returns(self) -> list[float]:
+        return final_returns(self)
+
+    def _observation(self, seat: int | None) -> dict[str, Any]:
+        return observe(self, seat)
+
+    def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        new = self.clone()
+        resample(new, seat, rng)
+        return new
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        self._clone_core(new)
+        self.copy_position_into(new)
+        return new
+
+    def _position_json(self) -> dict[str, Any]:
+        return self.position_json()

@@ -9,14 +9,11 @@ Units may enter an area holding enemy units but not move on from it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import heapq
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from .model import Position, UnitCounts
 from .units import CUTIECORN
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState, UnitCounts
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +30,7 @@ class GroupProfile:
         return self.paying_normal == 0 and self.paying_dragons == 0 and self.ships == 0 and not self.land_units
 
 
-def group_profile(st: BloodstonesState, seat: int, group: UnitCounts) -> GroupProfile:
+def group_profile(st: Position, seat: int, group: UnitCounts) -> GroupProfile:
     kinds = st.rules_of(seat).kinds
     leaders = dragons = ships = others = 0
     cutiecorn = False
@@ -64,7 +61,7 @@ def group_profile(st: BloodstonesState, seat: int, group: UnitCounts) -> GroupPr
     )
 
 
-def passage_sea(st: BloodstonesState, seat: int, area: int) -> bool:
+def passage_sea(st: Position, seat: int, area: int) -> bool:
     """A sea holding one of the mover's ships and no other player's units (ship passage)."""
     by_seat = st.units.get(area)
     if not by_seat or seat not in by_seat or len(by_seat) > 1:
@@ -73,74 +70,100 @@ def passage_sea(st: BloodstonesState, seat: int, area: int) -> bool:
     return any(kinds[u].is_ship for u in by_seat[seat] if u != CUTIECORN)
 
 
-def enter_cost_fn(st: BloodstonesState, seat: int, prof: GroupProfile) -> Callable[[int], int | None]:
-    board = st.game.board
-    terrain = board.terrain
-    move_cost = st.rules_of(seat).move_cost
-
-    def enter(area: int) -> int | None:
-        t = terrain[area]
-        if t == "sea":
-            if prof.land_units:
-                return 0 if passage_sea(st, seat, area) else None
-            dragon_step = 0 if passage_sea(st, seat, area) else 1
-            return prof.ships + prof.paying_dragons * dragon_step
-        if prof.ships:
-            return None
-        if prof.land_units:
-            c = move_cost.get(t)
-            if c is None:
-                return None
-            return prof.paying_normal * c + prof.paying_dragons
-        return prof.paying_dragons
-
-    return enter
+def passage_seas(st: Position, seat: int) -> set[int]:
+    """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep."""
+    kinds = st.rules_of(seat).kinds
+    sea = st.ruleset.board.sea_areas
+    units = st.units
+    out = set()
+    for area in sea:
+        by_seat = units.get(area)
+        if by_seat is not None and len(by_seat) == 1:
+            mine = by_seat.get(seat)
+            if mine is not None and any(u != CUTIECORN and kinds[u].is_ship for u in mine):
+                out.add(area)
+    return out
 
 
 def reachable(
-    st: BloodstonesState, seat: int, source: int, group: UnitCounts, budget: int | None
+    st: Position, seat: int, source: int, group: UnitCounts, budget: int | None
 ) -> dict[int, int]:
-    """Destinations the whole group may end in, with their cheapest total cost."""
+    """Destinations the whole group may end in, with their cheapest total cost.
+
+    Dijkstra over areas with the entry cost of each area looked up from tables: the faction's
+    cost of entering each area, the seas with ship passage and the areas holding other
+    players' units (entered but never left) are computed once per search.
+    """
     prof = group_profile(st, seat, group)
     if prof.empty:
         return {}
-    raw_enter = enter_cost_fn(st, seat, prof)
-    enter_memo: dict[int, int | None] = {}
-    pass_memo: dict[int, bool] = {}
-
-    def enter(area: int) -> int | None:
-        if area not in enter_memo:
-            enter_memo[area] = raw_enter(area)
-        return enter_memo[area]
-
-    def can_pass(area: int) -> bool:
-        if area not in pass_memo:
-            pass_memo[area] = not st.enemy_units_in(area, seat)
-        return pass_memo[area]
-
-    costs = st.game.board.graph.cheapest_costs(source, enter, can_pass, budget)
-    out: dict[int, int] = {}
-    board = st.game.board
-    for area, cost in costs.items():
-        if area == source:
+    ruleset = st.ruleset
+    area_cost = st.rules_of(seat).area_cost_list
+    neighbours = ruleset.neighbour_list
+    sea = ruleset.sea_list
+    passage = passage_seas(st, seat)
+    blocked = {a for a, by_seat in st.units.items() if len(by_seat) > 1 or seat not in by_seat}
+    land_units, ships = prof.land_units, prof.ships
+    paying_normal, paying_dragons = prof.paying_normal, prof.paying_dragons
+    # entry cost of each area, by area id: -2 not looked at yet, -1 may not enter
+    enter = [-2] * len(sea)
+    limit = budget if budget is not None else 1 << 60
+    unreached = limit + 1
+    best = [unreached] * len(sea)
+    best[source] = 0
+    heap = [(0, source)]
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        cost, a = pop(heap)
+        if cost > best[a]:
             continue
-        if board.is_sea(area) and prof.land_units:
-            continue  # only ships and dragons may stay at sea
-        if prof.paying_dragons and board.is_sea(area) and passage_sea(st, seat, area):
-            # Ship passage is free only along the way: "you still pay the cost of moving into
-            # the final area", and a dragon pays one pip for any area, a sea with its own ship
-            # included.
-            before = [costs[b] for b in board.neighbours[area] if b in costs and (b == source or can_pass(b))]
-            cost = min(before) + prof.ships + prof.paying_dragons
-            if budget is not None and cost > budget:
+        if a != source and a in blocked:
+            continue
+        for b in neighbours[a]:
+            step = enter[b]
+            if step == -2:
+                if sea[b]:
+                    if land_units:
+                        step = 0 if b in passage else -1
+                    else:
+                        step = ships + paying_dragons * (0 if b in passage else 1)
+                elif ships:
+                    step = -1
+                elif land_units:
+                    c = area_cost[b]
+                    step = -1 if c is None else paying_normal * c + paying_dragons
+                else:
+                    step = paying_dragons
+                enter[b] = step
+            if step < 0:
                 continue
+            total = cost + step
+            if total <= limit and total < best[b]:
+                best[b] = total
+                push(heap, (total, b))
+    out: dict[int, int] = {}
+    for area, cost in enumerate(best):
+        if cost == unreached or area == source:
+            continue
+        if sea[area]:
+            if land_units:
+                continue  # only ships and dragons may stay at sea
+            if paying_dragons and area in passage:
+                # Ship passage is free only along the way: "you still pay the cost of moving
+                # into the final area", and a dragon pays one pip for any area, a sea with its
+                # own ship included.
+                before = [best[b] for b in neighbours[area]
+                          if best[b] != unreached and (b == source or b not in blocked)]
+                cost = min(before) + ships + paying_dragons
+                if cost > limit:
+                    continue
         out[area] = cost
     return out
 
 
-def undead_destinations(st: BloodstonesState, seat: int, source: int) -> list[int]:
+def undead_destinations(st: Position, seat: int, source: int) -> list[int]:
     """Undead move phase: up to two land areas at no cost, any terrain, seas only by own ships."""
-    board = st.game.board
+    board = st.ruleset.board
 
     def enter(area: int) -> int | None:
         if board.is_sea(area):
@@ -154,7 +177,7 @@ def undead_destinations(st: BloodstonesState, seat: int, source: int) -> list[in
     return sorted(a for a, c in costs.items() if a != source and not board.is_sea(a) and c >= 1)
 
 
-def movable_units(st: BloodstonesState, seat: int, area: int) -> UnitCounts:
+def movable_units(st: Position, seat: int, area: int) -> UnitCounts:
     """Units of `seat` that may leave `area` now by a Move Units action."""
     if st.enemy_units_in(area, seat):
         return {}

@@ -8,22 +8,19 @@ drawn), so resampling only redistributes the other players' hands and unrevealed
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bloodforge.core import Bag, Rng
 
-from .state import Phase
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState
+from .model import Phase, Position
 
 
-def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
+def observe(st: Position, seat: int | None) -> dict[str, Any]:
     n = st.num_players
     players = []
     for s in range(n):
         fid = st.factions[s]
-        rules = st.game.faction_rules(fid) if fid else None
+        rules = st.ruleset.faction_rules(fid) if fid else None
         players.append({
             "seat": s,
             "faction": fid,
@@ -54,10 +51,10 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
     obs: dict[str, Any] = {
         "game": "bloodstones",
         "seat": seat,
-        "map": st.game.board.id,
+        "map": st.ruleset.board.id,
         "phase": str(st.phase),
         "active": st.active if st.phase is not Phase.OVER else None,
-        "current_player": st.current_player,
+        "current_player": st.deciding_seat(),
         "order": list(st.order),
         "turns_taken": st.turns_taken,
         "regroup_target": st.regroup_target,
@@ -66,7 +63,7 @@ def observe(st: BloodstonesState, seat: int | None) -> dict[str, Any]:
         "hand": dict(sorted(st.hands[seat].items())) if seat is not None else None,
         "build_points": st.build_points,
         "setup_home": st.setup_home,
-        "cutiecorn": {"in_play": st.game.params.cutiecorn, "unclaimed": st.cutiecorn_free},
+        "cutiecorn": {"in_play": st.ruleset.params.cutiecorn, "unclaimed": st.cutiecorn_free},
         "pending": _pending_view(st, seat),
         "battle": _battle_view(st, seat),
         "board": None,
@@ -114,7 +111,7 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+def _pending_view(st: Position, seat: int | None) -> dict[str, Any] | None:
     p = st.pending
     if p is None:
         return None
@@ -124,7 +121,7 @@ def _pending_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | No
     return view
 
 
-def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | None:
+def _battle_view(st: Position, seat: int | None) -> dict[str, Any] | None:
     b = st.battle
     if b is None:
         return None
@@ -155,13 +152,13 @@ def _battle_view(st: BloodstonesState, seat: int | None) -> dict[str, Any] | Non
     }
 
 
-def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
+def resample(st: Position, seat: int | None, rng: Rng) -> None:
     """Redistribute what `seat` cannot see; the RNG and any rigged future are replaced too."""
     st.rng = Rng(rng.next_u64())
     st.battle_rig = [[], []]
     b = st.battle
     for other in range(st.num_players):
-        st.bags[other].rigged = []
+        st.own_bag(other).rigged = []
         if other == seat or st.factions[other] is None:
             continue
         pool = Bag(st.bags[other].counts)
@@ -183,9 +180,9 @@ def resample(st: BloodstonesState, seat: int | None, rng: Rng) -> None:
         if hidden_sub is not None and b is not None:
             b.subs[b.side_of(other)] = pool.draw(st.rng)
         st.hands[other] = new_hand
-        st.bags[other] = Bag(pool.counts)
+        st.set_bag(other, Bag(pool.counts))
         if b is not None and other in (b.attacker, b.defender):
             side = b.side_of(other)
             if not b.revealed[side] and b.tiles[side]:
-                values = Bag.of(str(v) for v in st.game.factions_file.battle_tiles.values)
+                values = Bag.of(str(v) for v in st.ruleset.factions_file.battle_tiles.values)
                 b.tiles[side] = sorted((int(values.draw(st.rng)) for _ in b.tiles[side]), reverse=True)

@@ -2,8 +2,9 @@
 evaluation (VP, villages, army strength, battle odds and threats).
 
 It reads only the public contract: `observation(seat)`, `static_info()`, legal actions and
-cloned states. Battle odds are exact over the Battle-tile bag (top three of three or four tiles
-drawn from 2,2,3,3,4,4,5,5); everything else is a weighted sum tuned by self-play against the
+cloned states, plus the game's exported rule queries (`queries.py`: battle modifiers, tiles
+drawn, exact battle odds), which the rules use too, so it never re-implements a rule;
+everything else is a weighted sum tuned by self-play against the
 random agent. Plans are lists of action texts executed over the next calls; if the state
 diverges (a legal list without the next step), the plan is dropped and rethought.
 """
@@ -13,48 +14,20 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache
 from typing import Any
 
 from bloodforge.core import CANCEL, Action, Rng, State
 
+from .queries import (
+    attack_win_probability,
+    battle_modifier,
+    end_of_game_bonus,
+    fighting_values,
+    moves_in_main_actions,
+    unit_base,
+)
+
 Obs = Mapping[str, Any]
-
-
-# ----------------------------------------------------------------------------------------------
-# battle odds
-# ----------------------------------------------------------------------------------------------
-@cache
-def top3_distribution(values: tuple[int, ...], drawn: int, count_top: int) -> dict[int, float]:
-    """Exact distribution of the sum of the best `count_top` of `drawn` tiles from `values`."""
-    dist: Counter[int] = Counter()
-    combos = list(itertools.combinations(range(len(values)), drawn))
-    for combo in combos:
-        picked = sorted((values[i] for i in combo), reverse=True)
-        dist[sum(picked[:count_top])] += 1
-    total = len(combos)
-    return {k: v / total for k, v in dist.items()}
-
-
-def win_probability(att_mod: int, att_tiles: int, def_mod: int, def_tiles: int,
-                    defender_wins_ties: bool, values: tuple[int, ...], count_top: int) -> float:
-    """Chance that the attacker wins, re-fighting ties unless the defender has Shields."""
-    a = top3_distribution(values, att_tiles, count_top)
-    d = top3_distribution(values, def_tiles, count_top)
-    win = lose = tie = 0.0
-    for sa, pa in a.items():
-        for sd, pd in d.items():
-            diff = (sa + att_mod) - (sd + def_mod)
-            p = pa * pd
-            if diff > 0:
-                win += p
-            elif diff < 0:
-                lose += p
-            else:
-                tie += p
-    if defender_wins_ties:
-        return win
-    return win / (win + lose) if win + lose > 0 else 0.5
 
 
 # ----------------------------------------------------------------------------------------------
@@ -110,36 +83,10 @@ class Model:
 
     def modifiers(self, faction: str, units: Mapping[str, int], area: int, attacking: bool,
                   enemy_faction: str | None, enemy_units: Mapping[str, int]) -> int:
-        terrain = self.terrain[area]
-        enemy_bases = {self.unit(enemy_faction, u)["base"] for u in enemy_units} if enemy_faction else set()
-        total = 0
-        mods = [(self.unit(faction, u)["modifier"], n) for u, n in units.items()]
-        mods += [(b, 1) for b in self.factions[faction]["battle_bonuses"]]
-        for m, n in mods:
-            if not m:
-                continue
-            if (m["when"] == "attacking" and not attacking) or (m["when"] == "defending" and attacking):
-                continue
-            if m.get("terrain") and m["terrain"] != terrain:
-                continue
-            if m.get("against") and not enemy_bases.intersection(m["against"]):
-                continue
-            total += m["value"] * n
-        return total
-
-    def tiles(self, faction: str, units: Mapping[str, int], other: Mapping[str, int]) -> int:
-        if any(self.unit(faction, u)["base"] == "giant" for u in units):
-            return 4
-        return 4 if sum(units.values()) > sum(other.values()) else 3
+        return battle_modifier(self.static, faction, units, self.terrain[area], attacking, enemy_faction, enemy_units)
 
     def attack_odds(self, att_f: str, att: Mapping[str, int], def_f: str, dfn: Mapping[str, int], area: int) -> float:
-        am = self.modifiers(att_f, att, area, True, def_f, dfn)
-        dm = self.modifiers(def_f, dfn, area, False, att_f, att)
-        shields = any(
-            (self.unit(def_f, u)["modifier"] or {}).get("wins_ties_when_defending") for u in dfn
-        )
-        return win_probability(am, self.tiles(att_f, att, dfn), dm, self.tiles(def_f, dfn, att),
-                               bool(shields), self.values, self.count_top)
+        return attack_win_probability(self.static, att_f, att, def_f, dfn, self.terrain[area])
 
 
 # ----------------------------------------------------------------------------------------------
@@ -202,8 +149,8 @@ def evaluate(obs: Obs, model: Model, seat: int) -> float:
     def prospects(s: int) -> float:
         p = obs["players"][s]
         f = view.faction[s]
-        per_capture = model.factions[f]["captured_village_vp"]
-        value: float = float(p["vp"] + p["captured_villages"] * per_capture + p["captured_citadels"] * 5)
+        bonus = end_of_game_bonus(model.static, f, p["captured_villages"], p["captured_citadels"])
+        value: float = float(p["vp"] + bonus)
         value += float(p["villages_on_map"]) * (1.0 + 0.6 * remaining)
         value += 0.45 * view.strength(s)
         exposed = 0.0
@@ -465,7 +412,7 @@ class BloodstonesPolicy:
             if a.kind != "substitute":
                 continue
             t = str(a.args[0])
-            new = sorted([*tiles[:-1], view.pips(t)], reverse=True)
+            new = fighting_values(tiles, view.pips(t))
             options.append((sum(new[:top]) - base, -self.keep_value(view, t), str(a)))
         if not options:
             return "keep"
@@ -479,10 +426,10 @@ class BloodstonesPolicy:
             foe_units = view.units.get(area, {}).get(foe, {})
             mine = view.model.modifiers(view.me, my_units, area, attacking, view.faction[foe], foe_units)
             theirs_mod = view.model.modifiers(view.faction[foe], foe_units, area, not attacking, view.me, my_units)
-            theirs_tiles = sorted(other["tiles"], reverse=True)
-            if other["substitute"]:
-                theirs_tiles[-1] = int(view.model.unit(view.faction[foe], other["substitute"])["pips"])
-                theirs_tiles.sort(reverse=True)
+            sub = other["substitute"]
+            theirs_tiles = fighting_values(
+                other["tiles"], int(view.model.unit(view.faction[foe], sub)["pips"]) if sub else None
+            )
             theirs = sum(theirs_tiles[:top]) + theirs_mod
             now = base + mine
             if now > theirs:
@@ -607,8 +554,7 @@ class BloodstonesPolicy:
         out: list[tuple[float, list[str]]] = []
         for area, _ in starts.items():
             here = view.mine(area)
-            movable = {u: n for u, n in here.items()
-                       if model.unit(view.me, u)["base"] not in ("castle", "citadel", "undead")}
+            movable = {u: n for u, n in here.items() if moves_in_main_actions(unit_base(model.static, view.me, u))}
             groups = [movable]
             if sum(movable.values()) >= 2:
                 weakest = min(movable, key=lambda u: model.unit_value(view.me, u))

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from .game import BloodstonesGame
+from .ruleset import Ruleset
 
 SHORT = {
     "dragon_riders": "DR", "horse_lords": "HL", "hill_folk": "HF", "necromancers": "NE",
@@ -18,8 +17,8 @@ def _units(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {u}" if n > 1 else u for u, n in sorted(counts.items()))
 
 
-def render(game: BloodstonesGame, obs: Mapping[str, Any]) -> str:
-    board = game.board
+def render(ruleset: Ruleset, obs: Mapping[str, Any]) -> str:
+    board = ruleset.board
     players = obs["players"]
     tag = {p["seat"]: f"P{p['seat']}:{SHORT.get(p['faction'] or '', p['faction'] or '?')}" for p in players}
     lines = [
@@ -59,7 +58,7 @@ def render(game: BloodstonesGame, obs: Mapping[str, Any]) -> str:
     if obs.get("build_points"):
         lines.append(f"-- build points left: {obs['build_points']} (home area {obs['setup_home']})")
     if obs.get("hand") is not None:
-        kinds = game.faction_rules(players[obs["seat"]]["faction"]).kinds if players[obs["seat"]]["faction"] else {}
+        kinds = ruleset.faction_rules(players[obs["seat"]]["faction"]).kinds if players[obs["seat"]]["faction"] else {}
         def tile(t: str, n: int) -> str:
             cost = f", cost {kinds[t].build_cost}" if kinds and kinds[t].buildable else ""
             return f"{n}x {t}({kinds[t].pips}p{cost})"

@@ -14,34 +14,39 @@ Action texts (all lower case, areas by id):
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from operator import attrgetter
 
 from bloodforge.core import CANCEL, Action
 
 from . import battle as battles
 from . import setup, turn, villages
-from .movement import movable_units, reachable, undead_destinations
-from .state import Pending, Phase, copy_units
+from .model import Pending, Phase, Position, copy_units
+from .movement import movable_units, passage_seas, reachable, undead_destinations
 from .units import CUTIECORN
 
-if TYPE_CHECKING:
-    from .state import BloodstonesState
-
-A = Action.of
+_ORDER = attrgetter("kind", "args")
 
 
 # ==============================================================================================
 # legal actions
 # ==============================================================================================
-def legal_actions(st: BloodstonesState) -> list[Action]:
-    return sorted(set(_legal(st)), key=_order)
+def legal_actions(st: Position) -> list[Action]:
+    """Sorted by (verb, words), no duplicates. Every action comes from `Ruleset.act`, so equal
+    actions are one object and duplicates sit side by side once sorted."""
+    acts = _legal(st)
+    acts.sort(key=_ORDER)
+    out: list[Action] = []
+    prev = None
+    for a in acts:
+        if a is not prev:
+            out.append(a)
+            prev = a
+    return out
 
 
-def _order(a: Action) -> tuple[str, tuple[str, ...]]:
-    return (a.kind, a.args)
-
-
-def _legal(st: BloodstonesState) -> list[Action]:
+def _legal(st: Position) -> list[Action]:
+    act = st.ruleset.act
     if st.battle is not None:
         return _battle_legal(st)
     phase = st.phase
@@ -53,68 +58,72 @@ def _legal(st: BloodstonesState) -> list[Action]:
     if phase is Phase.CAPTURE:
         return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
     if phase is Phase.UNDEAD:
-        acts = [A("undead", src, dst) for src in turn.undead_sources(st, seat)
+        acts = [act("undead", src, dst) for src in turn.undead_sources(st, seat)
                 for dst in undead_destinations(st, seat, src)]
-        return [*acts, A("done")]
+        return [*acts, act("done")]
     if phase is Phase.FINAL_BATTLES:
-        return [A("battle", a, s) for a, s in turn.contested_areas(st, seat)]
+        return [act("battle", a, s) for a, s in turn.contested_areas(st, seat)]
     if phase is Phase.SETUP_BUILD:
-        return [*(A("build", u, a) for u, a in setup.setup_build_options(st)), A("done")]
+        return [*(act("build", u, a) for u, a in setup.setup_build_options(st)), act("done")]
     if phase is Phase.PLACE_CITADEL:
-        return [A("citadel", a) for a in setup.citadel_options(st)]
+        return [act("citadel", a) for a in setup.citadel_options(st)]
     if phase is Phase.PLACE_HORDE:
-        return [A("start", a) for a in setup.horde_options(st)]
+        return [act("start", a) for a in setup.horde_options(st)]
     if phase is Phase.CHOOSE_FACTION:
-        return [A("faction", f) for f in setup.faction_choices(st)]
+        return [act("faction", f) for f in setup.faction_choices(st)]
     if phase is Phase.RECOVER:
         if st.pending is not None:
-            return [*_pay_build_legal(st, seat), A(CANCEL)]
-        return [*(A("place", u, a) for u, a in recovery_options(st, seat)), A("done")]
+            return [*_pay_build_legal(st, seat), act(CANCEL)]
+        return [*(act("place", u, a) for u, a in recovery_options(st, seat)), act("done")]
     return []
 
 
-def _battle_legal(st: BloodstonesState) -> list[Action]:
+def _battle_legal(st: Position) -> list[Action]:
+    act = st.ruleset.act
     b = st.battle
     assert b is not None
     step = b.step
     if step == battles.WITHDRAW:
-        return [*(A("withdraw", d) for d in battles.withdraw_options(st, b)), A("stay")]
+        return [*(act("withdraw", d) for d in battles.withdraw_options(st, b)), act("stay")]
     if step == battles.SUBSTITUTE:
-        seat = st.current_player
+        seat = st.deciding_seat()
         assert seat is not None
-        return [*(A("substitute", t) for t in st.hands[seat]), A("keep")]
+        return [*(act("substitute", t) for t in st.hands[seat]), act("keep")]
     if step == battles.CASUALTY:
-        return [A("casualty", u) for u in battles.casualty_choices(st, b)]
+        return [act("casualty", u) for u in battles.casualty_choices(st, b)]
     if step == battles.RETREAT:
         loser = b.seat(1 - (b.winner or 0))
-        return [A("retreat", d) for d in battles.escape_options(st, loser, b.area, st.units_at(b.area, loser))]
+        return [act("retreat", d) for d in battles.escape_options(st, loser, b.area, st.units_at(b.area, loser))]
     if step == battles.RAISE:
-        return [A("raise", k) for k in range(battles.raise_limit(st, b) + 1)]
+        return [act("raise", k) for k in range(battles.raise_limit(st, b) + 1)]
     return []
 
 
-def _pick_and_pay_legal(st: BloodstonesState, seat: int, verb: str, options_fn: object) -> list[Action]:
+def _pick_and_pay_legal(
+    st: Position, seat: int, verb: str, options_fn: Callable[[Position, int, list[int]], list[int]]
+) -> list[Action]:
     """One-tile phases (capture, construct): pick areas while the dearest tile could pay, then pay."""
-    assert callable(options_fn)
+    act = st.ruleset.act
     p = st.pending
     chosen = p.targets if p is not None else []
-    acts = [A(verb, a) for a in options_fn(st, seat, chosen)]
+    acts = [act(verb, a) for a in options_fn(st, seat, chosen)]
     if p is None:
-        acts.append(A("done"))
+        acts.append(act("done"))
         return acts
     kinds = st.rules_of(seat).kinds
-    acts.extend(A("pay", t) for t in st.hands[seat] if kinds[t].pips >= p.cost)
-    acts.append(A(CANCEL))
+    acts.extend(act("pay", t) for t in st.hands[seat] if kinds[t].pips >= p.cost)
+    acts.append(act(CANCEL))
     return acts
 
 
-def _pay_build_legal(st: BloodstonesState, seat: int) -> list[Action]:
-    return [A("pay", t) for t in st.hands[seat]]
+def _pay_build_legal(st: Position, seat: int) -> list[Action]:
+    act = st.ruleset.act
+    return [act("pay", t) for t in st.hands[seat]]
 
 
-def build_targets(st: BloodstonesState, seat: int) -> tuple[list[int], list[int]]:
+def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
     """(land areas, sea areas) where `seat` may build units now."""
-    board = st.game.board
+    board = st.ruleset.board
     rules = st.rules_of(seat)
     if rules.is_horde:
         own = st.areas_with_units(seat)
@@ -139,27 +148,28 @@ def build_targets(st: BloodstonesState, seat: int) -> tuple[list[int], list[int]
     return sorted(homes), sorted(seas)
 
 
-def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
+def _main_legal(st: Position, seat: int) -> list[Action]:
+    act = st.ruleset.act
     p = st.pending
     rules = st.rules_of(seat)
     kinds = rules.kinds
     if p is not None:
         if p.kind == "build":
-            return [*_pay_build_legal(st, seat), A(CANCEL)]
+            return [*_pay_build_legal(st, seat), act(CANCEL)]
         if p.kind == "capture":
             return _pick_and_pay_legal(st, seat, "capture", turn.capture_affordable)
         # move
-        acts: list[Action] = [A(CANCEL)]
+        acts: list[Action] = [act(CANCEL)]
         if p.group:
             assert p.group_area is not None
             avail = movable_units(st, seat, p.group_area)
-            acts.extend(A("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
+            acts.extend(act("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
             budget = st.hand_pips(seat) - p.cost
             reach = reachable(st, seat, p.group_area, p.group, budget)
-            st.__dict__["_reach_memo"] = (len(st.history), reach)  # reused by `to` on this position
-            acts.extend(A("to", d) for d in reach)
+            st.reach_memo = (len(st.history), reach)  # reused by `to` on this position
+            acts.extend(act("to", d) for d in reach)
             return acts
-        acts.extend(A("pay", t) for t in st.hands[seat])
+        acts.extend(act("pay", t) for t in st.hands[seat])
         if not p.paid:
             acts.extend(_move_starts(st, seat, st.hand_pips(seat) - p.cost))
         return acts
@@ -172,63 +182,75 @@ def _main_legal(st: BloodstonesState, seat: int) -> list[Action]:
         k = kinds[tile]
         if not k.buildable or k.build_cost is None or k.build_cost > size - 1:
             continue
-        for a in (seas if k.is_ship else land):
-            acts.append(A("build", tile, a))
+        acts.extend(st.ruleset.acts("build", tile, seas if k.is_ship else land))
     if st.cutiecorn_free:
         cc = kinds[CUTIECORN]
         if cc.build_cost is not None and cc.build_cost <= size:
-            acts.extend(A("build", CUTIECORN, a) for a in land)
+            acts.extend(st.ruleset.acts("build", CUTIECORN, land))
     acts.extend(_move_starts(st, seat, st.hand_pips(seat)))
     contested = turn.contested_areas(st, seat)
-    acts.extend(A("battle", a, s) for a, s in contested)
+    acts.extend(act("battle", a, s) for a, s in contested)
     if rules.has("captures_villages_as_main_action_once_per_turn_one_tile") and not st.horde_captured:
-        acts.extend(A("capture", a) for a in turn.capture_affordable(st, seat, []))
+        acts.extend(act("capture", a) for a in turn.capture_affordable(st, seat, []))
     if not contested:
-        acts.append(A("done"))
+        acts.append(act("done"))
     return acts
 
 
-def _move_starts(st: BloodstonesState, seat: int, budget: int) -> list[Action]:
-    """First unit of a new moving group: only units that could afford at least one step."""
+def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
+    """First unit of a new moving group: only units that could afford at least one step.
+
+    Table-driven: the faction's cost of entering each area is precomputed (`area_cost`), and
+    the seas offering ship passage are found once for all units."""
     if budget <= 0:
         return []
+    act = st.ruleset.act
     rules = st.rules_of(seat)
+    kinds = rules.kinds
+    area_cost = rules.area_cost
+    neighbours = st.ruleset.neighbours
+    terrain = st.ruleset.terrain
+    passage = passage_seas(st, seat)
     out = []
-    for area in st.areas_with_units(seat):
-        avail = movable_units(st, seat, area)
-        for unit in avail:
+    units = st.units
+    for area, by_seat in units.items():
+        here = by_seat.get(seat)
+        if here is None or len(by_seat) > 1:
+            continue  # no units, or pinned by enemy units: they may not leave
+        land_ok = ship_ok = None
+        for unit in here:
             if unit == CUTIECORN:
                 continue
-            if reachable_first_step(st, seat, area, unit, budget, rules.move_cost):
-                out.append(A("move", area, unit))
+            k = kinds[unit]
+            if not k.moves_in_main_actions:
+                continue
+            if k.is_dragon:
+                ok = bool(neighbours[area])
+            elif k.is_ship:
+                if ship_ok is None:
+                    ship_ok = budget >= 1 and any(terrain[nb] == "sea" for nb in neighbours[area])
+                ok = ship_ok
+            else:
+                if land_ok is None:
+                    land_ok = False
+                    for nb in neighbours[area]:
+                        if terrain[nb] == "sea":
+                            if nb in passage:
+                                land_ok = True
+                                break
+                        else:
+                            c = area_cost[nb]
+                            if c is not None and c <= budget:
+                                land_ok = True
+                                break
+                ok = land_ok
+            if ok:
+                out.append(act("move", area, unit))
     return out
 
 
-def reachable_first_step(st: BloodstonesState, seat: int, area: int, unit: str, budget: int,
-                         move_cost: dict[str, int | None]) -> bool:
-    from .movement import passage_sea
-
-    b = st.game.board
-    k = st.kind(seat, unit)
-    for nb in b.neighbours[area]:
-        t = b.terrain[nb]
-        if k.is_ship:
-            if t == "sea" and budget >= 1:
-                return True
-        elif k.is_dragon:
-            return True
-        elif t == "sea":
-            if passage_sea(st, seat, nb):
-                return True
-        else:
-            c = move_cost.get(t)
-            if c is not None and c <= budget:
-                return True
-    return False
-
-
-def recovery_options(st: BloodstonesState, seat: int) -> list[tuple[str, int]]:
-    board = st.game.board
+def recovery_options(st: Position, seat: int) -> list[tuple[str, int]]:
+    board = st.ruleset.board
     kinds = st.rules_of(seat).kinds
     size = st.hand_size(seat)
     empty = [a for a in board.area_ids if st.is_empty(a)]
@@ -247,7 +269,7 @@ def recovery_options(st: BloodstonesState, seat: int) -> list[tuple[str, int]]:
 # ==============================================================================================
 # applying actions
 # ==============================================================================================
-def apply(st: BloodstonesState, action: Action) -> None:
+def apply(st: Position, action: Action) -> None:
     kind, args = action.kind, action.args
     handler = _HANDLERS.get(kind)
     if handler is None:
@@ -259,19 +281,19 @@ def _area(x: str) -> int:
     return int(x)
 
 
-def _faction(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _faction(st: Position, args: tuple[str, ...]) -> None:
     setup.choose_faction(st, args[0])
 
 
-def _citadel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _citadel(st: Position, args: tuple[str, ...]) -> None:
     setup.place_citadel(st, _area(args[0]))
 
 
-def _start(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _start(st: Position, args: tuple[str, ...]) -> None:
     setup.place_horde(st, _area(args[0]))
 
 
-def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _build(st: Position, args: tuple[str, ...]) -> None:
     unit, area = args[0], _area(args[1])
     if st.phase is Phase.SETUP_BUILD:
         setup.setup_build(st, unit, area)
@@ -285,7 +307,7 @@ def _build(st: BloodstonesState, args: tuple[str, ...]) -> None:
 _place = _build  # the Chaos Horde's return to the map is paid like a build
 
 
-def _spend_payment(st: BloodstonesState) -> tuple[Pending, int]:
+def _spend_payment(st: Position) -> tuple[Pending, int]:
     """Committing a compound action: the tiles paid go to the discard pile."""
     p = st.pending
     assert p is not None
@@ -295,7 +317,7 @@ def _spend_payment(st: BloodstonesState) -> tuple[Pending, int]:
     return p, seat
 
 
-def _commit_build(st: BloodstonesState) -> None:
+def _commit_build(st: Position) -> None:
     p, seat = _spend_payment(st)
     assert p.unit is not None
     assert p.area is not None
@@ -308,7 +330,7 @@ def _commit_build(st: BloodstonesState) -> None:
         turn.enter_capture(st)
 
 
-def _done(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _done(st: Position, args: tuple[str, ...]) -> None:
     del args
     phase = st.phase
     if phase is Phase.SETUP_BUILD:
@@ -326,7 +348,7 @@ def _done(st: BloodstonesState, args: tuple[str, ...]) -> None:
         turn.enter_capture(st)
 
 
-def _pick(st: BloodstonesState, kind: str, area: int) -> None:
+def _pick(st: Position, kind: str, area: int) -> None:
     p = st.pending
     if p is None:
         p = st.pending = Pending(kind)
@@ -334,15 +356,15 @@ def _pick(st: BloodstonesState, kind: str, area: int) -> None:
     p.cost += villages.village_cost(st, area)
 
 
-def _capture(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _capture(st: Position, args: tuple[str, ...]) -> None:
     _pick(st, "capture", _area(args[0]))
 
 
-def _village(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _village(st: Position, args: tuple[str, ...]) -> None:
     _pick(st, "village", _area(args[0]))
 
 
-def _move(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _move(st: Position, args: tuple[str, ...]) -> None:
     area, unit = _area(args[0]), args[1]
     p = st.pending
     if p is None:
@@ -351,13 +373,13 @@ def _move(st: BloodstonesState, args: tuple[str, ...]) -> None:
     p.group[unit] = p.group.get(unit, 0) + 1
 
 
-def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _to(st: Position, args: tuple[str, ...]) -> None:
     dest = _area(args[0])
     seat = st.active
     p = st.pending
     assert p is not None
     assert p.group_area is not None
-    memo = st.__dict__.get("_reach_memo")
+    memo = st.reach_memo
     if memo is not None and memo[0] == len(st.history):
         cost = memo[1][dest]
     else:
@@ -371,7 +393,7 @@ def _to(st: BloodstonesState, args: tuple[str, ...]) -> None:
     p.group_area = None
 
 
-def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _pay(st: Position, args: tuple[str, ...]) -> None:
     tile = args[0]
     seat = st.active
     p = st.pending
@@ -389,7 +411,7 @@ def _pay(st: BloodstonesState, args: tuple[str, ...]) -> None:
         _commit_one_tile(st)
 
 
-def _commit_move(st: BloodstonesState) -> None:
+def _commit_move(st: Position) -> None:
     p, seat = _spend_payment(st)
     legs = "; ".join(
         f"{'+'.join(f'{n} {u}' for u, n in sorted(leg['units'].items()))} {leg['from']}->{leg['to']}" for leg in p.legs
@@ -399,7 +421,7 @@ def _commit_move(st: BloodstonesState) -> None:
     battles.settle_cutiecorn(st)
 
 
-def _commit_one_tile(st: BloodstonesState) -> None:
+def _commit_one_tile(st: Position) -> None:
     p, seat = _spend_payment(st)
     if p.kind == "capture":
         owners = [villages.capture_village(st, seat, a) for a in p.targets]
@@ -419,7 +441,7 @@ def _commit_one_tile(st: BloodstonesState) -> None:
         turn.draw_phase(st)
 
 
-def _cancel(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _cancel(st: Position, args: tuple[str, ...]) -> None:
     del args
     p = st.pending
     assert p is not None
@@ -436,7 +458,7 @@ def _cancel(st: BloodstonesState, args: tuple[str, ...]) -> None:
     st.pending = None
 
 
-def _undead(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _undead(st: Position, args: tuple[str, ...]) -> None:
     src, dst = _area(args[0]), _area(args[1])
     seat = st.active
     st.remove_units(src, seat, "undead")
@@ -447,55 +469,55 @@ def _undead(st: BloodstonesState, args: tuple[str, ...]) -> None:
         turn.enter_main(st)
 
 
-def _battle(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _battle(st: Position, args: tuple[str, ...]) -> None:
     battles.start_battle(st, _area(args[0]), int(args[1]))
     _after_battle_step(st)
 
 
-def _after_battle_step(st: BloodstonesState) -> None:
+def _after_battle_step(st: Position) -> None:
     if st.battle is None:
         turn.after_battle(st)
 
 
-def _withdraw(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _withdraw(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.withdraw(st, st.battle, _area(args[0]))
     _after_battle_step(st)
 
 
-def _stay(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _stay(st: Position, args: tuple[str, ...]) -> None:
     del args
     assert st.battle is not None
     st.log(f"{st.seat_label(st.battle.defender)} stands and fights")
     battles.draw_battle_tiles(st, st.battle)
 
 
-def _substitute(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _substitute(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.substitute(st, st.battle, args[0])
     _after_battle_step(st)
 
 
-def _keep(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _keep(st: Position, args: tuple[str, ...]) -> None:
     del args
     assert st.battle is not None
     battles.substitute(st, st.battle, None)
     _after_battle_step(st)
 
 
-def _casualty(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _casualty(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.take_casualty(st, st.battle, args[0])
     _after_battle_step(st)
 
 
-def _retreat(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _retreat(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.retreat(st, st.battle, _area(args[0]))
     _after_battle_step(st)
 
 
-def _raise(st: BloodstonesState, args: tuple[str, ...]) -> None:
+def _raise(st: Position, args: tuple[str, ...]) -> None:
     assert st.battle is not None
     battles.raise_undead(st, st.battle, int(args[0]))
     _after_battle_step(st)
@@ -529,15 +551,15 @@ _HANDLERS = {
 # ==============================================================================================
 # explanations for refused actions
 # ==============================================================================================
-def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
+def explain_illegal(st: Position, action: Action) -> str | None:
     kind, args = action.kind, action.args
-    seat = st.current_player
+    seat = st.deciding_seat()
     if seat is None:
         return "the game is over"
     try:
         if kind == "move" and len(args) == 2:
             area = int(args[0])
-            if area not in st.game.board.terrain:
+            if area not in st.ruleset.board.terrain:
                 return f"there is no area {area} on this map"
             if st.enemy_units_in(area, seat) and seat in st.units.get(area, {}):
                 return f"units may not leave area {area}: it holds enemy units (fight first)"
@@ -553,7 +575,7 @@ def explain_illegal(st: BloodstonesState, action: Action) -> str | None:
             return f"all battles must be resolved first (contested area(s): {areas})"
         if kind in ("battle", "village", "capture", "citadel", "start", "to", "withdraw", "retreat") and args:
             area = int(args[0])
-            if area not in st.game.board.terrain:
+            if area not in st.ruleset.board.terrain:
                 return f"there is no area {area} on this map"
     except ValueError:
         return f"{' '.join(args)!r} is not a valid area number"

@@ -8,18 +8,16 @@ for. `rig` fixes the next tiles drawn from bags and battle-tile bags.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bloodforge.core import Bag
 from bloodforge.core.errors import ScenarioError, format_validation_error
 
-from .state import BloodstonesState, Phase
+from . import turn
+from .model import Phase, Position
 from .units import CITADEL, CUTIECORN, UNDEAD
-
-if TYPE_CHECKING:
-    from .game import BloodstonesGame
 
 
 class _Strict(BaseModel):
@@ -50,7 +48,7 @@ class VillagePlacement(_Strict):
     count: int = Field(default=1, ge=1)
 
 
-class Position(_Strict):
+class PositionSpec(_Strict):
     order: list[int] | None = None
     active: int | None = None
     phase: Literal["start_of_turn", "capture_villages", "move_undead", "main_actions", "construct_villages"] = (
@@ -74,21 +72,19 @@ class Rig(_Strict):
     battle: BattleRig = Field(default_factory=BattleRig)
 
 
-def build_scenario_state(
-    game: BloodstonesGame, position: Mapping[str, Any], rig: Mapping[str, Any] | None
-) -> BloodstonesState:
+def fill_scenario(st: Position, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> None:
+    """Set up the fresh position `st` (made by the game adapter) as the scenario describes."""
     try:
-        pos = Position.model_validate(dict(position))
+        pos = PositionSpec.model_validate(dict(position))
         rg = Rig.model_validate(dict(rig or {}))
     except ValidationError as err:
         raise ScenarioError(format_validation_error(err, "scenario")) from None
-    params = game.params
+    params = st.ruleset.params
     n = params.players
     if params.factions is None:
         raise ScenarioError("a scenario must name the factions in params.factions")
     if len(pos.players) not in (0, n):
         raise ScenarioError(f"position.players has {len(pos.players)} entries for {n} players")
-    st = BloodstonesState(game, game.initial_rng())
     st.factions = list(params.factions)
     order = pos.order if pos.order is not None else list(range(n))
     if sorted(order) != list(range(n)):
@@ -97,7 +93,7 @@ def build_scenario_state(
     st.active = pos.active if pos.active is not None else order[0]
     if st.active not in range(n):
         raise ScenarioError(f"active seat {st.active} does not exist")
-    board = game.board
+    board = st.ruleset.board
     on_map: list[dict[str, int]] = [{} for _ in range(n)]
     for pl in pos.units:
         if pl.seat not in range(n):
@@ -138,7 +134,7 @@ def build_scenario_state(
     for seat, tiles in rg.bags.items():
         if seat not in range(n):
             raise ScenarioError(f"rig.bags: seat {seat} does not exist")
-        bag = st.bags[seat]
+        bag = st.own_bag(seat)
         need: dict[str, int] = {}
         for t in tiles:
             need[t] = need.get(t, 0) + 1
@@ -156,10 +152,9 @@ def build_scenario_state(
         st.withdrawn_from[seat] = list(areas)
     st.log("Scenario loaded")
     _enter_phase(st, pos.phase)
-    return st
 
 
-def _setup_player(st: BloodstonesState, seat: int, ps: PlayerSetup, on_map: dict[str, int]) -> None:
+def _setup_player(st: Position, seat: int, ps: PlayerSetup, on_map: dict[str, int]) -> None:
     rules = st.rules_of(seat)
     fac = rules.faction
     mix = rules.bag_mix
@@ -190,7 +185,7 @@ def _setup_player(st: BloodstonesState, seat: int, ps: PlayerSetup, on_map: dict
                 )
     st.hands[seat] = {t: c for t, c in ps.hand.items() if c}
     st.discards[seat] = {t: c for t, c in ps.discard.items() if c}
-    st.bags[seat] = Bag(bag)
+    st.set_bag(seat, Bag(bag))
     st.vp[seat] = fac.starting_vp if ps.vp is None else ps.vp
     st.regroups[seat] = ps.regroups
     st.captured_villages[seat] = ps.captured_villages
@@ -205,9 +200,7 @@ def _setup_player(st: BloodstonesState, seat: int, ps: PlayerSetup, on_map: dict
         raise ScenarioError(f"seat {seat} has more Undead on the map than exist ({undead_total})")
 
 
-def _enter_phase(st: BloodstonesState, phase: str) -> None:
-    from . import turn
-
+def _enter_phase(st: Position, phase: str) -> None:
     if phase == "start_of_turn":
         turn.begin_turn(st)
     else:

@@ -3,17 +3,12 @@ VP from captured villages and citadels; anything still tied stays tied (shared r
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import winners_share
 
-if TYPE_CHECKING:
-    from .state import BloodstonesState
+from .model import Phase, Position
 
 
-def final_returns(st: BloodstonesState) -> list[float]:
-    from .state import Phase
-
+def final_returns(st: Position) -> list[float]:
     n = st.num_players
     if st.phase is not Phase.OVER:
         return [0.0] * n

@@ -8,23 +8,19 @@ in an area not within two areas of a citadel; then everybody refills to hand siz
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import Bag
 
+from .model import Phase, Position
 from .params import MIN_PLAYERS_FOR_FACTION
-from .state import Phase
+from .turn import draw_to_hand_size, start_first_turn
 from .units import CUTIECORN, UNDEAD
-
-if TYPE_CHECKING:
-    from .state import BloodstonesState
 
 CITADEL_MIN_DISTANCE = 3  # "two empty land areas between" = at least three borders apart
 
 
-def draw_first_player(st: BloodstonesState) -> int:
+def draw_first_player(st: Position) -> int:
     """Each player draws two Battle tiles; highest total goes first; tied leaders draw again."""
-    values = st.game.factions_file.battle_tiles.values
+    values = st.ruleset.factions_file.battle_tiles.values
     contenders = list(range(st.num_players))
     while True:
         totals = {}
@@ -38,21 +34,21 @@ def draw_first_player(st: BloodstonesState) -> int:
             return contenders[0]
 
 
-def eligible_factions(st: BloodstonesState) -> list[str]:
-    params = st.game.params
-    ids = [f.id for f in st.game.factions_file.factions]
+def eligible_factions(st: Position) -> list[str]:
+    params = st.ruleset.params
+    ids = [f.id for f in st.ruleset.factions_file.factions]
     if params.allow_unrecommended:
         return ids
     return [f for f in ids if st.num_players >= MIN_PLAYERS_FOR_FACTION.get(f, 2)]
 
 
-def begin(st: BloodstonesState) -> None:
+def begin(st: Position) -> None:
     """Everything from an empty table up to the first decision."""
     first = draw_first_player(st)
     n = st.num_players
     st.order = [(first + i) % n for i in range(n)]
     st.log(f"P{first} plays first")
-    params = st.game.params
+    params = st.ruleset.params
     if params.factions is not None:
         st.factions = list(params.factions)
         deal_factions(st)
@@ -67,14 +63,14 @@ def begin(st: BloodstonesState) -> None:
         deal_factions(st)
 
 
-def faction_choices(st: BloodstonesState) -> list[str]:
+def faction_choices(st: Position) -> list[str]:
     taken = {f for f in st.factions if f}
     return sorted(f for f in eligible_factions(st) if f not in taken)
 
 
-def choose_faction(st: BloodstonesState, faction_id: str) -> None:
+def choose_faction(st: Position, faction_id: str) -> None:
     st.factions[st.active] = faction_id
-    st.log(f"P{st.active} chooses the {st.game.faction_rules(faction_id).faction.name}")
+    st.log(f"P{st.active} chooses the {st.ruleset.faction_rules(faction_id).faction.name}")
     idx = st.order.index(st.active)
     if idx + 1 < len(st.order):
         st.active = st.order[idx + 1]
@@ -82,28 +78,27 @@ def choose_faction(st: BloodstonesState, faction_id: str) -> None:
         deal_factions(st)
 
 
-def deal_factions(st: BloodstonesState) -> None:
+def deal_factions(st: Position) -> None:
     """Bags filled, nine tiles drawn, supplies set; then citadel placement starts."""
     for seat in range(st.num_players):
         rules = st.rules_of(seat)
         fac = rules.faction
         rigged = st.bags[seat].rigged
-        st.bags[seat] = Bag(rules.bag_mix, rigged)
+        bag = Bag(rules.bag_mix, rigged)
+        st.set_bag(seat, bag)
         for _ in range(fac.starting_hand):
-            st.hand_add(seat, st.bags[seat].draw(st.rng))
+            st.hand_add(seat, bag.draw(st.rng))
         st.vp[seat] = fac.starting_vp
         st.village_supply[seat] = fac.villages
         st.undead_pool[seat] = sum(t.count for t in fac.tiles_outside_bag if t.unit == UNDEAD)
-    st.cutiecorn_free = st.game.params.cutiecorn
+    st.cutiecorn_free = st.ruleset.params.cutiecorn
     normal = [s for s in reversed(st.order) if not st.rules_of(s).is_horde]
     hordes = [s for s in st.order if st.rules_of(s).is_horde]
     st.setup_queue = normal + hordes
     next_setup(st)
 
 
-def next_setup(st: BloodstonesState) -> None:
-    from .turn import start_first_turn
-
+def next_setup(st: Position) -> None:
     if not st.setup_queue:
         start_first_turn(st)
         return
@@ -112,8 +107,8 @@ def next_setup(st: BloodstonesState) -> None:
     st.phase = Phase.PLACE_HORDE if st.rules_of(seat).is_horde else Phase.PLACE_CITADEL
 
 
-def _spread_candidates(st: BloodstonesState, allowed_terrain: tuple[str, ...]) -> list[int]:
-    board = st.game.board
+def _spread_candidates(st: Position, allowed_terrain: tuple[str, ...]) -> list[int]:
+    board = st.ruleset.board
     citadels = [a for s in range(st.num_players) if (a := st.citadel_area(s)) is not None]
     free = [a for a in board.area_ids if board.terrain[a] in allowed_terrain and st.is_empty(a)]
 
@@ -131,35 +126,35 @@ def _spread_candidates(st: BloodstonesState, allowed_terrain: tuple[str, ...]) -
     return sorted(a for a in free if scored[a] == best and best >= 1)
 
 
-def citadel_options(st: BloodstonesState) -> list[int]:
-    return _spread_candidates(st, st.game.board.rules.citadel_allowed)
+def citadel_options(st: Position) -> list[int]:
+    return _spread_candidates(st, st.ruleset.board.rules.citadel_allowed)
 
 
-def horde_options(st: BloodstonesState) -> list[int]:
-    return _spread_candidates(st, st.game.board.rules.starting_land_units_allowed)
+def horde_options(st: Position) -> list[int]:
+    return _spread_candidates(st, st.ruleset.board.rules.starting_land_units_allowed)
 
 
-def place_citadel(st: BloodstonesState, area: int) -> None:
+def place_citadel(st: Position, area: int) -> None:
     st.add_units(area, st.active, "citadel")
     st.log(f"{st.seat_label(st.active)} places its citadel in area {area}")
     _start_building(st, area)
 
 
-def place_horde(st: BloodstonesState, area: int) -> None:
+def place_horde(st: Position, area: int) -> None:
     st.log(f"{st.seat_label(st.active)} chooses area {area} to start in")
     _start_building(st, area)
 
 
-def _start_building(st: BloodstonesState, home: int) -> None:
+def _start_building(st: Position, home: int) -> None:
     st.phase = Phase.SETUP_BUILD
     st.setup_home = home
     st.build_points = st.rules_of(st.active).faction.start_build_points
 
 
-def setup_build_options(st: BloodstonesState) -> list[tuple[str, int]]:
+def setup_build_options(st: Position) -> list[tuple[str, int]]:
     seat, home = st.active, st.setup_home
     assert home is not None
-    board = st.game.board
+    board = st.ruleset.board
     kinds = st.rules_of(seat).kinds
     seas = [a for a in board.neighbours[home] if board.is_sea(a)]
     out: list[tuple[str, int]] = []
@@ -177,16 +172,14 @@ def setup_build_options(st: BloodstonesState) -> list[tuple[str, int]]:
     return sorted(out)
 
 
-def setup_build(st: BloodstonesState, unit: str, area: int) -> None:
+def setup_build(st: Position, unit: str, area: int) -> None:
     seat = st.active
     st.build_points -= st.take_for_building(seat, unit)
     st.add_units(area, seat, unit)
     st.log(f"{st.seat_label(seat)} starts with {unit} in area {area}")
 
 
-def finish_setup_building(st: BloodstonesState) -> None:
-    from .turn import draw_to_hand_size
-
+def finish_setup_building(st: Position) -> None:
     seat = st.active
     st.build_points = 0
     st.setup_home = None

@@ -2,48 +2,21 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import copy
+from typing import Any
 
 from .drawing import map_drawing
-
-if TYPE_CHECKING:
-    from .game import BloodstonesGame
+from .ruleset import Ruleset
 
 
-def static_info(game: BloodstonesGame) -> dict[str, Any]:
-    board = game.board
+def static_info(ruleset: Ruleset) -> dict[str, Any]:
+    board = ruleset.board
     data = board.data
     rules = board.rules
-    factions: dict[str, Any] = {}
-    for fac in game.factions_file.factions:
-        fr = game.faction_rules(fac.id)
-        units = {}
-        for name, k in fr.kinds.items():
-            m = k.modifier
-            units[name] = {
-                "base": k.base,
-                "pips": k.pips,
-                "build_cost": k.build_cost,
-                "buildable": k.buildable,
-                "may_stay_in_desert": k.may_stay_in_desert,
-                "modifier": None if m is None else {
-                    "value": m.value, "when": m.when, "terrain": m.terrain, "against": list(m.against),
-                    "wins_ties_when_defending": m.wins_ties_when_defending,
-                },
-            }
-        factions[fac.id] = {
-            "name": fac.name,
-            "hand_size": fac.hand_size,
-            "villages": fac.villages,
-            "captured_village_vp": fac.captured_village_vp,
-            "move_cost": fr.move_cost,
-            "powers": list(fac.powers),
-            "battle_bonuses": [{"value": b.value, "terrain": b.terrain, "when": b.when} for b in fac.battle_bonuses],
-            "units": units,
-        }
+    facts = ruleset.facts
     return {
         "game": "bloodstones",
-        "board": board_info(game, factions),
+        "board": board_info(ruleset, facts["factions"]),
         "map": {
             "id": board.id,
             "name": data.name,
@@ -63,20 +36,20 @@ def static_info(game: BloodstonesGame) -> dict[str, Any]:
             "village_cost": dict(rules.village_cost),
             "village_capacity": dict(rules.village_capacity_per_area),
         },
-        "battle_tiles": list(game.factions_file.battle_tiles.values),
-        "count_top": game.factions_file.battle_tiles.count_top,
-        "regroup_target": 3 if game.num_players == 2 else 2,
-        "factions": factions,
+        "battle_tiles": list(facts["battle_tiles"]),
+        "count_top": facts["count_top"],
+        "regroup_target": ruleset.regroup_target,
+        "factions": copy.deepcopy(facts["factions"]),
     }
 
 
-def board_info(game: BloodstonesGame, factions: dict[str, Any]) -> dict[str, Any]:
+def board_info(ruleset: Ruleset, factions: dict[str, Any]) -> dict[str, Any]:
     """The map in the browser's board contract (docs/browser.md): areas with their outlines,
     adjacencies (a shared outline between areas that are not adjacent is drawn as a barrier,
     an adjacency whose outlines do not touch as a link), terrains, and people's names for
     faction and unit words."""
-    data = game.board.data
-    drawn = {d["id"]: d for d in map_drawing(game.board)["areas"]}
+    data = ruleset.board.data
+    drawn = {d["id"]: d for d in map_drawing(ruleset.board)["areas"]}
     areas = [
         {"id": str(a.id), "name": f"{a.id} ({a.terrain})", "kind": a.terrain,
          "x": drawn[a.id]["label_x"], "y": drawn[a.id]["label_y"], "polygon": drawn[a.id]["polygon"]}

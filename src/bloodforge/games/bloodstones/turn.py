@@ -9,26 +9,20 @@ free, and the game scored.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from . import villages
+from .model import Phase, Position
 from .movement import undead_destinations
-from .state import Phase
+from .queries import end_of_game_bonus
 from .units import CUTIECORN
 
-if TYPE_CHECKING:
-    from .state import BloodstonesState
 
-CITADEL_VP = 5
-
-
-def start_first_turn(st: BloodstonesState) -> None:
+def start_first_turn(st: Position) -> None:
     st.active = st.order[0]
     st.log("The game begins")
     begin_turn(st)
 
 
-def begin_turn(st: BloodstonesState) -> None:
+def begin_turn(st: Position) -> None:
     seat = st.active
     st.withdrawn_from = [[] for _ in range(st.num_players)]
     st.undead_moved = {}
@@ -47,11 +41,11 @@ def begin_turn(st: BloodstonesState) -> None:
     enter_capture(st)
 
 
-def recovery_possible(st: BloodstonesState) -> bool:
-    return any(st.is_empty(a) for a in st.game.board.area_ids)
+def recovery_possible(st: Position) -> bool:
+    return any(st.is_empty(a) for a in st.ruleset.board.area_ids)
 
 
-def enter_capture(st: BloodstonesState) -> None:
+def enter_capture(st: Position) -> None:
     seat = st.active
     rules = st.rules_of(seat)
     if not rules.is_horde and st.hands[seat] and capture_affordable(st, seat, []):
@@ -60,13 +54,13 @@ def enter_capture(st: BloodstonesState) -> None:
     enter_undead(st)
 
 
-def capture_affordable(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+def capture_affordable(st: Position, seat: int, chosen: list[int]) -> list[int]:
     spent = sum(villages.village_cost(st, a) for a in chosen)
     limit = st.max_tile_pips(seat)
     return [a for a in villages.capture_options(st, seat, chosen) if spent + villages.village_cost(st, a) <= limit]
 
 
-def undead_sources(st: BloodstonesState, seat: int) -> list[int]:
+def undead_sources(st: Position, seat: int) -> list[int]:
     out = []
     for area in st.areas_with_units(seat):
         n = st.units_at(area, seat).get("undead", 0) - st.undead_moved.get(area, 0)
@@ -75,18 +69,18 @@ def undead_sources(st: BloodstonesState, seat: int) -> list[int]:
     return sorted(out)
 
 
-def enter_undead(st: BloodstonesState) -> None:
+def enter_undead(st: Position) -> None:
     if undead_sources(st, st.active):
         st.phase = Phase.UNDEAD
         return
     enter_main(st)
 
 
-def enter_main(st: BloodstonesState) -> None:
+def enter_main(st: Position) -> None:
     st.phase = Phase.MAIN
 
 
-def contested_areas(st: BloodstonesState, seat: int) -> list[tuple[int, int]]:
+def contested_areas(st: Position, seat: int) -> list[tuple[int, int]]:
     """(area, other seat) pairs where `seat` shares an area with another player's units."""
     out: list[tuple[int, int]] = []
     for area, by_seat in st.units.items():
@@ -95,13 +89,13 @@ def contested_areas(st: BloodstonesState, seat: int) -> list[tuple[int, int]]:
     return sorted(out)
 
 
-def construct_affordable(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+def construct_affordable(st: Position, seat: int, chosen: list[int]) -> list[int]:
     spent = sum(villages.village_cost(st, a) for a in chosen)
     limit = st.max_tile_pips(seat)
     return [a for a in villages.construct_options(st, seat, chosen) if spent + villages.village_cost(st, a) <= limit]
 
 
-def end_main(st: BloodstonesState) -> None:
+def end_main(st: Position) -> None:
     seat = st.active
     if not st.rules_of(seat).is_horde and st.hands[seat] and construct_affordable(st, seat, []):
         st.phase = Phase.CONSTRUCT
@@ -109,7 +103,7 @@ def end_main(st: BloodstonesState) -> None:
     draw_phase(st)
 
 
-def draw_phase(st: BloodstonesState) -> None:
+def draw_phase(st: Position) -> None:
     seat = st.active
     desert_attrition(st, seat)
     draw_to_hand_size(st, seat)
@@ -119,14 +113,14 @@ def draw_phase(st: BloodstonesState) -> None:
         if all(st.regroups[s] >= st.regroup_target for s in alive):
             st.end_trigger = seat
             st.log(f"Every player has regrouped {st.regroup_target} times: {st.seat_label(seat)} triggers the end")
-        elif st.game.params.max_rounds is not None and st.turns_taken >= st.game.params.max_rounds * len(alive):
+        elif st.ruleset.params.max_rounds is not None and st.turns_taken >= st.ruleset.params.max_rounds * len(alive):
             st.end_trigger = seat
-            st.log(f"House rule: {st.game.params.max_rounds} rounds played, the end is triggered")
+            st.log(f"House rule: {st.ruleset.params.max_rounds} rounds played, the end is triggered")
     end_turn(st)
 
 
-def desert_attrition(st: BloodstonesState, seat: int) -> None:
-    board = st.game.board
+def desert_attrition(st: Position, seat: int) -> None:
+    board = st.ruleset.board
     for area in st.areas_with_units(seat):
         if board.terrain[area] != "desert":
             continue
@@ -136,10 +130,10 @@ def desert_attrition(st: BloodstonesState, seat: int) -> None:
                 st.log(f"{st.seat_label(seat)} loses {n} {unit} in the desert of area {area}")
 
 
-def draw_to_hand_size(st: BloodstonesState, seat: int) -> None:
+def draw_to_hand_size(st: Position, seat: int) -> None:
     rules = st.rules_of(seat)
     need = rules.faction.hand_size - st.hand_size(seat)
-    bag = st.bags[seat]
+    bag = st.own_bag(seat)
     drawn = 0
     while need > 0:
         if not bag:
@@ -153,8 +147,8 @@ def draw_to_hand_size(st: BloodstonesState, seat: int) -> None:
         st.log(f"{st.seat_label(seat)} draws {drawn} tiles ({len(bag)} left in the bag)")
 
 
-def regroup(st: BloodstonesState, seat: int) -> None:
-    bag = st.bags[seat]
+def regroup(st: Position, seat: int) -> None:
+    bag = st.own_bag(seat)
     for tile, n in st.discards[seat].items():
         bag.add(tile, n)
     st.discards[seat] = {}
@@ -167,7 +161,7 @@ def regroup(st: BloodstonesState, seat: int) -> None:
     st.regroups[seat] += 1
 
 
-def end_turn(st: BloodstonesState) -> None:
+def end_turn(st: Position) -> None:
     st.pending = None
     st.decider = None
     if st.end_trigger is not None:
@@ -187,7 +181,7 @@ def end_turn(st: BloodstonesState) -> None:
     finish_game(st)
 
 
-def next_final(st: BloodstonesState) -> None:
+def next_final(st: Position) -> None:
     while st.final_queue:
         seat = st.final_queue.pop(0)
         if st.eliminated[seat]:
@@ -201,14 +195,14 @@ def next_final(st: BloodstonesState) -> None:
     finish_game(st)
 
 
-def after_battle(st: BloodstonesState) -> None:
+def after_battle(st: Position) -> None:
     """Called when a battle ends: in the final round, move on once the player's battles are done."""
     if st.phase is Phase.FINAL_BATTLES and not contested_areas(st, st.active):
         draw_to_hand_size(st, st.active)
         next_final(st)
 
 
-def finish_game(st: BloodstonesState) -> None:
+def finish_game(st: Position) -> None:
     st.phase = Phase.OVER
     st.decider = None
     for seat in st.order:
@@ -224,8 +218,9 @@ def finish_game(st: BloodstonesState) -> None:
         if taken:
             st.log(f"{st.seat_label(seat)} captures {taken} villages at the end of the game")
     for seat in range(st.num_players):
-        per_village = st.rules_of(seat).faction.captured_village_vp
-        bonus = st.captured_villages[seat] * per_village + st.captured_citadels[seat] * CITADEL_VP
+        fid = st.factions[seat]
+        assert fid is not None
+        bonus = end_of_game_bonus(st.ruleset.facts, fid, st.captured_villages[seat], st.captured_citadels[seat])
         st.end_bonus[seat] = bonus
         st.vp[seat] += bonus
     st.log("Final scores: " + ", ".join(f"{st.seat_label(s)} {st.vp[s]} VP" for s in range(st.num_players)))

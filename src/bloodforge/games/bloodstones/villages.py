@@ -9,23 +9,21 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .state import BloodstonesState
+from .model import Position
 
 
-def village_cost(st: BloodstonesState, area: int) -> int:
-    terrain = st.game.board.terrain[area]
-    return st.game.board.rules.village_cost.get(terrain, 0)
+def village_cost(st: Position, area: int) -> int:
+    terrain = st.ruleset.board.terrain[area]
+    return st.ruleset.board.rules.village_cost.get(terrain, 0)
 
 
-def capacity(st: BloodstonesState, area: int) -> int:
-    terrain = st.game.board.terrain[area]
-    return st.game.board.rules.village_capacity_per_area.get(terrain, 0)
+def capacity(st: Position, area: int) -> int:
+    terrain = st.ruleset.board.terrain[area]
+    return st.ruleset.board.rules.village_capacity_per_area.get(terrain, 0)
 
 
-def network(st: BloodstonesState, seat: int, extra: Iterable[int] = ()) -> set[int]:
+def network(st: Position, seat: int, extra: Iterable[int] = ()) -> set[int]:
     """Areas from which new villages may spread: own villages and citadel, plus unit chains."""
     roots = {a for a, (s, _) in st.villages.items() if s == seat}
     roots.update(extra)
@@ -34,7 +32,7 @@ def network(st: BloodstonesState, seat: int, extra: Iterable[int] = ()) -> set[i
         roots.add(cit)
     net = set(roots)
     stack = list(roots)
-    neighbours = st.game.board.neighbours
+    neighbours = st.ruleset.board.neighbours
     while stack:
         a = stack.pop()
         for b in neighbours[a]:
@@ -44,7 +42,7 @@ def network(st: BloodstonesState, seat: int, extra: Iterable[int] = ()) -> set[i
     return net
 
 
-def construct_options(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+def construct_options(st: Position, seat: int, chosen: list[int]) -> list[int]:
     """Areas where one more village may be placed, given the villages already chosen this phase."""
     if st.village_supply[seat] - len(chosen) <= 0:
         return []
@@ -52,11 +50,11 @@ def construct_options(st: BloodstonesState, seat: int, chosen: list[int]) -> lis
     cit = st.citadel_area(seat)
     wiped_out = cit is None and st.village_count(seat) == 0 and not chosen
     if wiped_out:
-        candidates: Iterable[int] = st.game.board.area_ids
+        candidates: Iterable[int] = st.ruleset.board.area_ids
     else:
         net = network(st, seat, pending)
         cand: set[int] = set()
-        neighbours = st.game.board.neighbours
+        neighbours = st.ruleset.board.neighbours
         for a in net:
             cand.update(neighbours[a])
         cand.update(a for a, (s, _) in st.villages.items() if s == seat)
@@ -75,7 +73,7 @@ def construct_options(st: BloodstonesState, seat: int, chosen: list[int]) -> lis
     return sorted(out)
 
 
-def capture_options(st: BloodstonesState, seat: int, chosen: list[int]) -> list[int]:
+def capture_options(st: Position, seat: int, chosen: list[int]) -> list[int]:
     """Areas holding another player's village (not yet chosen) where `seat` has units."""
     pending = Counter(chosen)
     out = []
@@ -85,13 +83,13 @@ def capture_options(st: BloodstonesState, seat: int, chosen: list[int]) -> list[
     return sorted(out)
 
 
-def place_village(st: BloodstonesState, seat: int, area: int) -> None:
+def place_village(st: Position, seat: int, area: int) -> None:
     v = st.villages.get(area)
     st.villages[area] = (seat, (v[1] if v else 0) + 1)
     st.village_supply[seat] -= 1
 
 
-def capture_village(st: BloodstonesState, seat: int, area: int) -> int:
+def capture_village(st: Position, seat: int, area: int) -> int:
     """Take one village; returns the former owner. Captured villages score at the game's end."""
     owner, n = st.villages[area]
     if n > 1:

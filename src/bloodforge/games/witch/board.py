@@ -10,17 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
-from bloodforge.core.graph import SquareGrid
-
-if TYPE_CHECKING:
-    from .content import PatternShape
 
 Square = tuple[int, int]
 
-_ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
-_DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
+ORTHOGONAL = ((0, 1), (1, 0), (0, -1), (-1, 0))
+DIAGONAL = ((1, 1), (1, -1), (-1, -1), (-1, 1))
 
 
 def square_name(sq: Square) -> str:
@@ -66,58 +60,3 @@ class Reach:
                     continue
                 if hittable:
                     yield sq
-
-
-def _pattern_offsets(shape: PatternShape) -> list[tuple[int, int]]:
-    from .content import AdjacentShape, OffsetsShape, WithinShape
-
-    if isinstance(shape, AdjacentShape):
-        return list(_ORTHOGONAL + (_DIAGONAL if shape.diagonals else ()))
-    if isinstance(shape, WithinShape):
-        out = []
-        for dx in range(-shape.max, shape.max + 1):
-            for dy in range(-shape.max, shape.max + 1):
-                d = abs(dx) + abs(dy) if shape.metric == "manhattan" else max(abs(dx), abs(dy))
-                if (dx, dy) != (0, 0) and shape.min <= d <= shape.max:
-                    out.append((dx, dy))
-        return out
-    assert isinstance(shape, OffsetsShape)
-    offsets = set(shape.offsets)
-    if shape.rotate:
-        for dx, dy in list(offsets):
-            offsets |= {(dy, -dx), (-dx, -dy), (-dy, dx)}
-    return sorted(offsets)
-
-
-def compile_reach(shape: PatternShape, grid: SquareGrid) -> Reach:
-    """Rays of `shape` from every square of `grid`, clipped to the board."""
-    from .content import LineShape
-
-    rays: dict[Square, tuple[tuple[tuple[Square, bool], ...], ...]] = {}
-    for origin in grid.squares():
-        c, r = origin
-        out: list[tuple[tuple[Square, bool], ...]] = []
-        if isinstance(shape, LineShape):
-            dirs = _ORTHOGONAL + (_DIAGONAL if shape.diagonals else ())
-            for dx, dy in dirs:
-                ray = []
-                for step in range(1, shape.max + 1):
-                    sq = (c + dx * step, r + dy * step)
-                    if not grid.on_board(sq):
-                        break
-                    if shape.blocked or step >= shape.min:
-                        ray.append((sq, step >= shape.min))
-                if ray:
-                    if shape.blocked:
-                        out.append(tuple(ray))
-                    else:
-                        out.extend((item,) for item in ray)
-            rays[origin] = tuple(out)
-            continue
-        for dx, dy in _pattern_offsets(shape):
-            sq = (c + dx, r + dy)
-            if grid.on_board(sq):
-                out.append(((sq, True),))
-        rays[origin] = tuple(out)
-    blocked = isinstance(shape, LineShape) and shape.blocked
-    return Reach(blocked=blocked, rays=rays)

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bloodforge.core.datafile import load_model
 from bloodforge.core.graph import SquareGrid
 
-from .board import Reach, Square, compile_reach, square_name
+from .board import DIAGONAL, ORTHOGONAL, Reach, Square, square_name
 
 DATA_DIR = Path(__file__).parent / "data"
 DEFAULT_CONTENT = DATA_DIR / "content.json"
@@ -488,6 +488,57 @@ class ContentFile(_Strict):
 
 
 # -- compiled content -----------------------------------------------------------------------
+def _pattern_offsets(shape: PatternShape) -> list[tuple[int, int]]:
+    if isinstance(shape, AdjacentShape):
+        return list(ORTHOGONAL + (DIAGONAL if shape.diagonals else ()))
+    if isinstance(shape, WithinShape):
+        out = []
+        for dx in range(-shape.max, shape.max + 1):
+            for dy in range(-shape.max, shape.max + 1):
+                d = abs(dx) + abs(dy) if shape.metric == "manhattan" else max(abs(dx), abs(dy))
+                if (dx, dy) != (0, 0) and shape.min <= d <= shape.max:
+                    out.append((dx, dy))
+        return out
+    assert isinstance(shape, OffsetsShape)
+    offsets = set(shape.offsets)
+    if shape.rotate:
+        for dx, dy in list(offsets):
+            offsets |= {(dy, -dx), (-dx, -dy), (-dy, dx)}
+    return sorted(offsets)
+
+
+def compile_reach(shape: PatternShape, grid: SquareGrid) -> Reach:
+    """Rays of `shape` from every square of `grid`, clipped to the board."""
+    rays: dict[Square, tuple[tuple[tuple[Square, bool], ...], ...]] = {}
+    for origin in grid.squares():
+        c, r = origin
+        out: list[tuple[tuple[Square, bool], ...]] = []
+        if isinstance(shape, LineShape):
+            dirs = ORTHOGONAL + (DIAGONAL if shape.diagonals else ())
+            for dx, dy in dirs:
+                ray = []
+                for step in range(1, shape.max + 1):
+                    sq = (c + dx * step, r + dy * step)
+                    if not grid.on_board(sq):
+                        break
+                    if shape.blocked or step >= shape.min:
+                        ray.append((sq, step >= shape.min))
+                if ray:
+                    if shape.blocked:
+                        out.append(tuple(ray))
+                    else:
+                        out.extend((item,) for item in ray)
+            rays[origin] = tuple(out)
+            continue
+        for dx, dy in _pattern_offsets(shape):
+            sq = (c + dx, r + dy)
+            if grid.on_board(sq):
+                out.append(((sq, True),))
+        rays[origin] = tuple(out)
+    blocked = isinstance(shape, LineShape) and shape.blocked
+    return Reach(blocked=blocked, rays=rays)
+
+
 def parse_square_name(name: str) -> Square:
     return (ord(name[0]) - 97, int(name[1:]) - 1)
 

@@ -9,18 +9,12 @@ from its hand plus pile, reseeds the RNG and forgets rigged dice.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any
 
 from bloodforge.core import Dice, Rng
 
-from .content import SpellCard, shape_reach, shape_text
-from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH
-
-if TYPE_CHECKING:
-    from .content import Content
-    from .state import WitchState
-
-S = TypeVar("S", bound="WitchState")
+from .content import Content, SpellCard, shape_reach, shape_text
+from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH, Position
 
 #: How many of the latest visible log lines an observation carries.
 LOG_WINDOW = 30
@@ -71,7 +65,7 @@ def _statics(c: Content) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str,
     return result
 
 
-def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
+def observe(state: Position, seat: int | None) -> dict[str, Any]:
     c = state.content
     names = c.square_names
     static_units, static_cards = _statics(c)
@@ -98,8 +92,8 @@ def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
         "you": "spectator" if seat is None else SIDE_NAMES[seat].lower(),
         "phase": state.phase,
         "turn_number": state.turn_number,
-        "max_turns": state.game.params.max_turns,
-        "current_player": state.current_player,
+        "max_turns": state.params.max_turns,
+        "current_player": None if over else state.side,
         "side_to_move": None if over else SIDE_NAMES[state.side].lower(),
         "board": {
             "width": board.width,
@@ -121,7 +115,7 @@ def observe(state: WitchState, seat: int | None) -> dict[str, Any]:
             "moved": sorted(state.rec.moved),
             "attacked": sorted(state.rec.attacked),
             "spells_used": state.rec.spells_used,
-            "spell_limit": 1 if state.side == SOLDIERS else state.game.params.blood_spells_per_turn,
+            "spell_limit": 1 if state.side == SOLDIERS else state.params.blood_spells_per_turn,
         },
         "pending": None,
         "grant": None if state.grant is None else state.grant.to_json(),
@@ -187,13 +181,13 @@ def _copy_card(t: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _winner(state: WitchState) -> str | None:
+def _winner(state: Position) -> str | None:
     if state.phase != OVER:
         return None
     return "draw" if state.winner is None else SIDE_NAMES[state.winner].lower()
 
 
-def _log(state: WitchState, seat: int | None) -> list[dict[str, Any]]:
+def _log(state: Position, seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for event in reversed(state.events):
         text = event.text_for(seat)
@@ -206,9 +200,9 @@ def _log(state: WitchState, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
-def resample(state: S, seat: int | None, rng: Rng) -> S:
-    """A state `seat` cannot tell apart from this one, with every hidden thing redrawn."""
-    new = state.clone()
+def resample(new: Position, seat: int | None, rng: Rng) -> None:
+    """Make `new` (a fresh clone) a state `seat` cannot tell apart from the original, with
+    every hidden thing redrawn."""
     new.rng = Rng(rng.next_u64())
     new.dice = Dice()
     for s in (SOLDIERS, WITCH):
@@ -224,4 +218,3 @@ def resample(state: S, seat: int | None, rng: Rng) -> S:
         rng.shuffle(pool)
         new.hands[s] = pool[: len(hand)]
         deck.pile = pool[len(hand) :]
-    return new

@@ -21,6 +21,8 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
+from .queries import pass_probability as spell_pass_probability
+
 SOLDIERS = 0
 WITCH = 1
 WIN = 1000.0
@@ -75,13 +77,9 @@ def _dist(a: str, b: str) -> int:
 
 
 def pass_probability(card: dict[str, Any], x: int, phantoms: int) -> float:
-    """Chance "N > dD" passes when N >= the roll: min(N, D) / D."""
+    """Chance that the card passes (the rule is the game's exported query)."""
     chance = card["chance"]
-    if chance["kind"] == "always":
-        return 1.0
-    die = int(chance["die"])
-    n = {"blood": x, "phantoms": phantoms, "fixed": chance["value"] or 0}[chance["kind"]]
-    return max(0, min(n, die)) / die
+    return spell_pass_probability(chance["kind"], chance.get("die"), chance.get("value"), x, phantoms)
 
 
 class WitchPolicy:

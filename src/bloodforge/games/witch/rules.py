@@ -6,39 +6,34 @@ owns the turn structure and calls into spells for `cast`, `target` and `pay`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import CANCEL, Action, Deck
 
 from . import spells
 from .board import Square, square_name
+from .effects import lose_blood, move
 from .model import (
     BOARD,
     HAND_LIMIT,
     OVER,
     PLACE,
-    REALM,
-    REMOVED,
     SIDE_NAMES,
     SOLDIER_ACTS,
     SOLDIERS,
     TURN,
     UNPLACED,
     WITCH,
+    Position,
     TurnRecord,
     UnitState,
     side_does,
 )
-
-if TYPE_CHECKING:
-    from .state import WitchState
 
 END = Action("end")
 DONE = Action("done")
 
 
 # -- setup (PREPARATION 4-8) -------------------------------------------------------------------
-def setup(state: WitchState, preset: bool) -> None:
+def setup(state: Position, preset: bool) -> None:
     """Blood on the cards, decks shuffled, then either placement or the preset layout."""
     c = state.content
     for uid in c.roster:
@@ -56,7 +51,7 @@ def setup(state: WitchState, preset: bool) -> None:
         state.side = placement_side(state)
 
 
-def next_to_place(state: WitchState) -> str | None:
+def next_to_place(state: Position) -> str | None:
     """Step 6 then step 7: the Witch places her pieces, then the Soldier player places his."""
     for uid in state.content.roster:
         if state.units[uid].where == UNPLACED:
@@ -64,17 +59,17 @@ def next_to_place(state: WitchState) -> str | None:
     return None
 
 
-def placement_side(state: WitchState) -> int:
+def placement_side(state: Position) -> int:
     uid = next_to_place(state)
     return SOLDIERS if uid is not None and state.content.units[uid].kind == "soldier" else WITCH
 
 
-def start_zone(state: WitchState, uid: str) -> tuple[Square, ...]:
+def start_zone(state: Position, uid: str) -> tuple[Square, ...]:
     c = state.content
     return c.soldier_start if c.units[uid].kind == "soldier" else c.witch_start
 
 
-def place(state: WitchState, uid: str, sq: Square, quiet: bool = False) -> None:
+def place(state: Position, uid: str, sq: Square, quiet: bool = False) -> None:
     u = state.units[uid]
     u.where, u.square = BOARD, sq
     state.at[sq] = uid
@@ -82,7 +77,7 @@ def place(state: WitchState, uid: str, sq: Square, quiet: bool = False) -> None:
         state.note("place", f"{state.name(uid)} is placed on {square_name(sq)}.")
 
 
-def begin_battle(state: WitchState) -> None:
+def begin_battle(state: Position) -> None:
     """Step 8 / THE BATTLE: the Soldiers take the first turn."""
     state.phase = TURN
     state.side = SOLDIERS
@@ -92,7 +87,7 @@ def begin_battle(state: WitchState) -> None:
 
 
 # -- turn flow ----------------------------------------------------------------------------------
-def start_turn(state: WitchState) -> None:
+def start_turn(state: Position) -> None:
     """Drawing & Discarding: draw up to the hand limit before doing anything else.
 
     The Soldiers draw Phantom Spells only once a Phantom (a unit in the Realm) exists.
@@ -121,19 +116,19 @@ def start_turn(state: WitchState) -> None:
         )
 
 
-def end_turn(state: WitchState) -> None:
+def end_turn(state: Position) -> None:
     seat = state.side
     whose = "their" if seat == SOLDIERS else "her"
     state.note("end", f"{side_does(seat, 'end')} {whose} turn.")
     if seat == SOLDIERS:
         for uid in state.content.soldier_ids:
             state.units[uid].bound = False
-    if state.turn_number >= state.game.params.max_turns:
+    if state.turn_number >= state.params.max_turns:
         state.phase = OVER
         state.winner = None
         state.note(
             "over",
-            f"House rule: the turn limit ({state.game.params.max_turns}) is reached; "
+            f"House rule: the turn limit ({state.params.max_turns}) is reached; "
             "the game is a draw.",
         )
         return
@@ -143,65 +138,8 @@ def end_turn(state: WitchState) -> None:
     start_turn(state)
 
 
-# -- blood stones & death ---------------------------------------------------------------------
-def lose_blood(state: WitchState, uid: str, n: int) -> int:
-    """Blood Stones: remove up to `n` stones to the supply; at zero the unit dies."""
-    u = state.units[uid]
-    taken = min(n, u.blood)
-    u.blood -= taken
-    state.supply += taken
-    if u.blood == 0:
-        die(state, uid)
-    return taken
-
-
-def gain_blood(state: WitchState, uid: str, n: int) -> int:
-    """Stones come from the supply and never push a card past its maximum."""
-    u = state.units[uid]
-    given = max(0, min(n, state.content.units[uid].blood_cap - u.blood, state.supply))
-    u.blood += given
-    state.supply -= given
-    return given
-
-
-def die(state: WitchState, uid: str) -> None:
-    """Death: soldiers and minions enter the Realm; zombified units (and the Witch) leave."""
-    u = state.units[uid]
-    assert u.square is not None
-    del state.at[u.square]
-    u.square = None
-    u.bound = False
-    kind = state.content.units[uid].kind
-    if u.zombified or kind == "witch":
-        u.where = REMOVED
-        state.note("death", f"{state.name(uid)} dies and is removed from the game.")
-    else:
-        u.where = REALM
-        state.note("death", f"{state.name(uid)} dies and enters the Realm as a Phantom.")
-    check_victory(state)
-
-
-def check_victory(state: WitchState) -> None:
-    """Victory: the Soldiers win by killing the Witch (checked first); the Witch when every
-    Soldier has been zombified or killed."""
-    if state.phase == OVER:
-        return
-    c = state.content
-    if state.units[c.witch_id].where != BOARD:
-        winner = SOLDIERS
-    elif not any(state.is_active_soldier(uid) for uid in c.soldier_ids):
-        winner = WITCH
-    else:
-        return
-    state.phase = OVER
-    state.winner = winner
-    state.pending = None
-    state.grant = None
-    state.note("over", f"{side_does(winner, 'win')}.")
-
-
 # -- movement & attacks -------------------------------------------------------------------------
-def destinations(state: WitchState, uid: str) -> list[Square]:
+def destinations(state: Position, uid: str) -> list[Square]:
     """Moving: up to the card's movement in orthogonal steps, through free passable squares."""
     u = state.units[uid]
     steps = state.content.units[uid].movement
@@ -212,7 +150,7 @@ def destinations(state: WitchState, uid: str) -> list[Square]:
     return [sq for sq in dist if sq != u.square]
 
 
-def attack_targets(state: WitchState, uid: str) -> list[str]:
+def attack_targets(state: Position, uid: str) -> list[str]:
     """Attacking & Range: any unit in the card's range, friends included."""
     reach = state.content.attack_reach[uid]
     u = state.units[uid]
@@ -221,22 +159,13 @@ def attack_targets(state: WitchState, uid: str) -> list[str]:
     return [t for t in reach.units(u.square, state.at, state.content.darkened) if t != uid]
 
 
-def move(state: WitchState, uid: str, sq: Square) -> None:
-    u = state.units[uid]
-    assert u.square is not None
-    state.note("move", f"{state.name(uid)} moves {square_name(u.square)} -> {square_name(sq)}.")
-    del state.at[u.square]
-    u.square = sq
-    state.at[sq] = uid
-
-
-def attack(state: WitchState, uid: str, target: str) -> None:
+def attack(state: Position, uid: str, target: str) -> None:
     state.note("attack", f"{state.name(uid)} attacks {state.name(target)}.")
     lose_blood(state, target, 1)
 
 
 # -- legal actions ----------------------------------------------------------------------------
-def legal_actions(state: WitchState) -> list[Action]:
+def legal_actions(state: Position) -> list[Action]:
     if state.phase == OVER:
         return []
     if state.phase == PLACE:
@@ -270,11 +199,11 @@ def legal_actions(state: WitchState) -> list[Action]:
     return out
 
 
-def acts_left(state: WitchState) -> int:
+def acts_left(state: Position) -> int:
     return SOLDIER_ACTS + state.rec.extra_acts - state.rec.acts_used
 
 
-def _unit_acts(state: WitchState, uid: str, may_move: bool, may_attack: bool) -> list[Action]:
+def _unit_acts(state: Position, uid: str, may_move: bool, may_attack: bool) -> list[Action]:
     names = state.content.square_names
     out: list[Action] = []
     if may_move:
@@ -284,7 +213,7 @@ def _unit_acts(state: WitchState, uid: str, may_move: bool, may_attack: bool) ->
     return out
 
 
-def grant_actions(state: WitchState) -> list[Action]:
+def grant_actions(state: Position) -> list[Action]:
     """Acting with a spell (Manipulate and the like): each granted Act at most once, then `done`."""
     g = state.grant
     assert g is not None
@@ -297,7 +226,7 @@ def grant_actions(state: WitchState) -> list[Action]:
 
 
 # -- applying actions ---------------------------------------------------------------------------
-def apply(state: WitchState, action: Action) -> None:
+def apply(state: Position, action: Action) -> None:
     kind, args = action.kind, action.args
     c = state.content
     if kind == "place":
@@ -330,7 +259,7 @@ def apply(state: WitchState, action: Action) -> None:
         raise AssertionError(f"unhandled action {action}")
 
 
-def _record_act(state: WitchState, uid: str, act: str) -> None:
+def _record_act(state: Position, uid: str, act: str) -> None:
     g = state.grant
     if g is not None:
         (g.can_move if act == "move" else g.can_attack).discard(uid)
@@ -345,7 +274,7 @@ def _record_act(state: WitchState, uid: str, act: str) -> None:
         state.rec.acts_used += 1
 
 
-def _after_grant_step(state: WitchState) -> None:
+def _after_grant_step(state: Position) -> None:
     """A grant ends by itself once none of its units has an Act left (or the game ended)."""
     g = state.grant
     if g is None:
@@ -358,7 +287,7 @@ def _after_grant_step(state: WitchState) -> None:
 
 
 # -- explanations for refused actions -----------------------------------------------------------
-def explain_illegal(state: WitchState, action: Action) -> str | None:
+def explain_illegal(state: Position, action: Action) -> str | None:
     """Say which rule refuses a well-formed action, in the rulebook's words where possible."""
     kind, args = action.kind, action.args
     if state.phase == PLACE and kind != "place":
@@ -392,7 +321,7 @@ def explain_illegal(state: WitchState, action: Action) -> str | None:
     return None
 
 
-def _explain_act(state: WitchState, kind: str, uid: str) -> str | None:
+def _explain_act(state: Position, kind: str, uid: str) -> str | None:
     c = state.content
     u = state.units[uid]
     if u.where != BOARD:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -16,11 +16,8 @@ from bloodforge.core import Deck, Dice, ScenarioError
 from bloodforge.core.errors import format_validation_error
 
 from . import rules
-from .model import BOARD, HAND_LIMIT, REALM, REMOVED, SOLDIERS, TURN, WITCH, TurnRecord, UnitState
-from .state import WitchState
-
-if TYPE_CHECKING:
-    from . import WitchGame
+from .effects import check_victory
+from .model import BOARD, HAND_LIMIT, REALM, REMOVED, SOLDIERS, TURN, WITCH, Position, TurnRecord, UnitState
 
 
 class _Strict(BaseModel):
@@ -69,16 +66,14 @@ class RigSpec(_Strict):
     dice: list[int] = Field(default_factory=list)
 
 
-def build(
-    game: WitchGame, position: Mapping[str, Any], rig: Mapping[str, Any] | None
-) -> WitchState:
+def fill_scenario(state: Position, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> None:
+    """Set up the fresh position `state` (made by the game adapter) as the scenario describes."""
     try:
         pos = PositionSpec.model_validate(dict(position))
         rig_spec = RigSpec.model_validate(dict(rig or {}))
     except ValidationError as err:
         raise ScenarioError(format_validation_error(err, "scenario")) from None
-    c = game.content
-    state = WitchState(game, game.initial_rng(), [])
+    c = state.content
     _units(state, pos)
     state.supply = c.data.blood_stones - sum(u.blood for u in state.units.values())
     if state.supply < 0:
@@ -94,17 +89,16 @@ def build(
     state.turn_number = pos.turn_number or (1 if state.side == SOLDIERS else 2)
     state.rec = _turn(state, pos.turn)
     state.note("setup", "Scenario position.")
-    rules.check_victory(state)
+    check_victory(state)
     if state.winner is not None:
         raise ScenarioError(
             "position: the game is already decided (the Witch is dead or no Soldier can act)"
         )
     if pos.draw:
         rules.start_turn(state)
-    return state
 
 
-def _units(state: WitchState, pos: PositionSpec) -> None:
+def _units(state: Position, pos: PositionSpec) -> None:
     c = state.content
     unknown = sorted(set(pos.units) - set(c.roster))
     missing = [u for u in c.roster if u not in pos.units]
@@ -150,7 +144,7 @@ def _units(state: WitchState, pos: PositionSpec) -> None:
         state.at[sq] = uid
 
 
-def _decks(state: WitchState, pos: PositionSpec, rig: RigSpec) -> None:
+def _decks(state: Position, pos: PositionSpec, rig: RigSpec) -> None:
     c = state.content
     for seat, side, deck_name, rig_cards, cards in (
         (SOLDIERS, "soldiers", "phantom", rig.phantom_deck, c.phantom_deck),
@@ -185,7 +179,7 @@ def _decks(state: WitchState, pos: PositionSpec, rig: RigSpec) -> None:
         state.hands[seat] = hand
 
 
-def _turn(state: WitchState, spec: TurnSpec) -> TurnRecord:
+def _turn(state: Position, spec: TurnSpec) -> TurnRecord:
     for field, ids in (("moved", spec.moved), ("attacked", spec.attacked)):
         bad = sorted(set(ids) - set(state.units))
         if bad:

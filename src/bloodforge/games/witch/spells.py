@@ -13,25 +13,21 @@ die roll") says greater-or-equal, and the example is the precise statement (see 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from bloodforge.core import Action, ScenarioError
 
-from . import rules
+from . import effects
 from .board import Square
 from .content import AllShape, AnywhereShape, Effect, NoShape, SpellCard
-from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast, side_does
-
-if TYPE_CHECKING:
-    from .state import WitchState
+from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast, Position, side_does
+from .queries import chance_number, passes
 
 
-def spell_limit(state: WitchState) -> int:
+def spell_limit(state: Position) -> int:
     """Phantom Spells: use ONE per turn. Blood Spells: the ruled TWO (a parameter)."""
-    return 1 if state.side == SOLDIERS else state.game.params.blood_spells_per_turn
+    return 1 if state.side == SOLDIERS else state.params.blood_spells_per_turn
 
 
-def needs_target(state: WitchState, pending: PendingCast) -> bool:
+def needs_target(state: Position, pending: PendingCast) -> bool:
     spell = state.content.spells[pending.card]
     return pending.target is None and spell.chooses_target
 
@@ -40,7 +36,7 @@ def needs_pay(spell: SpellCard) -> bool:
     return spell.chance.kind == "blood"
 
 
-def origins(state: WitchState, spell: SpellCard) -> list[Square]:
+def origins(state: Position, spell: SpellCard) -> list[Square]:
     """Blood Spells reach from the Witch; Phantom Spells from any Soldier still commanded."""
     c = state.content
     if spell.id in c.phantom_deck:
@@ -53,7 +49,7 @@ def origins(state: WitchState, spell: SpellCard) -> list[Square]:
     return [] if sq is None else [sq]
 
 
-def unit_targets(state: WitchState, spell: SpellCard) -> list[str]:
+def unit_targets(state: Position, spell: SpellCard) -> list[str]:
     """Units the spell may affect now, in card order."""
     c = state.content
     wanted = spell.targets
@@ -75,7 +71,7 @@ def unit_targets(state: WitchState, spell: SpellCard) -> list[str]:
     ]
 
 
-def square_targets(state: WitchState, spell: SpellCard) -> list[Square]:
+def square_targets(state: Position, spell: SpellCard) -> list[Square]:
     c = state.content
     if isinstance(spell.range, AnywhereShape):
         return [sq for sq in c.grid.squares() if c.grid.passable(sq) and sq not in state.at]
@@ -87,25 +83,25 @@ def square_targets(state: WitchState, spell: SpellCard) -> list[Square]:
     return sorted(found, key=lambda sq: (sq[1], sq[0]))
 
 
-def target_words(state: WitchState, spell: SpellCard) -> list[str]:
+def target_words(state: Position, spell: SpellCard) -> list[str]:
     if "square" in spell.targets:
         names = state.content.square_names
         return [names[sq] for sq in square_targets(state, spell)]
     return unit_targets(state, spell)
 
 
-def pay_options(state: WitchState, spell: SpellCard) -> range:
+def pay_options(state: Position, spell: SpellCard) -> range:
     """X from 1 up to the die's size, keeping at least one stone on the Witch's card."""
     if not needs_pay(spell):
         return range(0)
     die = spell.chance.die
     assert die is not None
     blood = state.units[state.content.witch_id].blood
-    cap = state.game.params.blood_payment_cap or die
+    cap = state.params.blood_payment_cap or die
     return range(1, min(die, cap, blood - 1) + 1)
 
 
-def castable(state: WitchState, spell: SpellCard) -> bool:
+def castable(state: Position, spell: SpellCard) -> bool:
     if needs_pay(spell) and not pay_options(state, spell):
         return False
     if isinstance(spell.range, NoShape):
@@ -113,7 +109,7 @@ def castable(state: WitchState, spell: SpellCard) -> bool:
     return bool(target_words(state, spell))
 
 
-def cast_actions(state: WitchState) -> list[Action]:
+def cast_actions(state: Position) -> list[Action]:
     if state.rec.spells_used >= spell_limit(state):
         return []
     spells = state.content.spells
@@ -124,7 +120,7 @@ def cast_actions(state: WitchState) -> list[Action]:
     ]
 
 
-def pending_actions(state: WitchState) -> list[Action]:
+def pending_actions(state: Position) -> list[Action]:
     pending = state.pending
     assert pending is not None
     spell = state.content.spells[pending.card]
@@ -133,7 +129,7 @@ def pending_actions(state: WitchState) -> list[Action]:
     return [Action("pay", (str(x),)) for x in pay_options(state, spell)]
 
 
-def apply_step(state: WitchState, action: Action) -> None:
+def apply_step(state: Position, action: Action) -> None:
     """One step of the compound cast; the step that leaves nothing to choose commits."""
     if action.kind == "cast":
         pending = PendingCast(action.args[0])
@@ -150,7 +146,7 @@ def apply_step(state: WitchState, action: Action) -> None:
     commit(state, pending, int(action.args[0]) if action.kind == "pay" else 0)
 
 
-def commit(state: WitchState, pending: PendingCast, x: int) -> None:
+def commit(state: Position, pending: PendingCast, x: int) -> None:
     c = state.content
     spell = c.spells[pending.card]
     die = spell.chance.die
@@ -185,20 +181,20 @@ def commit(state: WitchState, pending: PendingCast, x: int) -> None:
         _effect(state, spell, spell.on_fail, pending.target, x)
 
 
-def _roll(state: WitchState, spell: SpellCard, x: int) -> tuple[bool, int | None]:
+def _roll(state: Position, spell: SpellCard, x: int) -> tuple[bool, int | None]:
     chance = spell.chance
     if chance.kind == "always":
         return True, None
     assert chance.die is not None
-    value = {"blood": x, "phantoms": state.phantoms(), "fixed": chance.value or 0}[chance.kind]
+    value = chance_number(chance.kind, chance.value, x, state.phantoms())
     roll = state.dice.roll(state.rng, chance.die)
-    if chance.kind == "blood" and state.game.params.blood_chance == "greater":
+    if chance.kind == "blood" and state.params.blood_chance == "greater":
         return value > roll, roll
-    return value >= roll, roll
+    return passes(value, roll), roll
 
 
 def _effect(
-    state: WitchState, spell: SpellCard, effect: Effect, target: str | None, x: int
+    state: Position, spell: SpellCard, effect: Effect, target: str | None, x: int
 ) -> None:
     c = state.content
     if spell.chooses_target:
@@ -212,25 +208,25 @@ def _effect(
         for uid in units:
             if state.phase == OVER:
                 return
-            taken = rules.lose_blood(state, uid, effect.amount)
+            taken = effects.lose_blood(state, uid, effect.amount)
             state.note("blood", f"{state.name(uid)} loses {taken} blood.")
     elif kind == "heal":
         for uid in units:
-            given = rules.gain_blood(state, uid, effect.amount)
+            given = effects.gain_blood(state, uid, effect.amount)
             state.note("blood", f"{state.name(uid)} gains {given} blood.")
     elif kind == "drain":
         for uid in units:
             if state.phase == OVER:
                 return
-            taken = rules.lose_blood(state, uid, effect.amount)
-            gained = rules.gain_blood(state, c.witch_id, taken) if state.phase != OVER else 0
+            taken = effects.lose_blood(state, uid, effect.amount)
+            gained = effects.gain_blood(state, c.witch_id, taken) if state.phase != OVER else 0
             state.note("blood", f"{state.name(uid)} loses {taken} blood; the Witch gains {gained}.")
     elif kind == "zombify":
         for uid in units:
             u = state.units[uid]
             u.zombified, u.bound = True, False
             state.note("zombify", f"{state.name(uid)} is zombified.")
-        rules.check_victory(state)
+        effects.check_victory(state)
     elif kind == "bind":
         for uid in units:
             state.units[uid].bound = True
@@ -240,12 +236,12 @@ def _effect(
             )
     elif kind == "teleport":
         assert target is not None
-        rules.move(state, c.witch_id, c.squares_by_name[target])
+        effects.move(state, c.witch_id, c.squares_by_name[target])
     elif kind == "extra_acts":
         state.rec.extra_acts += effect.amount
         state.note("acts", f"The Soldiers may Act {effect.amount} more time(s) this turn.")
     elif kind == "backlash":
-        taken = rules.lose_blood(state, c.witch_id, effect.amount)
+        taken = effects.lose_blood(state, c.witch_id, effect.amount)
         state.note("blood", f"Backlash: the Witch loses {taken} blood.")
     elif kind == "act":
         alive = tuple(u for u in units if state.units[u].where == BOARD)
@@ -264,7 +260,7 @@ def _effect(
                 state.note("acts", f"Up to {slots} of {', '.join(alive)} may Act.")
 
 
-def explain_cast(state: WitchState, card: str) -> str:
+def explain_cast(state: Position, card: str) -> str:
     spell = state.content.spells[card]
     if state.rec.spells_used >= spell_limit(state):
         n = spell_limit(state)

@@ -1,22 +1,26 @@
-"""The Bloodstones state: what is where, whose turn it is, and the partial choice being built.
+"""A Bloodstones position: what is where, whose turn it is, and the partial choice being built.
 
-Only data and bookkeeping live here; the rules that change it are in the sibling modules
-(setup, movement, battle, villages, turn) and are reached through `rules.py`. Everything is
-plain dicts and lists of ints and strings so that cloning is fast and JSON is trivial.
+Only data and bookkeeping live here, no rules; the rules are functions of this model in the
+sibling modules (setup, movement, battle, villages, turn, rules). The position holds its
+`Ruleset` (map, factions, parameters), never the Game adapter.
+
+Copy-on-write, for cheap clones (search and the lab clone thousands of positions): the inner
+dicts of `units` (area -> seat -> unit counts), the dicts in `hands` and `discards`, and the bags
+are shared between a position and its clones and never mutated in place. Every change goes
+through the helpers below, which replace the dict they change (`add_units`, `hand_add`, ...) or
+copy a shared bag before drawing from it (`own_bag`). A clone then copies only outer containers.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any
 
-from bloodforge.core import Action, Bag, BagEmpty, Rng, ScenarioError, State
+from bloodforge.core import Bag, EventLog, Rng
 
+from .ruleset import Ruleset
 from .units import CITADEL, CUTIECORN, UNDEAD, FactionRules, UnitKind
-
-if TYPE_CHECKING:
-    from .game import BloodstonesGame
 
 UnitCounts = dict[str, int]
 
@@ -131,7 +135,8 @@ class Pending:
 
 
 def copy_units(units: dict[int, dict[int, UnitCounts]]) -> dict[int, dict[int, UnitCounts]]:
-    return {a: {s: dict(c) for s, c in by_seat.items()} for a, by_seat in units.items()}
+    """A copy of a units table: the outer dict only, since inner dicts are never mutated."""
+    return dict(units)
 
 
 def units_to_json(units: dict[int, dict[int, UnitCounts]]) -> list[dict[str, Any]]:
@@ -152,14 +157,17 @@ def units_from_json(rows: list[dict[str, Any]]) -> dict[int, dict[int, UnitCount
     return out
 
 
-class BloodstonesState(State):
-    """A Bloodstones position. Fields are public to the rules modules, private to everyone else."""
+class Position:
+    """The data of one Bloodstones position. `game.BloodstonesState` adds the engine's part."""
 
-    game: BloodstonesGame
+    # set by the engine (core.State); declared for the rules that read them
+    rng: Rng
+    events: EventLog
+    history: list[str]
 
-    def __init__(self, game: BloodstonesGame, rng: Rng) -> None:
-        n = game.num_players
-        self._init_core(game, rng)
+    def __init__(self, ruleset: Ruleset) -> None:
+        n = ruleset.players
+        self.ruleset = ruleset
         self.factions: list[str | None] = [None] * n
         self.order: list[int] = list(range(n))
         self.phase = Phase.CHOOSE_FACTION
@@ -172,6 +180,7 @@ class BloodstonesState(State):
         self.villages: dict[int, tuple[int, int]] = {}
         self.hands: list[UnitCounts] = [{} for _ in range(n)]
         self.bags: list[Bag] = [Bag() for _ in range(n)]
+        self._own_bags = (1 << n) - 1  # bit s: bags[s] is this position's own (not shared)
         self.discards: list[UnitCounts] = [{} for _ in range(n)]
         self.vp = [0] * n
         self.regroups = [0] * n
@@ -192,91 +201,41 @@ class BloodstonesState(State):
         self.turns_taken = 0
         self.battle_rig: list[list[int]] = [[], []]
         self.over_reason = ""
+        #: (history length, reachable areas) of the group being moved: `to` reuses what the
+        #: legal-action listing of the same position computed
+        self.reach_memo: tuple[int, dict[int, int]] | None = None
 
     # -- derived ------------------------------------------------------------------------------
+    @property
+    def num_players(self) -> int:
+        return self.ruleset.players
+
     def rules_of(self, seat: int) -> FactionRules:
         fid = self.factions[seat]
         if fid is None:
             raise ValueError(f"seat {seat} has no faction yet")
-        return self.game.faction_rules(fid)
+        return self.ruleset.compiled[fid]
 
     def kind(self, seat: int, unit: str) -> UnitKind:
         return self.rules_of(seat).kinds[unit]
 
     @property
-    def board(self) -> Any:
-        return self.game.board
-
-    @property
     def regroup_target(self) -> int:
-        return 3 if self.num_players == 2 else 2
+        return self.ruleset.regroup_target
 
-    # -- the contract -------------------------------------------------------------------------
-    def _actors(self) -> list[int]:
+    def deciding_seat(self) -> int | None:
+        """The seat whose decision the position waits for (None once the game is over)."""
         if self.phase is Phase.OVER:
-            return []
-        return [self.active if self.decider is None else self.decider]
+            return None
+        return self.active if self.decider is None else self.decider
 
-    def _is_terminal(self) -> bool:
-        return self.phase is Phase.OVER
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        del seat  # one seat acts at a time: the rules know which
-        from . import rules
-
-        return rules.legal_actions(self)
-
-    def _apply(self, action: Action, seat: int | None) -> None:
-        del seat
-        from . import rules
-
-        if not (self.battle_rig[0] or self.battle_rig[1] or any(b.rigged for b in self.bags)):
-            rules.apply(self, action)
-            return
-        # A scenario's rig may ask for tiles a bag cannot give (e.g. three 3s in one draw); that
-        # is only discovered mid-action, so keep a snapshot and put everything back.
-        snapshot = self.clone()
-        try:
-            rules.apply(self, action)
-        except BagEmpty as err:
-            self.__dict__.update(snapshot.__dict__)
-            raise ScenarioError(f"{action}: the scenario's rig cannot be honoured ({err})") from None
-
-    def explain_illegal(self, action: Action) -> str | None:
-        from . import rules
-
-        return rules.explain_illegal(self, action)
-
-    def phase_name(self) -> str:
-        if self.battle is not None:
-            return f"battle in area {self.battle.area}: {self.battle.step}"
-        return str(self.phase)
-
-    def scores(self) -> list[float]:
-        return [float(v) for v in self.vp]
-
-    def seat_roles(self) -> list[str]:
-        return [self.game.faction_rules(f).faction.name if f else "" for f in self.factions]
-
-    def returns(self) -> list[float]:
-        from .scoring import final_returns
-
-        return final_returns(self)
-
-    def _observation(self, seat: int | None) -> dict[str, Any]:
-        from .observation import observe
-
-        return observe(self, seat)
-
-    def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
-        from .observation import resample
-
-        new = self.clone()
-        resample(new, seat, rng)
-        return new
+    def rigged(self) -> bool:
+        """Does a scenario's rig still fix future draws?"""
+        return bool(self.battle_rig[0] or self.battle_rig[1] or any(b.rigged for b in self.bags))
 
     # -- board bookkeeping --------------------------------------------------------------------
     def units_at(self, area: int, seat: int) -> UnitCounts:
+        """Read only: the dict is shared with clones."""
         by_seat = self.units.get(area)
         if by_seat is None:
             return {}
@@ -290,7 +249,7 @@ class BloodstonesState(State):
         by_seat = self.units.get(area)
         if not by_seat:
             return False
-        return any(s != seat for s in by_seat)
+        return len(by_seat) > 1 or seat not in by_seat
 
     def has_pieces(self, area: int, seat: int) -> bool:
         """Units or villages of `seat` (a citadel is a unit)."""
@@ -301,7 +260,7 @@ class BloodstonesState(State):
 
     def foreign_pieces(self, area: int, seat: int) -> bool:
         by_seat = self.units.get(area)
-        if by_seat and any(s != seat for s in by_seat):
+        if by_seat and (len(by_seat) > 1 or seat not in by_seat):
             return True
         v = self.villages.get(area)
         return v is not None and v[0] != seat
@@ -315,8 +274,13 @@ class BloodstonesState(State):
     def add_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         if n <= 0:
             return
-        counts = self.units.setdefault(area, {}).setdefault(seat, {})
-        counts[unit] = counts.get(unit, 0) + n
+        by_seat = self.units.get(area)
+        if by_seat is None:
+            self.units[area] = {seat: {unit: n}}
+            return
+        counts = by_seat.get(seat)
+        new_counts = {unit: n} if counts is None else {**counts, unit: counts.get(unit, 0) + n}
+        self.units[area] = {**by_seat, seat: new_counts}
 
     def remove_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         by_seat = self.units[area]
@@ -325,13 +289,19 @@ class BloodstonesState(State):
         if left < 0:
             raise ValueError(f"seat {seat} has only {counts[unit]} {unit} in area {area}")
         if left:
-            counts[unit] = left
+            self.units[area] = {**by_seat, seat: {**counts, unit: left}}
+            return
+        new_counts = dict(counts)
+        del new_counts[unit]
+        new_by_seat = dict(by_seat)
+        if new_counts:
+            new_by_seat[seat] = new_counts
         else:
-            del counts[unit]
-            if not counts:
-                del by_seat[seat]
-                if not by_seat:
-                    del self.units[area]
+            del new_by_seat[seat]
+        if new_by_seat:
+            self.units[area] = new_by_seat
+        else:
+            del self.units[area]
 
     def eliminate(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         """Remove units to where eliminated pieces go (discard, undead pool, map edge)."""
@@ -347,7 +317,7 @@ class BloodstonesState(State):
             pass  # a citadel is never discarded: battles hand it to the victor
         else:
             d = self.discards[seat]
-            d[unit] = d.get(unit, 0) + n
+            self.discards[seat] = {**d, unit: d.get(unit, 0) + n}
 
     def village_count(self, seat: int) -> int:
         return sum(n for s, n in self.villages.values() if s == seat)
@@ -359,10 +329,10 @@ class BloodstonesState(State):
                 return a
         return None
 
-    # -- hand bookkeeping ---------------------------------------------------------------------
+    # -- hand and bag bookkeeping -------------------------------------------------------------
     def hand_add(self, seat: int, tile: str, n: int = 1) -> None:
         h = self.hands[seat]
-        h[tile] = h.get(tile, 0) + n
+        self.hands[seat] = {**h, tile: h.get(tile, 0) + n}
 
     def hand_remove(self, seat: int, tile: str, n: int = 1) -> None:
         h = self.hands[seat]
@@ -370,9 +340,22 @@ class BloodstonesState(State):
         if left < 0:
             raise ValueError(f"seat {seat} holds no {tile} tile")
         if left:
-            h[tile] = left
+            self.hands[seat] = {**h, tile: left}
         else:
+            h = dict(h)
             del h[tile]
+            self.hands[seat] = h
+
+    def own_bag(self, seat: int) -> Bag:
+        """`seat`'s bag, ready to change: copied first if a clone shares it."""
+        if not self._own_bags >> seat & 1:
+            self.bags[seat] = self.bags[seat].copy()
+            self._own_bags |= 1 << seat
+        return self.bags[seat]
+
+    def set_bag(self, seat: int, bag: Bag) -> None:
+        self.bags[seat] = bag
+        self._own_bags |= 1 << seat
 
     def take_for_building(self, seat: int, unit: str) -> int:
         """Take the tile (or the unclaimed Cutiecorn) about to be built; returns its build cost."""
@@ -402,12 +385,13 @@ class BloodstonesState(State):
 
     def seat_label(self, seat: int) -> str:
         fid = self.factions[seat]
-        return f"P{seat}" + (f" ({self.game.faction_rules(fid).faction.name})" if fid else "")
+        return f"P{seat}" + (f" ({self.ruleset.faction_rules(fid).faction.name})" if fid else "")
 
     # -- copying and serialising --------------------------------------------------------------
-    def clone(self) -> Self:
-        new = object.__new__(type(self))
-        self._clone_core(new)
+    def copy_position_into(self, new: Position) -> None:
+        """Copy this position's data into `new` (a bare object): outer containers only, see
+        the module docstring."""
+        new.ruleset = self.ruleset
         new.factions = list(self.factions)
         new.order = list(self.order)
         new.phase = self.phase
@@ -416,11 +400,12 @@ class BloodstonesState(State):
         new.setup_queue = list(self.setup_queue)
         new.build_points = self.build_points
         new.setup_home = self.setup_home
-        new.units = {a: {s: dict(c) for s, c in by_seat.items()} for a, by_seat in self.units.items()}
+        new.units = dict(self.units)
         new.villages = dict(self.villages)
-        new.hands = [dict(h) for h in self.hands]
-        new.bags = [b.copy() for b in self.bags]
-        new.discards = [dict(d) for d in self.discards]
+        new.hands = list(self.hands)
+        new.bags = list(self.bags)
+        new._own_bags = self._own_bags = 0
+        new.discards = list(self.discards)
         new.vp = list(self.vp)
         new.regroups = list(self.regroups)
         new.captured_villages = list(self.captured_villages)
@@ -440,12 +425,10 @@ class BloodstonesState(State):
         new.turns_taken = self.turns_taken
         new.battle_rig = [list(r) for r in self.battle_rig]
         new.over_reason = self.over_reason
-        memo = self.__dict__.get("_reach_memo")
-        if memo is not None and memo[0] == len(self.history):
-            new.__dict__["_reach_memo"] = memo  # same position, same reachable areas
-        return new
+        memo = self.reach_memo
+        new.reach_memo = memo if memo is not None and memo[0] == len(self.history) else None
 
-    def _position_json(self) -> dict[str, Any]:
+    def position_json(self) -> dict[str, Any]:
         return {
             "factions": self.factions,
             "order": self.order,
@@ -481,9 +464,9 @@ class BloodstonesState(State):
             "over_reason": self.over_reason,
         }
 
-    @classmethod
-    def from_position(cls, game: BloodstonesGame, pos: dict[str, Any], rng: Rng) -> Self:
-        st = cls(game, rng)
+    def load_position(self, pos: dict[str, Any]) -> None:
+        """Inverse of `position_json` (trusted input: a position this code wrote)."""
+        st = self
         st.factions = list(pos["factions"])
         st.order = [int(x) for x in pos["order"]]
         st.phase = Phase(pos["phase"])
@@ -496,6 +479,7 @@ class BloodstonesState(State):
         st.villages = {int(v["area"]): (int(v["seat"]), int(v["count"])) for v in pos["villages"]}
         st.hands = [{str(k): int(v) for k, v in h.items()} for h in pos["hands"]]
         st.bags = [Bag.from_json(b) for b in pos["bags"]]
+        st._own_bags = (1 << len(st.bags)) - 1
         st.discards = [{str(k): int(v) for k, v in d.items()} for d in pos["discards"]]
         for name in ("vp", "regroups", "captured_villages", "captured_citadels", "end_bonus",
                      "village_supply", "undead_pool"):
@@ -512,4 +496,3 @@ class BloodstonesState(State):
         st.turns_taken = int(pos["turns_taken"])
         st.battle_rig = [list(r) for r in pos["battle_rig"]]
         st.over_reason = str(pos["over_reason"])
-        return st

@@ -1,0 +1,105 @@
+"""Everything fixed for one game: parameters, map, factions, compiled once into fast tables.
+
+The position (`model.Position`) holds a reference to its ruleset instead of the Game adapter, so
+the rules are functions of the model alone. The ruleset also interns Action objects: the rules
+offer the same few hundred actions over and over, and building them anew dominated the cost of
+listing legal actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from bloodforge.core import Action
+
+from .content import Board, FactionsFile
+from .params import BloodstonesParams
+from .units import FactionRules, compile_faction, unit_facts
+
+
+class Ruleset:
+    __slots__ = (
+        "_actions",
+        "_facts",
+        "_tables",
+        "base_move_cost",
+        "battle_values",
+        "board",
+        "compiled",
+        "count_top",
+        "factions_file",
+        "neighbour_list",
+        "neighbours",
+        "params",
+        "players",
+        "regroup_target",
+        "sea_list",
+        "terrain",
+    )
+
+    def __init__(self, params: BloodstonesParams, factions_file: FactionsFile, board: Board) -> None:
+        self.params = params
+        self.players = params.players
+        self.factions_file = factions_file
+        self.board = board
+        self.terrain = board.terrain
+        self.neighbours = board.neighbours
+        # the map as lists indexed by area id, for the movement search
+        size = max(board.terrain) + 1
+        self.neighbour_list: list[tuple[int, ...]] = [()] * size
+        self.sea_list: list[bool] = [False] * size
+        for a in board.area_ids:
+            self.neighbour_list[a] = tuple(board.neighbours[a])
+            self.sea_list[a] = board.is_sea(a)
+        self.base_move_cost: dict[str, int | None] = {str(t): c for t, c in board.rules.move_cost.items()}
+        self.battle_values: tuple[int, ...] = tuple(factions_file.battle_tiles.values)
+        self.count_top = factions_file.battle_tiles.count_top
+        self.regroup_target = 3 if params.players == 2 else 2
+        #: every faction of the factions file, compiled (read directly in hot paths)
+        self.compiled: dict[str, FactionRules] = {}
+        self._facts: dict[str, Any] | None = None
+        self._actions: dict[tuple[object, ...], Action] = {}
+        self._tables: dict[tuple[str, object], dict[object, Action]] = {}
+        for f in factions_file.factions:
+            self.faction_rules(f.id)
+
+    def faction_rules(self, faction_id: str) -> FactionRules:
+        rules = self.compiled.get(faction_id)
+        if rules is None:
+            rules = compile_faction(self.factions_file, faction_id, self.base_move_cost, self.board)
+            self.compiled[faction_id] = rules
+        return rules
+
+    @property
+    def facts(self) -> dict[str, Any]:
+        """The static information agents see (`static_info()["factions"]` and the battle-tile
+        bag), in the shape the exported queries read, so rules and agents share one reading."""
+        if self._facts is None:
+            self._facts = {
+                "factions": {f.id: unit_facts(self.faction_rules(f.id)) for f in self.factions_file.factions},
+                "battle_tiles": list(self.battle_values),
+                "count_top": self.count_top,
+            }
+        return self._facts
+
+    def acts(self, kind: str, first: object, seconds: Iterable[object]) -> list[Action]:
+        """The Actions `kind first second` for each of `seconds` (e.g. building one tile in
+        each of several areas), from a table per (kind, first)."""
+        table = self._tables.get((kind, first))
+        if table is None:
+            table = self._tables[(kind, first)] = {}
+        out = []
+        for second in seconds:
+            a = table.get(second)
+            if a is None:
+                a = table[second] = Action.of(kind, first, second)
+            out.append(a)
+        return out
+
+    def act(self, *key: object) -> Action:
+        """The one Action for `kind, *args` (arguments given as ints or words)."""
+        a = self._actions.get(key)
+        if a is None:
+            a = self._actions[key] = Action.of(str(key[0]), *key[1:])
+        return a

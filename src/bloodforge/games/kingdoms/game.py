@@ -1,0 +1,182 @@
+"""The adapter: Kingdoms of Blood's Game and State wired to the engine contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError
+
+from . import rules
+from .board import fname, gems, income, seat_of
+from .content import FACTION_NAMES, FACTIONS, Content, load_content
+from .model import KBase
+from .observation import observe, resample
+from .params import KingdomsParams
+from .policy import KingdomsPolicy
+from .queries import odds
+from .render import render
+from .scenario import build as build_scenario
+from .static import static_info
+
+GRAMMAR: tuple[ActionSpec, ...] = (
+    ActionSpec("buy", ("unit",), "phase 1: buy a unit (set aside until phase 5)", types=("unit",), label="Buy {unit}"),
+    ActionSpec("hire", (), "phase 1: buy a mercenary card (15 crowns, +5 supply while held)", label="Hire mercenaries"),
+    ActionSpec("raze", ("area", "work"), "destroy your own castle or port before combat", types=("area", "word"),
+               label="Destroy {work} at {area}"),
+    ActionSpec("move", ("from", "to", "unit"), "phase 2/4: move one unit", types=("area", "area", "unit"),
+               label="Move {unit} from {from} to {to}"),
+    ActionSpec("fight", ("area",), "phase 3: resolve the battle in a space", label="Fight at {area}"),
+    ActionSpec("merc", ("card",), "battle: commit a mercenary card", label="Play {card}"),
+    ActionSpec("nomerc", (), "battle: play no mercenary card", label="No mercenaries"),
+    ActionSpec("hit", ("unit",), "battle: take a casualty of this type", label="Lose {unit}"),
+    ActionSpec("stand", (), "battle, defender: stand and strike back", label="Stand and fight"),
+    ActionSpec("retreat", ("area",), "battle: retreat to a space", label="Retreat to {area}"),
+    ActionSpec("press", (), "battle, attacker: fight another round", label="Press the attack"),
+    ActionSpec("withdraw", (), "battle, attacker with air units only: break off", label="Break off"),
+    ActionSpec("target", ("area",), "instant card: choose its space", label="Target {area}"),
+    ActionSpec("place", ("unit", "area"), "phase 5: place a bought unit", types=("unit", "area"),
+               label="Place {unit} at {area}"),
+    ActionSpec("disband", ("where", "unit"), "lack of supply: remove a unit ('reserve' for set-aside ones)",
+               types=("word", "unit"), label="Disband {unit} at {where}"),
+    ActionSpec("done", (), "end this phase", label="End phase"),
+)
+
+
+def seating(params: KingdomsParams) -> tuple[list[list[int]], list[int]]:
+    """Seats -> factions and faction -> team (spec 4.1, A39; diagonal team pairs)."""
+    if params.players == 4:
+        return [[0], [1], [2], [3]], ([0, 1, 0, 1] if params.teams else [0, 1, 2, 3])
+    if params.players == 3:
+        return [[0, 2], [1], [3]], [0, 1, 0, 1]
+    return [[0, 2], [1, 3]], [0, 1, 0, 1]
+
+
+class KingdomsState(KBase):
+    game: KingdomsGame
+
+    def _actors(self) -> list[int]:
+        f = rules.decider(self)
+        return [] if f is None else [seat_of(self, f)]
+
+    def _is_terminal(self) -> bool:
+        return self.over
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # only the deciding seat is ever asked (the engine checks actors())
+        return rules.legal(self)
+
+    def _apply(self, action: Action, seat: int | None) -> None:
+        del seat  # the rules know who decides (decider) and checked it through actors()
+        rules.apply(self, action)
+
+    def phase_name(self) -> str:
+        if self.battle is not None:
+            return f"battle at {self.content.ids[self.battle.space]} ({self.battle.stage})"
+        return f"round {self.round}, {fname(self.active)} {self.phase}"
+
+    def seat_roles(self) -> list[str]:
+        return [" + ".join(FACTION_NAMES[FACTIONS[f]] for f in fs) for fs in self.seat_factions]
+
+    def scores(self) -> list[float]:
+        return [float(sum(gems(self, f) for f in fs)) for fs in self.seat_factions]
+
+    def returns(self) -> list[float]:
+        if not self.over or not self.winners:
+            return [0.0] * self.num_players
+        seats = sorted({seat_of(self, f) for f in self.winners})
+        # a seat wins if any faction it plays is among the winners; winners share 1
+        return [1.0 / len(seats) if s in seats else 0.0 for s in range(self.num_players)]
+
+    def _observation(self, seat: int | None) -> dict[str, Any]:
+        return observe(self, seat, set(), self.events.tail_for(seat, 8))
+
+    def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        new = self.clone()
+        new.rng = Rng(rng.next_u64())
+        resample(new, seat, rng)
+        return new
+
+    def income_of(self, faction: int) -> int:
+        return income(self, faction)
+
+
+class KingdomsGame(Game):
+    info = GameInfo(
+        id="kingdoms",
+        name="Kingdoms of Blood",
+        summary="Four factions fight for 15 victory gems on a map of territories and sea zones: buy units, "
+        "move under fog of war, battle with dice and mercenaries, balance income against supply.",
+        min_players=2,
+        max_players=4,
+        params_model=KingdomsParams,
+        version=1,
+        chance=True,
+        hidden_information=True,
+        score_name="victory gems",
+        max_length=None,
+    )
+    params: KingdomsParams
+
+    def __init__(self, params: GameParams, seed: int = 0) -> None:
+        if not isinstance(params, KingdomsParams):
+            raise ParameterError(f"{self.info.name} needs KingdomsParams, got {type(params).__name__}")
+        super().__init__(params, seed)
+        self.params = params
+        if params.teams and params.players != 4:
+            raise ParameterError("teams: only a 4-player game chooses; 2 and 3 players always play teams")
+        self.content: Content = load_content(params.map, params.units, params.mercenaries)
+        self.seat_factions, self.teams = seating(params)
+
+    def new_state(self, rng: Rng) -> KingdomsState:
+        st = object.__new__(KingdomsState)
+        st._init_position(self, rng, self.content, self.seat_factions, list(self.teams))
+        return st
+
+    def _new_initial_state(self) -> KingdomsState:
+        st = self.new_state(self.initial_rng())
+        first = st.rng.randbelow(4) if self.params.first == "random" else FACTIONS.index(self.params.first)
+        rules.setup(st, first)
+        rules.update_knowledge(st)
+        return st
+
+    def action_grammar(self) -> Sequence[ActionSpec]:
+        return GRAMMAR
+
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> KingdomsState:
+        st = self.new_state(rng)
+        st._load_position(dict(position))
+        return st
+
+    def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> KingdomsState:
+        st = self.new_state(self.initial_rng())
+        try:
+            build_scenario(self, st, position, rig)
+            return st
+        except ScenarioError:
+            raise
+        except (KeyError, TypeError, ValueError) as err:
+            raise ScenarioError(f"kingdoms scenario: {err}") from err
+
+    def static_info(self) -> dict[str, Any]:
+        return static_info(self.content, self.seat_factions)
+
+    def policy(self, **options: Any) -> KingdomsPolicy:
+        return KingdomsPolicy(**options)
+
+    def render_text(self, observation: Mapping[str, Any]) -> str:
+        return render(observation)
+
+    def web_dir(self) -> Path | None:
+        d = Path(__file__).parent / "web"
+        return d if (d / "view.js").exists() else None
+
+    def scenario_dir(self) -> Path | None:
+        return Path(__file__).parent / "scenarios"
+
+    def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any] | None:
+        return odds.odds_from_text(self.content.units.units, self.content.cards, attacker, defender, options)
+
+    def render_odds(self, result: Mapping[str, Any]) -> str:
+        return odds.render(result)

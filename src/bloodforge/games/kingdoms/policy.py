@@ -1,0 +1,283 @@
+"""The greedy policy: buy cavalry, take neutral land, attack where the exact odds are good.
+
+It reads only the seat's observation, its legal actions, `static_info()` and the exported odds
+query (`odds.battle_odds`); face-down enemy pieces are assumed to be cavalry (the strongest land
+defender per supply), so it never needs the hidden truth.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from bloodforge.core import Action, Rng, State
+
+from .queries.odds import battle_odds
+from .queries.stats import UnitData
+
+ATTACK_THRESHOLD = 0.7
+RETREAT_THRESHOLD = 0.25
+
+
+class KingdomsPolicy:
+    def __init__(self, **options: Any) -> None:
+        self.attack_threshold = float(options.get("attack_threshold", ATTACK_THRESHOLD))
+        self._static: dict[str, Any] | None = None
+        self._rng = Rng(0)
+        self._units: dict[str, UnitData] = {}
+        self._dist: dict[str, dict[str, int]] = {}
+        self._odds: dict[tuple[tuple[str, ...], tuple[str, ...], bool], dict[str, Any]] = {}
+
+    # -- static knowledge ---------------------------------------------------------------------
+    def _prepare(self, state: State) -> dict[str, Any]:
+        if self._static is None:
+            st = state.game.static_info()
+            self._static = st
+            self._units = {k: UnitData(**v) for k, v in st["units"].items()}
+            land = {a["id"] for a in st["board"]["areas"] if a["kind"] == "land"}
+            adj = st["adjacency"]
+            for src in land:
+                d = {src: 0}
+                q = deque([src])
+                while q:
+                    a = q.popleft()
+                    for b in adj[a]:
+                        if b in land and b not in d:
+                            d[b] = d[a] + 1
+                            q.append(b)
+                self._dist[src] = d
+        return self._static
+
+    def odds(self, att: list[str], dfn: list[str], sea: bool = False) -> dict[str, Any]:
+        key = (tuple(sorted(att)), tuple(sorted(dfn)), sea)
+        r = self._odds.get(key)
+        if r is None:
+            if len(self._odds) > 20000:
+                self._odds.clear()
+            r = self._odds[key] = battle_odds(self._units, att, dfn, sea=sea)
+        return r
+
+    # -- the decision -------------------------------------------------------------------------------
+    def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        # ties are broken by `rng`, never by names: alphabetical tie-breaks would favour the
+        # factions whose territories happen to sort first
+        self._rng = rng
+        static = self._prepare(state)
+        legal = state.legal_actions(seat)
+        obs = state.observation(seat)
+        kinds = {a.kind for a in legal}
+        if "disband" in kinds:
+            return min((a for a in legal if a.kind == "disband"),
+                       key=lambda a: (a.args[0] != "reserve", self._cost(a.args[1]), str(a)))
+        if "target" in kinds:
+            return self._target(obs, legal)
+        if "merc" in kinds:
+            return next(a for a in legal if a.kind == "merc")
+        if "hit" in kinds:
+            return self._casualty(obs, legal)
+        if "stand" in kinds:
+            return Action("stand")
+        if "press" in kinds:
+            return self._press(obs, legal)
+        if "fight" in kinds:
+            return legal[0]
+        phase = obs["phase"]
+        if phase == "purchase":
+            return self._purchase(obs, legal)
+        if phase == "combat_move":
+            return self._attack(obs, legal, static)
+        if phase == "noncombat":
+            return self._regroup(obs, legal, static)
+        if phase == "place":
+            return self._place(obs, legal)
+        return next((a for a in legal if a.kind == "done"), legal[0])
+
+    def _mine(self, obs: dict[str, Any]) -> set[str]:
+        assert self._static is not None
+        return set(self._static["seat_factions"][obs["seat"]])
+
+    def _cost(self, kind: str) -> int:
+        base = kind.removeprefix("hired_")
+        if kind.startswith("hired_"):
+            return -1
+        u = self._units.get(base)
+        return u.cost if u else 0
+
+    def _target(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        mine = self._mine(obs)
+        counts = {a.args[0]: sum(1 for p in obs["pieces"] if p["at"] == a.args[0] and p["faction"] not in mine)
+                  for a in legal}
+        return max(legal, key=lambda a: (counts[a.args[0]], str(a)))
+
+    def _casualty(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        b = obs["battle"]
+        attacking = b is not None and b["attacker"] in self._mine(obs)
+        words = [a.args[0] for a in legal]
+        land = [w for w in words if w in ("infantry", "cavalry")]
+        ranked = sorted(words, key=lambda w: (self._cost(w), w))
+        if attacking and len(ranked) > 1 and land:
+            mine_land = sum(1 for p in obs["pieces"] if b and p["at"] == b["space"] and p["faction"] == b["attacker"]
+                            and p["kind"] in ("infantry", "cavalry") and not p["merc"])
+            if mine_land == 1:
+                ranked = [w for w in ranked if w not in land] + [w for w in ranked if w in land]
+        return Action("hit", (ranked[0],))
+
+    def _forces(self, obs: dict[str, Any], space: str, att_factions: set[str]) -> tuple[list[str], list[str]]:
+        att: list[str] = []
+        dfn: list[str] = []
+        for p in obs["pieces"]:
+            if p["at"] != space:
+                continue
+            kind = p["kind"] or "cavalry"
+            if p["merc"]:
+                kind = "hired_" + kind
+            (att if p["faction"] in att_factions else dfn).append(kind)
+        owner = obs["owner"].get(space)
+        if owner is not None and owner not in att_factions:
+            if space in obs["castles"]:
+                dfn.append("castle")
+            if space in obs["ports"]:
+                dfn.append("port")
+        return att, dfn
+
+    def _press(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        b = obs["battle"]
+        att, dfn = self._forces(obs, b["space"], {b["attacker"]})
+        dfn = [k for k in dfn if k not in b["silenced"]]
+        retreats = [a for a in legal if a.kind in ("retreat", "withdraw")]
+        if att and dfn and retreats:
+            sea = b["space"] not in obs["owner"]
+            if self.odds(att, dfn, sea)["win"] < RETREAT_THRESHOLD:
+                return retreats[0]
+        return Action("press")
+
+    def _purchase(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        me = next(f for f in obs["factions"] if f["faction"] == obs["active"])
+        reserve = sum(1 for p in obs["pieces"] if p["at"] == "reserve" and p["faction"] == obs["active"])
+        cap = 8 * sum(1 for c in obs["castles"] if obs["owner"].get(c) == obs["active"])
+        if reserve < cap:
+            for want in ("cavalry", "infantry"):
+                a = Action("buy", (want,))
+                if a in legal and (want == "infantry" or me["treasury"] >= 8):
+                    return a
+        # money the army cannot use (production or supply full): a second castle, then mercenaries
+        castles = [c for c in obs["castles"] if obs["owner"].get(c) == obs["active"]]
+        bought_castle = any(p["at"] == "reserve" and p["kind"] == "castle" and p["faction"] == obs["active"]
+                            for p in obs["pieces"])
+        if len(castles) < 3 and not bought_castle and me["treasury"] >= 40 and Action("buy", ("castle",)) in legal:
+            return Action("buy", ("castle",))
+        if me["treasury"] >= 30 and Action("hire") in legal:
+            return Action("hire")
+        return Action("done")
+
+    def _attack(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
+        me = obs["active"]
+        areas = {a["id"]: a for a in static["board"]["areas"]}
+        moves = [a for a in legal if a.kind == "move"]
+        by_target: dict[str, list[Action]] = {}
+        for a in moves:
+            by_target.setdefault(a.args[1], []).append(a)
+        capital = static["capitals"][me]
+        mine_at: dict[str, int] = {}
+        for p in obs["pieces"]:
+            if p["faction"] == me and p["at"] != "reserve":
+                mine_at[p["at"]] = mine_at.get(p["at"], 0) + 1
+        best: tuple[float, str] | None = None
+        for target, acts in by_target.items():
+            owner = obs["owner"].get(target, "sea")
+            if owner == me:
+                continue
+            att, dfn = self._forces(obs, target, {me})
+            movers = [a for a in acts if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
+            if not movers:
+                continue
+            pool = att + [a.args[2] for a in movers]
+            area = areas[target]
+            worth = area.get("value", 0) + (6 if area.get("gem") else 0) + (2 * len(dfn))
+            if not dfn:
+                if att:
+                    continue  # already taken care of
+                if all(self._units[k].cls != "land" for k in pool):
+                    continue
+                score = float(worth)
+            else:
+                if len(att) + len(movers) == 0:
+                    continue
+                full = att + self._available(obs, movers)
+                if not any(self._units[k.removeprefix("hired_")].cls == "land" for k in full) and owner != "sea":
+                    continue
+                r = self.odds(full, dfn, owner == "sea")
+                p_ok = r["capture"] if owner != "sea" else r["win"]
+                if p_ok < self.attack_threshold:
+                    continue
+                score = worth * p_ok - r["expected_attacker_crowns_lost"] / 8
+            score += self._rng.random() * 1e-3
+            if best is None or score > best[0]:
+                best = (score, target)
+        if best is not None:
+            target = best[1]
+            acts = [a for a in by_target[target] if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
+            _, dfn = self._forces(obs, target, {me})
+            if not dfn:
+                lands = [a for a in acts if a.args[2] in ("infantry", "cavalry")]
+                return min(lands or acts, key=lambda a: (self._cost(a.args[2]), str(a)))
+            return acts[0]
+        return Action("done")
+
+    def _available(self, obs: dict[str, Any], movers: list[Action]) -> list[str]:
+        me = obs["active"]
+        out = []
+        sources = {(a.args[0], a.args[2]) for a in movers}
+        for p in obs["pieces"]:
+            if p["faction"] == me and (p["at"], p["kind"]) in sources and not p.get("moved") and not p.get("fought"):
+                out.append(p["kind"])
+        return out
+
+    def _regroup(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
+        me = obs["active"]
+        moves = [a for a in legal if a.kind == "move"]
+        # air units that fought land first (or they are lost)
+        for a in moves:
+            if a.args[2] in ("griffin", "dragon") and any(
+                    p["faction"] == me and p["at"] == a.args[0] and p["kind"] == a.args[2] and p.get("combat_move")
+                    for p in obs["pieces"]):
+                return a
+        capital = static["capitals"][me]
+        areas = {a["id"]: a for a in static["board"]["areas"]}
+        count: dict[str, int] = {}
+        for p in obs["pieces"]:
+            if p["faction"] == me:
+                count[p["at"]] = count.get(p["at"], 0) + 1
+        frontier = [t for t, o in obs["owner"].items() if o != me]
+        rich = [t for t in frontier if areas[t]["gem"] or areas[t]["value"] >= 3]
+        frontier = rich or frontier
+        best: tuple[float, str] | None = None
+        for a in moves:
+            frm, to = a.args[0], a.args[1]
+            if a.args[2] not in ("infantry", "cavalry") or frm not in self._dist or to not in self._dist:
+                continue
+            if frm == capital and count.get(frm, 0) <= 2:
+                continue
+            df = min((self._dist[frm].get(t, 99) for t in frontier), default=99)
+            dt = min((self._dist[to].get(t, 99) for t in frontier), default=99)
+            gain = df - dt + self._rng.random() * 1e-3
+            if gain > 0.5 and (best is None or gain > best[0]):
+                best = (gain, str(a))
+        if best is not None:
+            return next(a for a in moves if str(a) == best[1])
+        return Action("done")
+
+    def _place(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        places = [a for a in legal if a.kind == "place" and a.args[0] not in ("ship", "castle", "port")]
+        if places:
+            return places[0]
+        castles = [a for a in legal if a.kind == "place" and a.args[0] == "castle"]
+        if castles:
+            # the castle goes to the richest territory, the nearest to the front on ties
+            static = self._static or {}
+            areas = {a["id"]: a for a in static["board"]["areas"]}
+            front = [t for t, o in obs["owner"].items() if o != obs["active"]]
+            return max(castles, key=lambda a: (areas[a.args[1]]["value"],
+                                               -min((self._dist[a.args[1]].get(t, 99) for t in front), default=99),
+                                               self._rng.random()))
+        return Action("done")

@@ -1,0 +1,446 @@
+"""Setup, the six phases of a faction's turn, economy and victory (K13-K37, K93-K110, K127-K137).
+
+Every function here is pure in the engine's sense: it changes the position it is given, draws
+chance only from `state.rng` (or a scenario's rigged dice and draws) and logs to `state.events`.
+"""
+
+from __future__ import annotations
+
+from bloodforge.core import Action
+
+from . import battle, movement
+from .board import (
+    Occupancy,
+    alive,
+    allied,
+    article,
+    cls,
+    enemy_in,
+    fname,
+    gems,
+    in_play,
+    income,
+    name,
+    seat_of,
+    stack,
+    supply,
+    works_in_play,
+)
+from .content import MOBILE
+from .model import RESERVE, KBase, Piece
+
+PHASES = ("purchase", "combat_move", "combat", "noncombat", "place")
+BUYABLE = (*MOBILE, "castle", "port")
+
+
+# -- setup -----------------------------------------------------------------------------------
+def setup(s: KBase, first: int) -> None:
+    """K16-K21, T5: 8 territories, 15 crowns, capital castle and the starting units per faction."""
+    c = s.content
+    start = c.units.start
+    for f in range(4):
+        for t in c.home[f]:
+            s.owner[t] = f
+        s.castle[c.capital[f]] = True
+        s.treasury[f] = start.crowns
+        for kind in MOBILE:
+            for _ in range(start.units.get(kind, 0)):
+                add_piece(s, f, kind, c.capital[f])
+    s.pile = list(c.card_pile)
+    s.order = [(first + i) % 4 for i in range(4)]
+    s.turn_idx = 0
+    start_turn(s)
+
+
+def add_piece(s: KBase, faction: int, kind: str, at: int) -> Piece:
+    p = Piece(s.next_id, faction, kind, at)
+    s.next_id += 1
+    s.pieces[p.id] = p
+    return p
+
+
+def start_turn(s: KBase) -> None:
+    f = s.order[s.turn_idx]
+    s.active = f
+    s.phase = "purchase"
+    for p in s.pieces.values():
+        if p.faction == f:
+            p.reset()
+    s.start_owned = [i for i, o in enumerate(s.owner) if o == f]
+    s.produced = {}
+    s.new_works = []
+    s.fought = []
+    s.events.add(f"round {s.round}: {fname(f)} to play", kind="turn")
+
+
+def team_seats(s: KBase, faction: int) -> list[int]:
+    return sorted({seat_of(s, g) for g in range(4) if allied(s, g, faction)})
+
+
+# -- who decides ----------------------------------------------------------------------------------
+def decider(s: KBase) -> int | None:
+    """The faction whose decision the game waits for."""
+    if s.over:
+        return None
+    if s.pending >= 0:
+        return s.pending
+    if s.battle is not None:
+        return battle.battle_decider(s)
+    return s.active
+
+
+# -- purchase ---------------------------------------------------------------------------------------
+def can_buy(s: KBase, kind: str) -> bool:
+    f = s.active
+    u = s.content.unit(kind)
+    if s.treasury[f] < u.cost:
+        return False
+    if cls(s, kind) == "common":
+        if works_in_play(s, kind) >= u.pool:
+            return False
+    elif in_play(s, f, kind) >= u.pool:  # K33
+        return False
+    return supply(s, f) + u.supply <= income(s, f)  # A7
+
+
+def can_buy_card(s: KBase) -> bool:
+    f = s.active
+    u = s.content.units
+    return (s.treasury[f] >= u.mercenary_cost and bool(s.pile)
+            and supply(s, f) + u.mercenary_supply <= income(s, f))
+
+
+def buy(s: KBase, kind: str) -> None:
+    f = s.active
+    s.treasury[f] -= s.content.unit(kind).cost
+    p = add_piece(s, f, kind, RESERVE)
+    s.known.add(p.id)  # purchases are public (A35)
+    s.events.add(f"{fname(f)} buy {article(kind)}", kind="buy")
+
+
+def buy_card(s: KBase) -> None:
+    """K128, K131: a random card from the deck; instant cards resolve at once."""
+    f = s.active
+    s.treasury[f] -= s.content.units.mercenary_cost
+    card = s.draws.pop(0) if s.draws and s.draws[0] in s.pile else s.pile[s.rng.randbelow(len(s.pile))]
+    s.pile.remove(card)
+    c = s.content.cards[card]
+    team = team_seats(s, f)
+    if c.timing == "battle":
+        s.hands[f].append(card)
+        s.hands[f].sort()
+        s.events.add(f"{fname(f)} hire {c.name}", to=team, masked=f"{fname(f)} buy a mercenary card", kind="merc")
+        return
+    s.events.add(f"{fname(f)} buy a mercenary card: {c.name} (instant)", kind="merc")
+    if c.crowns:
+        s.treasury[f] += c.crowns
+    if c.spies or c.deserters:
+        s.instant = card
+        if not instant_targets(s):
+            s.instant = ""
+            s.events.add(f"{c.name} find nothing to do", kind="merc")
+    s.pile.append(card)
+    s.pile.sort()
+
+
+def instant_targets(s: KBase) -> list[int]:
+    f = s.active
+    c = s.content.cards[s.instant]
+    if c.spies:
+        return [i for i in range(len(s.content.ids)) if enemy_in(s, i, f)]
+    near: set[int] = set()
+    for p in s.pieces.values():
+        if p.faction == f and p.at >= 0:
+            near.update(s.content.adj[p.at])
+    return sorted(i for i in near if any(p.at == i and not allied(s, p.faction, f) and p.aboard < 0
+                                         and cls(s, p.kind) != "sea" for p in s.pieces.values()))
+
+
+def resolve_instant(s: KBase, space: int) -> None:
+    f = s.active
+    c = s.content.cards[s.instant]
+    s.instant = ""
+    if c.spies:
+        for seat in team_seats(s, f):
+            s.spied[seat].update(p.id for p in stack(s, space) if not allied(s, p.faction, f))
+        s.events.add(f"{fname(f)} send spies to {name(s, space)}", kind="merc")
+        return
+    victims = [p for p in stack(s, space) if p.kind == "infantry" and not allied(s, p.faction, f) and p.aboard < 0]
+    if victims:
+        v = victims[0]
+        s.pieces.pop(v.id)
+        battle.forget(s, v.id)
+        s.events.add(f"an infantry of {fname(v.faction)} deserts at {name(s, space)}", kind="merc")
+    else:
+        s.events.add(f"no infantry deserts at {name(s, space)}", kind="merc")
+
+
+def raze_actions(s: KBase) -> list[Action]:
+    """A22: the owner may destroy its own castle/port before its combat phase (never a capital)."""
+    f = s.active
+    out = []
+    for t, o in enumerate(s.owner):
+        if o != f:
+            continue
+        if s.castle[t] and t not in s.content.capital:
+            out.append(Action("raze", (name(s, t), "castle")))
+        if s.port[t]:
+            out.append(Action("raze", (name(s, t), "port")))
+    return out
+
+
+# -- placement --------------------------------------------------------------------------------------
+def _producer(s: KBase, t: int, kind: str) -> bool:
+    f = s.active
+    flag = s.port[t] if kind == "ship" else s.castle[t]
+    return (flag and s.owner[t] == f and t in s.start_owned and t not in s.new_works
+            and s.produced.get(t, 0) < s.content.value[t])
+
+
+def place_targets(s: KBase, kind: str) -> list[int]:
+    """K96-K102, A19, A21."""
+    f = s.active
+    c = s.content
+    if kind in ("castle", "port"):
+        flags = s.castle if kind == "castle" else s.port
+        return [t for t in s.start_owned if s.owner[t] == f and not flags[t] and (kind == "castle" or c.coastal[t])]
+    if kind == "ship":
+        out = set()
+        for t in s.start_owned:
+            if _producer(s, t, "ship"):
+                for z in c.adj[t]:
+                    if c.is_sea[z] and not any(p.at == z and p.faction != f for p in s.pieces.values()):
+                        out.add(z)
+        return sorted(out)
+    return [t for t in s.start_owned if _producer(s, t, kind) and not enemy_in(s, t, f)]
+
+
+def place(s: KBase, kind: str, at: int) -> None:
+    f = s.active
+    c = s.content
+    p = next(p for p in battle_free_reserve(s) if p.kind == kind)
+    if kind in ("castle", "port"):
+        s.pieces.pop(p.id)
+        (s.castle if kind == "castle" else s.port)[at] = True
+        s.new_works.append(at)  # a new castle produces from the next turn (A19)
+    else:
+        if kind == "ship":
+            prod = next(t for t in sorted(c.adj[at])
+                        if not c.is_sea[t] and t in s.start_owned and _producer(s, t, "ship"))
+        else:
+            prod = at
+        s.produced[prod] = s.produced.get(prod, 0) + 1
+        p.at = at
+        p.moved = c.unit(kind).move  # placed units do not move this turn
+    s.events.add(f"{fname(f)} place {article(kind)} at {name(s, at)}", kind="place")
+
+
+def battle_free_reserve(s: KBase) -> list[Piece]:
+    return [p for _, p in sorted(s.pieces.items()) if p.faction == s.active and p.at == RESERVE]
+
+
+# -- end of turn -----------------------------------------------------------------------------------
+def collect(s: KBase) -> None:
+    """Phase 6 (K103, K107): income minus supply (never below zero)."""
+    f = s.active
+    gain = max(0, income(s, f) - supply(s, f))
+    s.treasury[f] += gain
+    s.events.add(f"{fname(f)} collect {gain} crowns", kind="income")
+
+
+def end_turn(s: KBase) -> None:
+    collect(s)
+    check_victory(s)
+    if s.over:
+        return
+    for _ in range(5):
+        s.turn_idx += 1
+        if s.turn_idx == 4:
+            s.turn_idx = 0
+            s.round += 1
+            if s.round > s.game.params.max_rounds:
+                end_by_cap(s)
+                return
+        if not s.out[s.order[s.turn_idx]]:
+            break
+    start_turn(s)
+
+
+def ffa(s: KBase) -> bool:
+    return s.teams == [0, 1, 2, 3]
+
+
+def check_victory(s: KBase) -> None:
+    """K29, K133-K136, A37-A40."""
+    for f in range(4):
+        if not s.out[f] and not alive(s, f):
+            s.out[f] = True
+            s.events.add(f"{fname(f)} are wiped out", kind="out")
+    live_teams = sorted({s.teams[f] for f in range(4) if not s.out[f]})
+    if len(live_teams) == 1:
+        finish(s, [f for f in range(4) if s.teams[f] == live_teams[0]], "last standing")
+        return
+    f = s.active
+    if ffa(s):
+        g = gems(s, f)
+        if g >= 7 and s.hold[f]:
+            finish(s, [f], f"held {g} gems for an entire round")
+            return
+        s.hold[f] = g >= 7
+        return
+    team = s.teams[f]
+    total = sum(gems(s, g) for g in range(4) if s.teams[g] == team)
+    if total >= 9:
+        if not s.game.params.team_hold_round or s.hold[team]:
+            finish(s, [g for g in range(4) if s.teams[g] == team], f"{total} gems combined")
+            return
+        s.hold[team] = True
+    for t in live_teams:
+        tot = sum(gems(s, g) for g in range(4) if s.teams[g] == t)
+        if tot >= 9 and t != team and not s.game.params.team_hold_round:
+            finish(s, [g for g in range(4) if s.teams[g] == t], f"{tot} gems combined")
+            return
+
+
+def finish(s: KBase, winners: list[int], why: str) -> None:
+    s.over = True
+    s.winners = sorted(winners)
+    s.events.add(" and ".join(fname(f) for f in s.winners) + f" win: {why}", kind="victory")
+
+
+def end_by_cap(s: KBase) -> None:
+    """A40 (house): most gems, then most income; ties share."""
+    keys: dict[int, tuple[int, int]] = {}
+    for t in sorted(set(s.teams)):
+        fs = [f for f in range(4) if s.teams[f] == t and not s.out[f]]
+        if fs:
+            keys[t] = (sum(gems(s, f) for f in fs), sum(income(s, f) for f in fs))
+    best = max(keys.values())
+    win = [f for f in range(4) if keys.get(s.teams[f]) == best and not s.out[f]]
+    s.round = s.game.params.max_rounds
+    finish(s, win, f"round limit reached ({best[0]} gems, income {best[1]})")
+
+
+# -- legal actions and their effects ----------------------------------------------------------------
+def legal(s: KBase) -> list[Action]:
+    s.__dict__["_occ"] = Occupancy(s)
+    try:
+        return _legal(s)
+    finally:
+        del s.__dict__["_occ"]
+
+
+def _legal(s: KBase) -> list[Action]:
+    if s.over:
+        return []
+    if s.pending >= 0:
+        return disband_actions(s, s.pending)
+    if s.instant:
+        return [Action("target", (name(s, t),)) for t in instant_targets(s)]
+    if s.battle is not None:
+        return battle.battle_actions(s)
+    ph = s.phase
+    if ph == "purchase":
+        out = [Action("buy", (k,)) for k in BUYABLE if can_buy(s, k)]
+        if can_buy_card(s):
+            out.append(Action("hire"))
+        return out + raze_actions(s) + [Action("done")]
+    if ph == "combat_move":
+        return movement.move_actions(s, True) + raze_actions(s) + [Action("done")]
+    if ph == "combat":
+        return [Action("fight", (name(s, t),)) for t in battle.contested(s)]
+    if ph == "noncombat":
+        return [*movement.move_actions(s, False), Action("done")]
+    if ph == "place":
+        out = []
+        for kind in sorted({p.kind for p in battle_free_reserve(s)}):
+            out += [Action("place", (kind, name(s, t))) for t in place_targets(s, kind)]
+        return [*out, Action("done")]
+    raise AssertionError(f"unknown phase {ph}")
+
+
+def disband_actions(s: KBase, f: int) -> list[Action]:
+    keys = sorted({("reserve" if p.at < 0 else name(s, p.at), p.kind) for p in s.pieces.values()
+                   if p.faction == f and not p.merc and cls(s, p.kind) != "common"})
+    return [Action("disband", k) for k in keys]
+
+
+def apply(s: KBase, a: Action) -> None:
+    k = a.kind
+    idx = s.content.index
+    if k == "disband":
+        f = s.pending
+        at = -1 if a.args[0] == "reserve" else idx[a.args[0]]
+        p = next(p for _, p in sorted(s.pieces.items()) if p.faction == f and p.at == at and p.kind == a.args[1]
+                 and not p.merc)
+        s.pieces.pop(p.id)
+        for c in [q for q in s.pieces.values() if q.aboard == p.id]:
+            s.pieces.pop(c.id)
+        battle.forget(s, p.id)
+        s.events.add(f"{fname(f)} disband {article(p.kind)} for lack of supply", kind="supply")
+        battle.after_battle(s)
+    elif k == "target":
+        resolve_instant(s, idx[a.args[0]])
+    elif s.battle is not None:
+        battle.apply_battle(s, a)
+    elif k == "buy":
+        buy(s, a.args[0])
+    elif k == "hire":
+        buy_card(s)
+    elif k == "raze":
+        t = idx[a.args[0]]
+        (s.castle if a.args[1] == "castle" else s.port)[t] = False
+        s.events.add(f"{fname(s.active)} destroy their {a.args[1]} at {a.args[0]}", kind="raze")
+    elif k == "move":
+        movement.apply_move(s, idx[a.args[0]], idx[a.args[1]], a.args[2], s.phase == "combat_move")
+    elif k == "fight":
+        battle.start(s, idx[a.args[0]])
+    elif k == "place":
+        place(s, a.args[0], idx[a.args[1]])
+    elif k == "done":
+        _done(s)
+    else:
+        raise AssertionError(f"unexpected action {a}")
+    update_knowledge(s)
+
+
+def _done(s: KBase) -> None:
+    ph = s.phase
+    if ph == "purchase":
+        s.phase = "combat_move"
+    elif ph == "combat_move":
+        s.phase = "combat"
+        battle.after_battle(s)
+    elif ph == "noncombat":
+        movement.land_or_crash(s)
+        s.phase = "place"
+    elif ph == "place":
+        end_turn(s)
+
+
+def revealed(s: KBase) -> set[int]:
+    """K58-K60: a stack is face up while an enemy stack stands in its space or next to it."""
+    if not s.game.params.fog:
+        return set(s.pieces)
+    teams = s.teams
+    at: dict[int, set[int]] = {}
+    for p in s.pieces.values():
+        if p.at >= 0:
+            at.setdefault(p.at, set()).add(teams[p.faction])
+    adj = s.content.adj
+    show: dict[int, set[int]] = {}
+    for sp, tms in at.items():
+        near = set(tms)
+        for n in adj[sp]:
+            other = at.get(n)
+            if other:
+                near |= other
+        if len(near) > 1:
+            # every team here sees an enemy team here or next door
+            show[sp] = {t for t in tms if near - {t}}
+    return {p.id for p in s.pieces.values() if p.at in show and teams[p.faction] in show[p.at]}
+
+
+def update_knowledge(s: KBase) -> None:
+    s.known |= revealed(s)
+

@@ -1,0 +1,165 @@
+"""The adapter: `WitchGame` and `WitchState` wire the engine's hooks to the rules.
+
+Layers (docs/architecture.md): board <- content, params <- model <- effects <- spells <- rules
+<- observation, scenario, actions, render <- this module <- `__init__`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
+from bloodforge.core.policy import shares_from_values
+
+from . import actions, rules
+from .content import Content, load_content
+from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Position
+from .observation import observe, resample, static_board
+from .params import WitchParams
+from .policy import WitchPolicy
+from .render import render
+from .scenario import fill_scenario
+
+
+class WitchGame(Game):
+    info = GameInfo(
+        id="witch",
+        name="Blood Stone (the Witch and the Soldiers)",
+        summary="Two-player asymmetric skirmish on a square grid: three spirit-medium soldiers "
+        "hunt the Blood Witch and her forest minions; blood stones, zombification, the Realm "
+        "and Phantom Spells.",
+        min_players=2,
+        max_players=2,
+        params_model=WitchParams,
+        version=1,
+        chance=True,
+        hidden_information=True,
+        score_name="blood stones in play",
+        max_length=None,
+    )
+    params: WitchParams
+
+    def __init__(self, params: GameParams, seed: int = 0) -> None:
+        if not isinstance(params, WitchParams):
+            raise ParameterError(f"{self.info.name} needs WitchParams, got {type(params).__name__}")
+        super().__init__(params, seed)
+        self.params = params
+        self.content: Content = load_content(params.content)
+        if params.setup == "preset" and not self.content.data.board.preset:
+            raise ParameterError(f"setup='preset' needs board.preset in {self.content.source}")
+
+    def _new_initial_state(self) -> WitchState:
+        state = WitchState(self, self.initial_rng())
+        rules.setup(state, preset=self.params.setup == "preset")
+        return state
+
+    def action_grammar(self) -> Sequence[ActionSpec]:
+        return actions.GRAMMAR
+
+    def canonical_action(self, action: Action) -> Action:
+        return actions.canonical(self.content, action)
+
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> WitchState:
+        state = WitchState(self, rng)
+        state.load_position(dict(position))
+        return state
+
+    def _state_from_scenario(
+        self, position: Mapping[str, Any], rig: Mapping[str, Any] | None
+    ) -> WitchState:
+        state = WitchState(self, self.initial_rng())
+        fill_scenario(state, position, rig)
+        return state
+
+    def policy(self, **options: Any) -> WitchPolicy:
+        return WitchPolicy(**options)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Both sides' policy evaluations of their own observations as shares of the win
+        (about 15 points, a soldier with a few stones, makes a side a 3:1 favourite)."""
+        judge = self.__dict__.get("_judge_policy")
+        if judge is None:
+            judge = self.__dict__["_judge_policy"] = WitchPolicy()
+        values = [judge.evaluate(state.observation(s), s) for s in (SOLDIERS, WITCH)]
+        return shares_from_values(values, 15.0)
+
+    def static_info(self) -> dict[str, Any]:
+        return {"board": static_board(self.content)}
+
+    def web_dir(self) -> Path:
+        return Path(__file__).parent / "web"
+
+    def render_text(self, observation: Mapping[str, Any]) -> str:
+        return render(observation)
+
+
+class WitchState(Position, State):
+    """A Blood Stone position with the engine's part (history, RNG, log) and the hooks."""
+
+    game: WitchGame
+
+    def __init__(self, game: WitchGame, rng: Rng) -> None:
+        self._init_core(game, rng)
+        Position.__init__(self, game.content, game.params)
+
+    def _actors(self) -> list[int]:
+        return [] if self.phase == OVER else [self.side]
+
+    def _is_terminal(self) -> bool:
+        return self.phase == OVER
+
+    def seat_roles(self) -> list[str]:
+        return [SIDE_NAMES[SOLDIERS], SIDE_NAMES[WITCH]]
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        del seat  # one seat acts at a time: the rules know which
+        return rules.legal_actions(self)
+
+    def _apply(self, action: Action, seat: int | None) -> None:
+        del seat
+        rules.apply(self, action)
+
+    def explain_illegal(self, action: Action) -> str | None:
+        return rules.explain_illegal(self, action)
+
+    def phase_name(self) -> str:
+        if self.phase == OVER:
+            return "game over"
+        if self.phase != "turn":
+            return "setup"
+        step = "casting" if self.pending else "acting with a spell" if self.grant else "turn"
+        return f"{SIDE_NAMES[self.side]} {step} {self.turn_number}"
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        self._clone_core(new)
+        self.copy_position_into(new)
+        return new
+
+    def scores(self) -> list[float]:
+        """Blood stones on each side's units in play (zombified soldiers count for the Witch)."""
+        out = [0.0, 0.0]
+        for uid, u in self.units.items():
+            if u.where == BOARD:
+                out[SOLDIERS if self.is_active_soldier(uid) else WITCH] += u.blood
+        return out
+
+    def returns(self) -> list[float]:
+        if self.phase != OVER:
+            return [0.0, 0.0]
+        if self.winner is None:
+            return [0.5, 0.5]
+        return [1.0 if seat == self.winner else 0.0 for seat in (SOLDIERS, WITCH)]
+
+    def _observation(self, seat: int | None) -> dict[str, Any]:
+        return observe(self, seat)
+
+    def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        new = self.clone()
+        resample(new, seat, rng)
+        return new
+
+    def _position_json(self) -> dict[str, Any]:
+        return self.position_json()
