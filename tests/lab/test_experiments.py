@@ -150,6 +150,12 @@ def test_lab_sweep_and_ab_commands(tmp_path: Path) -> None:
                                  f"deck={base}", "--games", "3", "--agents", "random", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert [v["mean_plies"] for v in json.loads(out.read_text())["summary"]["variants"]] == [4, 8]
+    # a path that selects by id carries its own `=`
+    result = runner.invoke(app, ["lab", "sweep", "toy_file_bids", "--vary", "cards[id=b].cost=7", "--file",
+                                 f"deck={base}", "--games", "1", "--agents", "random", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    variants = [json.loads(p.read_text()) for p in (tmp_path / "variants").glob("*.json")]
+    assert any(v["cards"][1]["cost"] == 7 for v in variants)
     out = tmp_path / "ab.json"
     result = runner.invoke(app, ["lab", "ab", "toy_bids", "--a", "prizes=2", "--b", "prizes=3", "--games", "3",
                                  "--agents", "random", "--out", str(out)])

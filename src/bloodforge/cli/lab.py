@@ -165,9 +165,7 @@ def sweep_command(
     backend: Backend = "process",
     workers: Workers = 1,
 ) -> None:
-    if "=" not in vary:
-        raise typer.BadParameter(f"{vary!r}: expected KEY=V1,V2,...", param_hint="--vary")
-    key, raw = vary.split("=", 1)
+    key, raw = _split_assignment(vary)
     values = [_json_or_text(v) for v in raw.split(",") if v.strip()]
     variants = []
     for v in values:
@@ -209,6 +207,16 @@ def report_command(
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(page, encoding="utf-8")
     console.print(f"wrote {out}")
+
+
+def _split_assignment(text: str) -> tuple[str, str]:
+    """`PATH=VALUES` at the first `=` outside brackets (`cards[id=bolt].cost=1,2`)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "=" and depth == 0:
+            return text[:i], text[i + 1 :]
+    raise typer.BadParameter(f"{text!r}: expected KEY=V1,V2,...", param_hint="--vary")
 
 
 def _json_or_text(raw: str) -> Any:
