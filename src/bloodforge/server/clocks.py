@@ -4,10 +4,13 @@ The rules only say how long a decision may take (`state.rule_clock(seat)`); the 
 `turn_clock` for every human decision. Clocks live here, outside the rules, so states stay pure
 and replays exact: what a clock does is recorded as the entry `timeout <seat>` (seat None).
 
-A seat's clock starts when it becomes an actor, and starts again after it acted itself or the
-game took its own steps (a new decision); it keeps running while only other seats commit (a
-secret simultaneous commitment: the others' bids do not give a seat more time). AI seats have
-no clocks.
+A seat's clock starts when it becomes an actor; it keeps running while only other seats commit
+(a secret simultaneous commitment: the others' bids do not give a seat more time). A table's
+turn clock starts again after the seat acted itself or the game took its own steps (each
+decision gets its time). A rules clock covers a stretch of the seat's own decisions: it keeps
+running across the seat's own actions for as long as the rules keep giving it a clock (Five
+Forts: one minute for the whole planning phase, recruiting included), and starts again only
+after the game's own steps or once it had stopped. AI seats have no clocks.
 """
 
 from __future__ import annotations
@@ -85,8 +88,13 @@ def next_deadlines(
             continue
         seconds, kind = clock
         kept = old.get(seat)
-        if kept is not None and kept.kind == kind and seat not in acted and not stepped:
+        own_actions_only = not stepped and (seat not in acted or kind == RULE)
+        if kept is not None and kept.kind == kind and own_actions_only and not _timed_out(seat, entries):
             out[seat] = kept
         else:
             out[seat] = Deadline(now + round(seconds * 1000), kind)
     return out
+
+
+def _timed_out(seat: int, entries: Sequence[tuple[int | None, str]]) -> bool:
+    return any(who is None and text == f"timeout {seat}" for who, text in entries)

@@ -1,0 +1,104 @@
+"""Abilities (Initiative cards, Blood Pacts, Spell dice, behaviour cards): who they select and
+what they queue (R-IMM-3..6, R-BON, R-PACT, R-INI-2).
+
+An ability is addressed by a reference string (`card:<champion>:<card>:immediate`,
+`pact:<champion>:<pact>`) so a waiting decision can name it in JSON.
+"""
+
+from __future__ import annotations
+
+from .content import Ability, Effect
+from .dice import roll_pool
+from .effects import drain
+from .model import Pending, QItem, Unit
+from .world import World
+
+
+def ability_by_ref(w: World, ref: str) -> Ability:
+    parts = ref.split(":")
+    if parts[0] == "card":
+        card = next(c for c in w.content.champion(parts[1]).cards if c.id == parts[2])
+        ab = card.immediate if parts[3] == "immediate" else card.bonus
+        assert ab is not None
+        return ab
+    if parts[0] == "pact":
+        return next(p for p in w.content.champion(parts[1]).pacts if p.id == parts[2]).ability
+    raise KeyError(ref)
+
+
+def candidates(w: World, owner: Unit, ab: Ability) -> list[Unit]:
+    """R-IMM-3..6, A9: 'faster'/'slower' look at this round's order, skipping Environmentals
+    and the fallen; an ability that finds nobody misses."""
+    if ab.select in ("self", "target"):
+        return [owner]
+    order = [w.board.units[x] for x in w.board.order if x in w.board.units]
+    order = [u for u in order if u.alive and u.is_combatant]
+    if owner not in order:
+        return []
+    i = order.index(owner)
+    if ab.select == "faster_enemy":
+        return [u for u in order[:i] if w.enemies(owner, u)]
+    if ab.select == "slower_enemy":
+        return [u for u in order[i + 1:] if w.enemies(owner, u)]
+    if ab.select == "next_fastest":
+        return order[i - 1: i] if i > 0 else []
+    if ab.select == "next_slowest":
+        return order[i + 1: i + 2]
+    return [u for u in order if u.speed is not None]  # any_character with a Speed (A8)
+
+
+def decider(w: World, owner: Unit) -> int | None:
+    if owner.seat is not None:
+        return owner.seat
+    fh = w.fastest_human()
+    return fh.seat if fh is not None else None
+
+
+def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int | None = None) -> None:
+    """Start (or continue, once a choice is made) an ability of `owner`."""
+    ab = ability_by_ref(w, ref)
+    cands = candidates(w, owner, ab)
+    if not cands:
+        w.log(f"{owner.name}'s {ab.name or ref.split(':')[2]} finds no one and misses", kind="ability")
+        return
+    seat = decider(w, owner)
+    if subject is None:
+        if len(cands) > 1 and seat is not None:
+            w.board.pending = Pending(seat, "select", [u.uid for u in cands], {"owner": owner.uid, "ref": ref})
+            return
+        subject = cands[0].uid
+    if option is None:
+        if len(ab.options) > 1 and seat is not None:
+            w.board.pending = Pending(seat, "option", [str(i + 1) for i in range(len(ab.options))],
+                                      {"owner": owner.uid, "ref": ref, "subject": subject})
+            return
+        option = 0
+    queue(w, owner, ab.options[option], subject, ref.split(":")[2])
+    drain(w)
+
+
+def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str,
+          ctx: dict[str, object] | None = None) -> None:
+    for e in effects:
+        c: dict[str, object] = {"why": why}
+        if ctx:
+            c.update(ctx)
+        w.board.queue.append(QItem(e, owner.uid, owner.uid if e.who == "self" else subject, c))
+
+
+def roll_and_resolve_d8(w: World, u: Unit) -> None:
+    """Turn steps 1-2 (R-TURN-1/2, R-D8-1/2, N2/N3): roll the whole pool, then every d8 Special
+    die resolves its face (in pool order: with the house dice the order never matters)."""
+    faces = roll_pool(w, u)
+    shown = " ".join(f"{d.kind}:{d.face}" for d in u.pool)
+    w.log(f"{u.name} rolls {shown} ({u.rolled_category})", kind="roll")
+    del faces
+    for i, d in enumerate(u.pool):
+        if not d.is_special or d.face is None:
+            continue
+        spec = w.content.special_die(d.kind)
+        if spec.timing != "immediate":
+            continue
+        for e in spec.faces[d.face - 1]:
+            w.board.queue.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": d.face}))
+    drain(w)

@@ -1,0 +1,166 @@
+"""The Attack action (R-ATT, R-DMG), Invoke Ultimate (R-ULT) and effective attributes (N8)."""
+
+from __future__ import annotations
+
+from .content import CATEGORY_RANK, Attack, Effect
+from .dice import base_damage, gain_die, remove_die
+from .effects import check_end, damage, drain
+from .hexes import Hex, distance, hex_id
+from .model import BE, TEMP, QItem, Unit
+from .world import World
+
+
+def attacks_of(w: World, u: Unit) -> list[Attack]:
+    if u.kind == "boss":
+        return list(w.content.boss(u.content_id).attacks)
+    return list(w.content.champion(u.content_id).attacks)
+
+
+def attack_by_id(w: World, u: Unit, attack_id: str) -> Attack:
+    return next(a for a in attacks_of(w, u) if a.id == attack_id)
+
+
+def available_rank(u: Unit) -> int:
+    """R-ATT-3..5: the rolled category, or Triples once the Ultimate is invoked."""
+    rank = CATEGORY_RANK.get(u.rolled_category or "singles", 1)
+    return 3 if u.invoked else rank
+
+
+def attack_options(w: World, u: Unit) -> list[Attack]:
+    """Every attack of the available category or a lower one (R-ATT-4)."""
+    rank = available_rank(u)
+    return [a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank]
+
+
+def base_attributes(w: World, u: Unit) -> tuple[int, int, int]:
+    if u.kind == "boss":
+        b = w.content.boss(u.content_id)
+        return b.movement, b.range, b.targets
+    if u.kind == "minion":
+        m = w.content.minion(u.content_id)
+        return m.movement, m.range, m.targets
+    c = w.content.champion(u.content_id)
+    return c.movement, c.range, c.targets
+
+
+def movement_of(w: World, u: Unit) -> int:
+    return max(0, base_attributes(w, u)[0] + u.mods.get("movement", 0))
+
+
+def range_of(w: World, u: Unit, atk: Attack | None) -> int:
+    bonus = atk.range_bonus if atk is not None else 0
+    return max(0, base_attributes(w, u)[1] + u.mods.get("range", 0) + bonus)
+
+
+def targets_of(w: World, u: Unit, atk: Attack | None) -> int:
+    bonus = atk.targets_bonus if atk is not None else 0
+    return max(1, base_attributes(w, u)[2] + u.mods.get("targets", 0) + bonus)
+
+
+def origins(w: World, u: Unit, atk: Attack) -> list[Hex]:
+    """KW-ORIG / R-ATT-12: the attacker's space, or the spaces of its minions named by the attack."""
+    if atk.origin == "self":
+        return [u.hex] if u.hex is not None else []
+    return sorted(m.hex for m in w.board.units.values()
+                  if m.alive and m.kind == "minion" and m.summoner == u.uid and m.content_id == atk.origin
+                  and m.hex is not None)
+
+
+def origin_for(w: World, u: Unit, atk: Attack, target: Unit) -> Hex | None:
+    assert target.hex is not None
+    hexes = origins(w, u, atk)
+    at = target.hex
+    return min(hexes, key=lambda h: (distance(h, at), h)) if hexes else None
+
+
+def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
+    """Damageable enemies within Range of an origin (R-ATT-6..8, no line of sight)."""
+    r = range_of(w, u, atk)
+    hexes = origins(w, u, atk)
+    out = []
+    for e in w.living():
+        if w.enemies(u, e) and w.damageable(e) and e.hex is not None and any(distance(h, e.hex) <= r for h in hexes):
+            out.append(e)
+    return out
+
+
+def whiff(w: World, u: Unit, atk: Attack) -> None:
+    """R-ATT-9: nothing of the attack resolves; the attacker gains 1 bonus die instead."""
+    w.log(f"{u.name} uses {atk.name} but no enemy is in range: nothing resolves", kind="attack")
+    u.attacked = True
+    w.board.queue.append(QItem(_bonus_die_effect(), u.uid, u.uid, {"why": "no target in range"}))
+    drain(w)
+
+
+def _bonus_die_effect() -> Effect:
+    return Effect(op="gain_die", amount=1, die="bonus", who="self")
+
+
+def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: str | None = None) -> None:
+    """R-DMG-1..5 with A18: damage = attack dice + text + modifiers, dealt to each target; then the
+    effect text in printed order (self effects once, target effects per target)."""
+    u.attacked = True
+    bonus = atk.damage + u.mods.get("damage", 0)
+    for d in u.pool:
+        if d.face is not None and not d.fresh and d.is_special and w.content.special_die(d.kind).timing == "attack":
+            bonus += d.face
+    extra = [e for e in atk.effects if e.op == "attack_damage"]
+    for e in extra:
+        bonus += e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)
+    total = base_damage(u) + bonus
+    names = ", ".join(t.name for t in targets)
+    w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack")
+    dealt = 0
+    fallen: list[Unit] = []
+    for t in targets:
+        dealt += damage(w, t, total, atk.name, fallen)
+    if fallen:
+        check_end(w, fallen)
+    if dealt > 0:
+        u.dealt_damage = True
+    for e in atk.effects:
+        if e.op == "attack_damage":
+            continue
+        subjects = [u] if e.who == "self" else [t for t in targets if t.alive]
+        for s in subjects:
+            ctx: dict[str, object] = {"why": atk.name, "in_attack": True}
+            if pref is not None:
+                ctx["pref"] = pref
+            if e.op in ("push", "pull", "throw") and s is not u:
+                origin = origin_for(w, u, atk, s) if s.hex is not None else None
+                if origin is None:
+                    continue
+                item = QItem(e, u.uid, s.uid, {**ctx, "origin": hex_id(origin)})
+                w.board.queue.append(item)
+            else:
+                w.board.queue.append(QItem(e, u.uid, s.uid, ctx))
+    drain(w)
+
+
+def can_invoke(w: World, u: Unit) -> bool:
+    """R-ULT-1, A25: affordable, not yet invoked this round, and not after attacking."""
+    return not u.invoked and not u.attacked and u.energy >= ultimate_cost(w, u)
+
+
+def ultimate_cost(w: World, u: Unit) -> int:
+    if u.kind == "boss":
+        return w.content.boss(u.content_id).ultimate_cost
+    return w.content.champion(u.content_id).ultimate_cost
+
+
+def invoke(w: World, u: Unit, keep: int | None) -> None:
+    """R-ULT-1..3: pay, return every BE die but the kept one, Triples become available."""
+    u.energy -= ultimate_cost(w, u)
+    u.invoked = True
+    be = [i for i, d in enumerate(u.pool) if d.kind == BE]
+    if keep is None and be:
+        keep = be[0]
+    for i in sorted((i for i in be if i != keep), reverse=True):
+        remove_die(u, i)
+    w.log(f"{u.name} invokes the Ultimate (keeps {1 if be else 0} Blood Energy die)", kind="ultimate")
+
+
+def gain_temp(w: World, u: Unit) -> None:
+    if gain_die(w, u, TEMP):
+        w.log(f"{u.name} gains a Temporary Attack die", kind="dice")
+

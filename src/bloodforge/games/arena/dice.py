@@ -1,0 +1,101 @@
+"""Dice pools (R-DICE, R-TURN-2/3, R-ATT-3, R-DMG-2, R-CLN): rolling, categories, supply."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .model import ATTACK, BE, TEMP, Die, Unit
+from .world import World
+
+
+def attack_faces(u: Unit) -> list[int]:
+    """Faces of the attack dice rolled this turn (core + Temporary; R-DICE-10)."""
+    return [d.face for d in u.pool if d.is_attack and d.face is not None and not d.fresh]
+
+
+def category_of(faces: list[int]) -> str:
+    """R-ATT-3 with A15: a face three or more times is Triples, twice is Doubles."""
+    counts = Counter(faces).values()
+    top = max(counts, default=0)
+    return "triples" if top >= 3 else "doubles" if top == 2 else "singles"
+
+
+def base_damage(u: Unit) -> int:
+    """R-DMG-2 / A17: every rolled attack die counts, not only the matched set."""
+    return sum(attack_faces(u))
+
+
+def roll_pool(w: World, u: Unit) -> list[int]:
+    """R-TURN-2: roll every die in the pool; nothing is fresh or used any more."""
+    faces = []
+    for d in u.pool:
+        d.face = w.roll(d.sides)
+        d.used = False
+        d.fresh = False
+        faces.append(d.face)
+    u.rolled_category = category_of(attack_faces(u))
+    return faces
+
+
+def in_use(w: World, kind: str) -> int:
+    return sum(1 for u in w.board.units.values() if u.alive for d in u.pool if d.kind == kind)
+
+
+def supply_left(w: World, kind: str) -> int:
+    """Dice of `kind` still in the shared supply (A13)."""
+    limits = w.content.rules.supply
+    if kind == TEMP:
+        total = limits.temp
+    elif kind == BE:
+        total = limits.be
+    elif kind == ATTACK:
+        total = limits.attack
+    else:
+        total = w.content.special_die(kind).supply
+    return total - in_use(w, kind)
+
+
+def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:
+    """Add an unrolled die to `u`'s pool (R-TURN-3); False when the supply is out (A13) or the
+    unit is a minion (R-MIN-11)."""
+    if u.kind == "minion" or not u.alive:
+        return False
+    if w.params.supply_limits and supply_left(w, kind) <= 0:
+        w.log(f"{u.name} would gain a {kind} die but the supply is out", kind="dice")
+        return False
+    u.pool.append(Die(kind, sides, None, False, True))
+    return True
+
+
+def remove_die(u: Unit, index: int) -> Die:
+    """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1)."""
+    die = u.pool[index]
+    assert die.kind != ATTACK, "core dice can never be removed"
+    return u.pool.pop(index)
+
+
+def be_dice(u: Unit) -> list[int]:
+    return [i for i, d in enumerate(u.pool) if d.kind == BE]
+
+
+def energy_dice_ready(u: Unit) -> list[int]:
+    """BE dice that can give energy now (R-BE-2, A23: rolled this turn and not yet used)."""
+    return [i for i, d in enumerate(u.pool) if d.kind == BE and d.face is not None and not d.fresh and not d.used]
+
+
+def gain_energy(w: World, u: Unit, amount: int) -> int:
+    """R-BE-1/3/4 with A14: the tracker stays within 0..energy_max."""
+    before = u.energy
+    u.energy = max(0, min(w.content.rules.energy_max, u.energy + amount))
+    return u.energy - before
+
+
+def cleanup_dice(u: Unit) -> int:
+    """R-CLN-1..3 / A27 / A28: after a Doubles or Triples roll, the Temporary dice that counted
+    in an attack that dealt damage go back to the supply."""
+    if u.rolled_category not in ("doubles", "triples") or not u.dealt_damage:
+        return 0
+    keep = [d for d in u.pool if not (d.kind == TEMP and d.face is not None and not d.fresh)]
+    recalled = len(u.pool) - len(keep)
+    u.pool = keep
+    return recalled

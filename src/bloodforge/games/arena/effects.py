@@ -1,0 +1,481 @@
+"""The effect vocabulary at work: damage and elimination, hazards, forced movement, tiles.
+
+Effects wait in `board.queue` and resolve in order (R-DMG-1, A18); most resolve at once, the
+ones that need a decision (a forced-movement step, a bonus move, a die type) leave a
+`Pending` for the seat that decides and resume when it has. Removed dice are marked and purged
+when the queue is empty, so queued items can keep pointing at pool indexes.
+"""
+
+from __future__ import annotations
+
+from .content import Effect
+from .dice import attack_faces, category_of, gain_die, gain_energy
+from .hexes import Hex, hex_id, parse_hex
+from .model import BE, TEMP, Pending, QItem, Tile, Unit
+from .movement import explore, harms, safest, step_options, throw_landings
+from .world import World
+
+GONE = ""  # kind of a die marked for removal
+INTERACTIVE = ("push", "pull", "throw", "move", "reroll")
+
+
+# -- damage and elimination ------------------------------------------------------------------
+def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | None = None) -> int:
+    """Deal `amount` (R-HP-1); minions with HP add it to this turn's tally (R-MIN-7, A52).
+    With `batch`, several victims of one event fall together and the caller checks the end."""
+    if amount <= 0 or not victim.alive or victim.hp is None:
+        return 0
+    if victim.kind == "minion":
+        victim.minion_damage += amount
+        w.log(f"{victim.name} takes {amount} ({why})", kind="damage")
+        if victim.minion_damage >= victim.hp:
+            eliminate(w, victim, why)
+        return amount
+    victim.hp -= amount
+    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage")
+    if victim.hp <= 0:
+        eliminate(w, victim, why, batch if batch is not None else w.falling)
+    return amount
+
+
+def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None) -> None:
+    """R-WIN-2, R-MIN-2, A47, A51: the figure, its minions and its tiles leave at once."""
+    if not u.alive:
+        return
+    u.alive = False
+    u.hex = None
+    w.log(f"{u.name} is {'destroyed' if u.kind == 'minion' else 'defeated'} ({why})", kind="eliminated")
+    if u.kind == "minion":
+        return
+    u.pool = []
+    if u.current is not None:
+        u.discard.append(u.current)
+        u.current = None
+    w.board.eliminated.append(u.uid)
+    for m in w.board.units.values():
+        if m.kind == "minion" and m.summoner == u.uid and m.alive:
+            m.alive = False
+            m.hex = None
+    w.board.tiles = [t for t in w.board.tiles if t.owner != u.uid or u.kind == "boss"]
+    if batch is None:
+        check_end(w, [u])
+    else:
+        batch.append(u)
+
+
+def check_end(w: World, fallen: list[Unit] | None = None) -> None:
+    """R-WIN-1/3/4, A48, A49: over when at most one side stands or no human player is left;
+    when the last event felled everyone left, the sides that fell in it share the win."""
+    if w.board.phase == "over":
+        return
+    sides = sorted({u.side for u in w.combatants()})
+    humans = [u for u in w.combatants() if u.seat is not None]
+    if len(sides) > 1 and humans:
+        return
+    if sides:
+        w.board.winners = sides
+    else:
+        w.board.winners = sorted({u.side for u in fallen or []})
+    finish(w)
+
+
+def finish(w: World) -> None:
+    w.board.phase = "over"
+    w.board.pending = None
+    w.board.queue = []
+    names = [u.name for u in w.board.units.values() if u.is_combatant and u.side in w.board.winners]
+    w.log("the match is over: " + (", ".join(names) or "nobody") + " won", kind="over")
+
+
+# -- hazards and tiles -------------------------------------------------------------------------
+def enter(w: World, u: Unit, h: Hex) -> None:
+    """Put `u` on `h` and trigger every hazard there that harms it and has not hit it this turn
+    (R-HAZ-2..4). Hazard damage never stops movement (R-COL-8); death does (A33)."""
+    u.hex = h
+    for t in list(w.board.tiles):
+        if h in t.hexes:
+            hit_by_tile(w, u, t)
+
+
+def hit_by_tile(w: World, u: Unit, t: Tile) -> None:
+    if not u.alive or (u.uid, t.tid) in w.board.hazard_hits or not harms(w, t.env, t.owner, u):
+        return
+    w.board.hazard_hits.add((u.uid, t.tid))
+    env = w.content.environmental(t.env)
+    w.log(f"{u.name} is caught by {env.name}", kind="hazard")
+    src = t.owner if t.owner is not None else f"env:{t.env}"
+    for e in env.hazard:
+        item = QItem(e, src, u.uid, {"origin": hex_id(t.anchor), "why": env.name, "neutral": t.owner is None})
+        if e.op in INTERACTIVE:
+            w.board.queue.insert(1 if w.board.queue else 0, item)
+        else:
+            resolve(w, item)
+
+
+def place_tile(w: World, env_id: str, anchor: Hex, owner: str | None) -> Tile | None:
+    env = w.content.environmental(env_id)
+    hexes = []
+    for off in env.shape:
+        o = parse_hex(off)
+        assert o is not None
+        h = (anchor[0] + o[0], anchor[1] + o[1])
+        if h in w.cells:
+            hexes.append(h)
+    if not hexes:
+        return None
+    # a tile laid on another of the same type removes the bottom one (R-ENV-3, A61)
+    same = env.kind
+    w.board.tiles = [t for t in w.board.tiles
+                     if not (w.content.environmental(t.env).kind == same and set(t.hexes) <= set(hexes)
+                             and t.owner == owner and t.env == env_id)]
+    w.board.next_tile += 1
+    tile = Tile(f"t{w.board.next_tile}", env_id, anchor, sorted(hexes), owner)
+    w.board.tiles.append(tile)
+    w.log(f"{env.name} is laid at {hex_id(anchor)}", kind="tile")
+    for u in list(w.living()):
+        if u.hex in tile.hexes:
+            hit_by_tile(w, u, tile)
+    return tile
+
+
+# -- the queue ---------------------------------------------------------------------------------
+def drain(w: World) -> None:
+    """Resolve queued effects until one waits for a decision or the queue is empty."""
+    while w.board.queue and w.board.pending is None and w.board.phase != "over":
+        head = w.board.queue[0]
+        if resolve(w, head) and any(q is head for q in w.board.queue):
+            w.board.queue = [q for q in w.board.queue if q is not head]
+    if not w.board.queue:
+        purge(w)
+
+
+def purge(w: World) -> None:
+    for u in w.board.units.values():
+        if any(d.kind == GONE for d in u.pool):
+            u.pool = [d for d in u.pool if d.kind != GONE]
+
+
+def amount_of(w: World, e: Effect, item: QItem) -> int:
+    n = e.amount
+    if e.dice is not None:
+        n += w.roll(int(e.dice[1:]))
+    if e.per == "target_special_dice":
+        subj = w.board.units.get(item.subj)
+        count = 0 if subj is None else sum(1 for d in subj.pool if d.is_special and d.kind != GONE)
+        n = e.amount * count
+    elif e.per == "face":
+        n = e.amount * int(item.ctx.get("face", 0))
+    return n
+
+
+def resolve(w: World, item: QItem) -> bool:
+    """Resolve one effect; False when it now waits for a decision (board.pending set)."""
+    e = item.effect
+    subj = w.board.units.get(item.subj)
+    src = w.board.units.get(item.src)
+    if subj is None or not subj.alive:
+        return True
+    why = str(item.ctx.get("why", e.op))
+    op = e.op
+    if op in ("push", "pull", "throw"):
+        return forced_step(w, item)
+    if op == "move":
+        return bonus_move(w, item)
+    if op == "reroll":
+        return reroll(w, subj, item)
+    n = amount_of(w, e, item)
+    if op == "damage":
+        damage(w, subj, n, why)
+    elif op == "attack_damage":
+        if w.board.attack is not None and item.ctx.get("in_attack"):
+            w.board.attack["bonus"] = int(w.board.attack.get("bonus", 0)) + n
+        else:
+            subj.mods["damage"] = subj.mods.get("damage", 0) + n
+    elif op == "heal":
+        if subj.hp is not None and subj.max_hp is not None:
+            before = subj.hp
+            subj.hp = min(subj.max_hp, subj.hp + n)
+            if subj.hp > before:
+                w.log(f"{subj.name} heals {subj.hp - before}", kind="heal")
+    elif op == "energy":
+        got = gain_energy(w, subj, n)
+        if got:
+            w.log(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", kind="energy")
+    elif op == "drain":
+        if subj.energy:
+            w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy")
+        subj.energy = 0
+    elif op == "gain_die":
+        return gain_bonus_dice(w, subj, e.die or "temp", max(1, n), item)
+    elif op == "add_die":
+        assert e.die is not None
+        spec = w.content.special_die(e.die)
+        if gain_die(w, subj, e.die, spec.sides):
+            w.log(f"{subj.name} gains a {spec.name} die", kind="dice")
+    elif op == "recall":
+        idx = item.ctx.get("die")
+        if isinstance(idx, int) and idx < len(subj.pool):
+            w.log(f"{subj.name}'s {subj.pool[idx].kind} die is recalled", kind="dice")
+            subj.pool[idx].kind = GONE
+    elif op == "steal_temp":
+        steal(w, src, subj)
+    elif op in ("range", "targets", "movement"):
+        subj.mods[op] = subj.mods.get(op, 0) + n
+    elif op == "speed":
+        change_speed(w, subj, n)
+    elif op == "discard":
+        discard_card(w, subj)
+    elif op == "place_tile":
+        assert e.tile is not None
+        assert subj.hex is not None
+        place_tile(w, e.tile, subj.hex, src.uid if src is not None else None)
+    return True
+
+
+def reroll_options(u: Unit) -> list[int]:
+    """KW-REROLL / A29: dice rolled this turn and not used (energy, spells, an attack made)."""
+    out = []
+    for i, d in enumerate(u.pool):
+        if d.kind == GONE or d.face is None or d.fresh or d.used:
+            continue
+        if d.is_attack and u.attacked:
+            continue
+        out.append(i)
+    return out
+
+
+def reroll(w: World, u: Unit, item: QItem) -> bool:
+    options = reroll_options(u)
+    if not options:
+        return True
+    chosen = item.ctx.pop("chosen", None)
+    if chosen is None:
+        if u.seat is not None and len(options) > 1:
+            w.board.pending = Pending(u.seat, "reroll", [str(i) for i in options], {"unit": u.uid})
+            return False
+        attack_dice = [i for i in options if u.pool[i].is_attack]
+        pick = min(attack_dice or options, key=lambda i: (u.pool[i].face or 0, i))  # NPCs: the lowest
+        chosen = str(pick)
+    d = u.pool[int(chosen)]
+    before = d.face
+    d.face = w.roll(d.sides)
+    u.rolled_category = category_of(attack_faces(u))  # A29: the category follows the dice
+    w.log(f"{u.name} rerolls a {d.kind} die: {before} -> {d.face}", kind="dice")
+    return True
+
+
+def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bool:
+    """R-DICE-9: a 'bonus die' is the gainer's choice; NPCs take their Skirmish preference."""
+    if kind == "bonus":
+        if u.seat is not None and u.kind == "champion":
+            if item.ctx.get("chosen") is None:
+                w.board.pending = Pending(u.seat, "bonus_die", ["temp", "be"], {"unit": u.uid})
+                return False
+            kind = str(item.ctx["chosen"])
+        else:
+            kind = str(item.ctx.get("pref", "temp"))
+    real = TEMP if kind == "temp" else BE
+    got = sum(1 for _ in range(count) if gain_die(w, u, real))
+    if got:
+        w.log(f"{u.name} gains {got} {'Temporary Attack' if real == TEMP else 'Blood Energy'} "
+              f"{'die' if got == 1 else 'dice'}", kind="dice")
+    return True
+
+
+def steal(w: World, thief: Unit | None, victim: Unit) -> None:
+    """EXR-3 with A26: only a Temporary Attack die can be stolen; none: the steal misses."""
+    for d in victim.pool:
+        if d.kind == TEMP:
+            if thief is not None and thief.kind != "minion":
+                d.kind = GONE
+                gain_die(w, thief, TEMP)
+                w.log(f"{thief.name} steals a Temporary Attack die from {victim.name}", kind="dice")
+            return
+    w.log(f"{victim.name} has no Temporary Attack die to steal", kind="dice")
+
+
+def change_speed(w: World, u: Unit, speed: int) -> None:
+    """EXR-1 / A7: the new Speed re-sorts the round's order; whoever has already acted in this
+    phase keeps its place and does not act again (EX-1: slowed Lienne does not resolve twice)."""
+    u.speed = speed
+    w.log(f"{u.name}'s Speed becomes {speed}", kind="speed")
+    resort(w)
+
+
+def speed_of(w: World, uid: str) -> int:
+    u = w.board.units.get(uid)
+    if u is not None:
+        return u.speed or 0
+    deck = w.board.decks.get(f"speed:{uid}")
+    return int(deck.discards[-1]) if deck is not None and deck.discards else 0
+
+
+def resort(w: World) -> None:
+    b = w.board
+    if b.phase == "turns":
+        done = [x for x in b.order if x in b.done or x == b.active]
+        rest = [x for x in b.order if x not in done]
+    else:
+        done, rest = [], list(b.order)
+    rest.sort(key=lambda x: (speed_of(w, x), b.ranks.get(x, 0)))
+    b.order = done + rest
+
+
+def discard_card(w: World, u: Unit) -> None:
+    """A12 / R-INI-14: recycle an empty hand first; the card discarded is the slowest in hand
+    (ruling: environment turns ask nobody)."""
+    if u.kind != "champion" and u.kind != "rival":
+        return
+    if not u.hand and u.discard:
+        u.hand, u.discard = sorted(u.discard), []
+    if not u.hand:
+        return
+    speeds = {c.id: c.speed for c in w.content.champion(u.content_id).cards}
+    card = max(u.hand, key=lambda c: (speeds.get(c, 0), c))
+    u.hand.remove(card)
+    u.discard.append(card)
+    w.log(f"{u.name} discards {card}", kind="card")
+
+
+# -- forced movement ----------------------------------------------------------------------------
+def chooser_of(w: World, forcer: Unit | None, subject: Unit) -> tuple[int | None, bool]:
+    """Who paths a forced movement and whether it must go the full distance (R-FM-3, TB-FMC,
+    F1, F8): a human forcer paths their own (up to X); NPCs and Environmentals push as far as
+    possible, pathed by the subject's fastest human opponent (the fastest human for neutral
+    movement)."""
+    if forcer is not None and forcer.kind == "champion" and forcer.seat is not None:
+        return forcer.seat, False
+    if forcer is not None and forcer.kind == "minion" and forcer.summoner is not None:
+        owner = w.board.units[forcer.summoner]
+        if owner.kind == "champion" and owner.seat is not None:
+            return owner.seat, False
+    chooser = w.fastest_human_opponent(subject) if forcer is not None else w.fastest_human()
+    return (chooser.seat if chooser is not None else None), True
+
+
+def forced_step(w: World, item: QItem) -> bool:
+    e = item.effect
+    subj = w.board.units[item.subj]
+    forcer = w.board.units.get(item.src)
+    if not item.ctx.get("started"):
+        amount = amount_of(w, e, item)
+        origin_hex = parse_hex(str(item.ctx.get("origin"))) if item.ctx.get("origin") else None
+        origin = origin_hex or (forcer.hex if forcer is not None else None)
+        if origin is None or amount <= 0 or subj.hex is None:
+            return True
+        item.ctx.update(left=amount, origin=hex_id(origin), started=True)
+    left = int(item.ctx["left"])
+    origin = parse_hex(str(item.ctx["origin"]))
+    assert origin is not None
+    if left <= 0 or subj.hex is None or not subj.alive:
+        return True
+    seat, full = chooser_of(w, forcer, subj)
+    if e.op == "throw":
+        return throw(w, item, subj, forcer, origin, left, seat)
+    options = step_options(w, subj, origin, e.op)
+    if not options:
+        return True
+    chosen = item.ctx.pop("chosen", None)
+    if chosen is None:
+        words = [hex_id(h) for h, _ in options]
+        if not full:
+            words.append("stop")
+        if len(words) == 1 or seat is None:
+            chosen = words[0]
+        else:
+            w.board.pending = Pending(seat, "force", words, {"subject": subj.uid, "op": e.op, "left": left})
+            return False
+    if chosen == "stop":
+        return True
+    target = parse_hex(str(chosen))
+    assert target is not None
+    kind = next(k for h, k in options if h == target)
+    if kind == "free":
+        w.log(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
+              f"{subj.name} is pulled to {hex_id(target)}", kind="forced")
+        enter(w, subj, target)
+        item.ctx["left"] = left - 1
+        return int(item.ctx["left"]) <= 0 or not subj.alive
+    collide(w, subj, forcer, target, kind, bool(item.ctx.get("neutral")))
+    return True
+
+
+def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutral: bool) -> None:
+    """R-COL-1..7, TB-COLDMG (one roll per collision), TB-ENV (neutral: all involved)."""
+    occupant = w.occupant(at) if kind == "figure" else None
+    env_override = None
+    for t in w.board.tiles:
+        if at in t.hexes:
+            v = w.content.environmental(t.env).collision_damage
+            env_override = v if v is not None else env_override
+    amount = env_override if env_override is not None else w.roll(w.content.rules.collision_die)
+    what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
+    w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision")
+    victims = [subj]
+    hurt = neutral or forcer is None or (occupant is not None and occupant.uid != forcer.uid
+                                         and w.enemies(forcer, occupant))
+    if occupant is not None and occupant.hp is not None and hurt:
+        victims.append(occupant)
+    fallen: list[Unit] = []
+    for victim in victims:
+        damage(w, victim, amount, "collision", fallen)
+    if fallen:
+        check_end(w, fallen)
+
+
+def throw(w: World, item: QItem, subj: Unit, forcer: Unit | None, origin: Hex, left: int, seat: int | None) -> bool:
+    landings, walled = throw_landings(w, subj, origin, left)
+    if not landings:
+        return True
+    chosen = item.ctx.pop("chosen", None)
+    if chosen is None:
+        if len(landings) == 1 or seat is None:
+            chosen = hex_id(landings[0])
+        else:
+            w.board.pending = Pending(seat, "force", [hex_id(h) for h in landings],
+                                      {"subject": subj.uid, "op": "throw", "left": left})
+            return False
+    target = parse_hex(str(chosen))
+    assert target is not None
+    w.log(f"{subj.name} is thrown to {hex_id(target)}", kind="forced")
+    subj.hex = target  # Flying on the way: no hazards until it lands (KW-THROW, A57)
+    enter(w, subj, target)
+    if walled and subj.alive:
+        collide(w, subj, forcer, target, "wall", bool(item.ctx.get("neutral")))
+    return True
+
+
+def bonus_move(w: World, item: QItem) -> bool:
+    """R-MOV-7: 'move N' outside the Move action; the mover picks a destination or stops."""
+    subj = w.board.units[item.subj]
+    n = amount_of(w, item.effect, item)
+    if subj.hex is None or n <= 0:
+        return True
+    chosen = item.ctx.pop("chosen", None)
+    routes = explore(w, subj, n)
+    dests = sorted(h for h in routes if h != subj.hex)
+    if chosen is None:
+        owner = subj if subj.seat is not None else w.fastest_human()
+        if owner is None or owner.seat is None or not dests:
+            return True
+        w.board.pending = Pending(owner.seat, "move", [*(hex_id(h) for h in dests), "stop"],
+                                  {"unit": subj.uid, "amount": n})
+        return False
+    if chosen == "stop":
+        return True
+    target = parse_hex(str(chosen))
+    assert target is not None
+    walk(w, subj, safest(routes[target]).path)
+    return True
+
+
+def walk(w: World, u: Unit, path: tuple[Hex, ...]) -> None:
+    """Move along `path`, triggering hazards in order; a death stops it (A32, A33)."""
+    start = u.hex
+    for h in path:
+        enter(w, u, h)
+        if not u.alive:
+            return
+    if path:
+        w.log(f"{u.name} moves {hex_id(start) if start else '-'} -> {hex_id(path[-1])}", kind="move")
+

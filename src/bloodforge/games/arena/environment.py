@@ -1,0 +1,155 @@
+"""Environmentals (R-ENV, R-HAZ, R-EACT): setup, their turns, and Boss minions on their lines."""
+
+from __future__ import annotations
+
+from .effects import check_end, discard_card, hit_by_tile, place_tile
+from .hexes import distance, hex_id, parse_hex, rotate
+from .model import Unit
+from .npc import goal, minion_act
+from .world import World
+
+
+def env_uid(env_id: str) -> str:
+    return f"env:{env_id}"
+
+
+def has_actions(w: World, env_id: str) -> bool:
+    return bool(w.content.environmental(env_id).lines)
+
+
+def setup(w: World, env_id: str, owner: str | None) -> None:
+    """R-SET-12..14: lay the Environmental's tiles at their setup anchors."""
+    env = w.content.environmental(env_id)
+    for anchor in env.placements:
+        h = parse_hex(anchor)
+        assert h is not None
+        place_tile(w, env_id, h, owner)
+
+
+def env_turn(w: World, env_id: str) -> None:
+    """R-EACT-2..4, E1: reveal an action card; the Guide lines resolve top to bottom, each once
+    for every icon it carries that the card shows (EX-10: a line with A and C resolves twice)."""
+    env = w.content.environmental(env_id)
+    card_id = w.board.decks[f"envcards:{env_id}"].draw(w.rng)
+    if card_id is None:
+        return
+    card = next(c for c in w.content.env_cards if c.id == card_id)
+    icons = sorted(card.icons)
+    w.log(f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}", kind="environment")
+    b = w.board
+    b.active, b.stage = env_uid(env_id), "env"
+    b.hazard_hits = set()
+    b.tasks = [[line.op, str(line.amount)] for line in env.lines for icon in line.icons if icon in icons]
+    b.decks[f"envcards:{env_id}"].discard(card_id)
+    resume(w)
+
+
+def resume(w: World) -> None:
+    """Carry on with the Environmental's lines until one waits for a decision, then end its turn."""
+    b = w.board
+    assert b.active is not None
+    env_id = b.active[len("env:"):]
+    while b.tasks and b.pending is None and b.phase != "over":
+        op, arg = b.tasks.pop(0)
+        if op == "minions_act":
+            mine = [u.uid for u in w.living() if u.kind == "minion" and _boss_minion(w, u)]
+            b.tasks[:0] = [["minion", uid] for uid in sorted(mine)]
+        elif op == "minion":
+            minion_act(w, w.unit(arg))
+        else:
+            run_line(w, env_id, op, int(arg))
+    if b.pending is None and b.phase != "over":
+        sp = b.env_speed.get(b.active)
+        deck = b.decks.get(f"speed:{b.active}")
+        if sp is not None and deck is not None:
+            deck.discard(str(sp[0]))
+        b.done.append(b.active)
+        b.active, b.stage = None, ""
+        b.hazard_hits = set()
+
+
+def run_line(w: World, env_id: str, op: str, amount: int) -> None:
+    """One Guide line; everyone it fells falls together (A49)."""
+    w.falling = []
+    try:
+        _run_line(w, env_id, op, amount)
+    finally:
+        fallen, w.falling = w.falling, None
+    if fallen:
+        check_end(w, fallen)
+
+
+def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
+    env = w.content.environmental(env_id)
+    tiles = [t for t in w.board.tiles if t.env == env_id]
+    if op == "rotate":
+        for t in tiles:
+            off = parse_hex(env.pivot)
+            assert off is not None
+            pivot = (t.anchor[0] + off[0], t.anchor[1] + off[1])
+            before = set(t.hexes)
+            t.hexes = sorted(h for h in (rotate(h, pivot, amount) for h in _footprint(w, env_id, t.anchor, t.turns))
+                             if h in w.cells)
+            t.turns += amount
+            w.log(f"{env.name} turns", kind="environment")
+            for u in list(w.living()):
+                if u.hex in t.hexes and u.hex not in before:
+                    hit_by_tile(w, u, t)  # the hazard moves onto them (R-HAZ-2, E3)
+    elif op == "discard_on":
+        for t in tiles:
+            for u in list(w.living()):
+                if u.hex in t.hexes and not u.flying:
+                    discard_card(w, u)
+    elif op == "hazard_on":
+        for t in tiles:
+            for u in list(w.living()):
+                if u.hex in t.hexes:
+                    hit_by_tile(w, u, t)
+    elif op == "spawn":
+        spawn(w, env_id)
+
+
+def _footprint(w: World, env_id: str, anchor: tuple[int, int], turns: int) -> list[tuple[int, int]]:
+    """The tile's hexes before this rotation: its shape turned by every rotation so far
+    (kept even where it hangs over the wall, so the cone keeps its shape)."""
+    env = w.content.environmental(env_id)
+    off = parse_hex(env.pivot)
+    assert off is not None
+    pivot = (anchor[0] + off[0], anchor[1] + off[1])
+    out = []
+    for s in env.shape:
+        o = parse_hex(s)
+        assert o is not None
+        out.append(rotate((anchor[0] + o[0], anchor[1] + o[1]), pivot, turns))
+    return out
+
+
+def _boss_minion(w: World, m: Unit) -> bool:
+    return m.summoner is not None and w.board.units[m.summoner].kind == "boss"
+
+
+def spawn(w: World, env_id: str) -> None:
+    """House line: the Boss raises one fallen or unused minion on the free Spawn hex nearest the
+    enemy it hunts (most HP, N14's goal); ties by (q, r)."""
+    owners = {t.owner for t in w.board.tiles if t.env == env_id}
+    for owner_id in sorted(o for o in owners if o is not None):
+        boss = w.board.units.get(owner_id)
+        if boss is None or not boss.alive:
+            continue
+        idle = [m for m in w.board.units.values() if m.summoner == boss.uid and m.kind == "minion" and not m.alive
+                and m.hex is None]
+        if not idle:
+            continue
+        occupied = w.occupied()
+        free = sorted(h for t in w.board.tiles if t.env == env_id for h in t.hexes if h not in occupied)
+        if not free:
+            continue
+        g = goal(w, boss)
+        if g is not None and g.hex is not None:
+            gh = g.hex
+            free.sort(key=lambda h: (distance(h, gh), h))
+        m = idle[0]
+        m.alive = True
+        m.minion_damage = 0
+        m.hex = free[0]
+        w.log(f"{boss.name} raises {m.name} at {hex_id(free[0])}", kind="spawn")

@@ -1,0 +1,186 @@
+"""A round's start and its initiative (R-RND, R-INI, R-NPC-3, I1/I2, TB-INI, R-INI-9)."""
+
+from __future__ import annotations
+
+from .content import InitiativeCard
+from .effects import finish
+from .model import Pending, Unit
+from .world import World
+
+ENV = "env:"
+
+
+def new_round(w: World) -> None:
+    """R-RND-1..3; per-round limits reset (R-ACT-2, R-BON-1, A2); empty hands recycle (R-INI-14)."""
+    b = w.board
+    if b.round >= w.params.max_rounds:
+        time_up(w)
+        return
+    b.round += 1
+    b.phase, b.picks, b.done, b.active, b.stage = "pick", {}, [], None, ""
+    b.order, b.ranks = [], {}
+    for u in b.units.values():
+        u.moved = u.attacked = u.invoked = False
+        u.bonus_used = []
+        u.prev_speed = u.speed if u.speed is not None else u.prev_speed
+        u.speed = None
+        if u.alive and u.kind in ("champion", "rival") and not u.hand:
+            u.hand, u.discard = sorted(u.discard), []
+    w.log(f"round {b.round} begins", kind="round")
+
+
+def time_up(w: World) -> None:
+    """House limit (`max_rounds`, see Rulings): the side with the most HP left wins."""
+    hp: dict[int, int] = {}
+    for u in w.combatants():
+        hp[u.side] = hp.get(u.side, 0) + (u.hp or 0)
+    best = max(hp.values(), default=0)
+    w.board.winners = sorted(s for s, v in hp.items() if v == best)
+    w.log(f"round limit {w.params.max_rounds} reached: the most HP left decides", kind="over")
+    finish(w)
+
+
+def reveal(w: World) -> None:
+    """R-INI-1..12, R-NPC-3, I1/I2: reveal together, NPC Speeds, order with tie-breaks."""
+    b = w.board
+    for seat, card in sorted(b.picks.items()):
+        u = next(x for x in b.units.values() if x.seat == seat)
+        u.hand.remove(card)
+        u.current = card
+        u.speed = _speed(w, u, card)
+        w.log(f"{u.name} reveals {card} (Speed {u.speed})", kind="reveal")
+    b.picks = {}
+    entrants: list[str] = []
+    for u in w.combatants():
+        if u.kind == "rival":
+            if not u.hand:
+                u.hand, u.discard = sorted(u.discard), []
+            card = w.rng.choice(sorted(u.hand))
+            u.hand.remove(card)
+            u.current = card
+            u.speed = _speed(w, u, card)
+            w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
+        elif u.kind == "boss":
+            drawn = b.decks[f"speed:{u.uid}"].draw(w.rng)
+            assert drawn is not None
+            u.current = drawn
+            u.speed = int(drawn)
+            w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
+        entrants.append(u.uid)
+    for key in sorted(b.env_speed):
+        env_card = b.decks[f"speed:{key}"].draw(w.rng)
+        assert env_card is not None
+        prev = b.env_speed[key][0]
+        b.env_speed[key] = [int(env_card), prev]
+        w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {env_card}", kind="reveal")
+        entrants.append(key)
+    order = initiative_order(w, entrants)
+    b.order = order
+    b.ranks = {x: i for i, x in enumerate(order)}
+    b.done = []
+    b.phase = "place" if b.round == 1 else "immediate"
+    ask_ally_ties(w)
+    if b.pending is None:
+        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+
+
+def ally_tie_groups(w: World) -> list[list[str]]:
+    """R-INI-9 / EXR-2 / I2: team-mates (and their NPC team-mates) with equal Speed choose their
+    order; a tie that mixes sides is broken by the normal rules."""
+    if w.params.mode != "team":
+        return []
+    groups: dict[int, list[str]] = {}
+    for x in w.board.order:
+        if not x.startswith(ENV):
+            groups.setdefault(speeds(w, x)[0], []).append(x)
+    out = []
+    for g in groups.values():
+        units = [w.unit(x) for x in g]
+        if len(g) > 1 and len({u.side for u in units}) == 1 and any(u.seat is not None for u in units):
+            out.append(g)
+    return out
+
+
+def ask_ally_ties(w: World, settled: list[str] | None = None) -> None:
+    """Ask the first human of a tied team who goes first, one pick at a time."""
+    fixed = list(settled or [])
+    for g in ally_tie_groups(w):
+        rest = [x for x in g if x not in fixed]
+        if len(rest) > 1:
+            seat = min(s for x in g if (s := w.unit(x).seat) is not None)
+            w.board.pending = Pending(seat, "tie", sorted(rest), {"fixed": fixed})
+            return
+
+
+def settle_tie(w: World, first: str, fixed: list[str]) -> None:
+    b = w.board
+    group = next(g for g in ally_tie_groups(w) if first in g)
+    rest = [x for x in group if x not in fixed and x != first]
+    start = min(b.order.index(x) for x in group)
+    ordered = [x for x in group if x in fixed] + [first] + rest
+    others = [x for x in b.order if x not in group]
+    b.order = others[:start] + ordered + others[start:]
+    b.ranks = {x: i for i, x in enumerate(b.order)}
+    w.log(f"{w.unit(first).name} goes next among the tied team-mates", kind="initiative")
+    now = [*fixed, first]
+    if len(rest) == 1:
+        now.append(rest[0])
+    ask_ally_ties(w, now)
+    if b.pending is None:
+        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+
+
+def _speed(w: World, u: Unit, card_id: str) -> int:
+    c = card_of(w, u, card_id)
+    assert c is not None
+    return c.speed
+
+
+def _name(w: World, x: str) -> str:
+    return w.content.environmental(x[len(ENV):]).name if x.startswith(ENV) else w.unit(x).name
+
+
+def speeds(w: World, x: str) -> tuple[int, int]:
+    if x.startswith(ENV):
+        s, prev = w.board.env_speed[x]
+        return s, prev
+    u = w.unit(x)
+    return u.speed or 0, u.prev_speed or 0
+
+
+def initiative_order(w: World, entrants: list[str]) -> list[str]:
+    """R-INI-5..8 with TB-INI: ascending Speed; ties by the lower previous Speed; equal or
+    missing previous Speeds (always in round 1) roll off with d6, highest first, re-rolling ties."""
+    groups: dict[int, list[str]] = {}
+    for x in sorted(entrants):
+        groups.setdefault(speeds(w, x)[0], []).append(x)
+    out: list[str] = []
+    for s in sorted(groups):
+        g = groups[s]
+        if len(g) == 1:
+            out += g
+            continue
+        prevs = {x: speeds(w, x)[1] for x in g}
+        if w.board.round == 1 or any(v == 0 for v in prevs.values()):
+            out += roll_off(w, g)
+            continue
+        by_prev: dict[int, list[str]] = {}
+        for x in g:
+            by_prev.setdefault(prevs[x], []).append(x)
+        for pv in sorted(by_prev):
+            out += roll_off(w, by_prev[pv]) if len(by_prev[pv]) > 1 else by_prev[pv]
+    return out
+
+
+def roll_off(w: World, tied: list[str]) -> list[str]:
+    rolls = {x: w.roll(6) for x in tied}
+    w.log("roll-off: " + ", ".join(f"{_name(w, x)} {r}" for x, r in rolls.items()), kind="rolloff")
+    out: list[str] = []
+    for r in sorted(set(rolls.values()), reverse=True):
+        same = [x for x in tied if rolls[x] == r]
+        out += roll_off(w, same) if len(same) > 1 else same
+    return out
+
+
+def card_of(w: World, u: Unit, card_id: str) -> InitiativeCard | None:
+    return next((c for c in w.content.champion(u.content_id).cards if c.id == card_id), None)

@@ -1,0 +1,165 @@
+"""Movement (R-MOV), reachability for NPC automation (spec §2.1, N9, N11, N14) and the geometry of
+forced movement (R-FM, KW-PUSH/PULL/THROW).
+
+One search serves everyone: `explore` walks every legal path up to the movement allowance and
+keeps, per end hex, the Pareto-best (steps, hazard tiles entered) paths. Humans move by
+destination along the path that enters the fewest hazards (then the shortest); NPCs read safe
+and unsafe shortest paths from the same table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .hexes import Hex, distance, neighbours
+from .model import Unit
+from .world import World
+
+
+@dataclass(frozen=True)
+class Route:
+    steps: int
+    tiles: frozenset[str]  # hazard tiles entered on the way (the destination included)
+    path: tuple[Hex, ...]  # hexes entered, in order
+
+
+def hazard_tiles_at(w: World, mover: Unit) -> dict[Hex, list[str]]:
+    """Hexes of hazard tiles that would harm `mover` now (R-HAZ-1, A44, A45), except tiles that
+    already hit it this turn (R-HAZ-2: once per turn). Minions and Flying figures: none (R-MIN-9,
+    KW-FLY)."""
+    if mover.kind == "minion" or mover.flying:
+        return {}
+    out: dict[Hex, list[str]] = {}
+    for t in w.board.tiles:
+        if not harms(w, t.env, t.owner, mover) or (mover.uid, t.tid) in w.board.hazard_hits:
+            continue
+        for h in t.hexes:
+            out.setdefault(h, []).append(t.tid)
+    return out
+
+
+def harms(w: World, env_id: str, owner: str | None, victim: Unit) -> bool:
+    env = w.content.environmental(env_id)
+    if not env.hazard or victim.kind == "minion" or victim.flying:
+        return False
+    if owner is not None and owner in w.board.units:
+        o = w.board.units[owner]
+        if env.owner_immune and (o.uid == victim.uid or w.allies(o, victim)):
+            return False
+        if env.harms == "enemies_of_owner" and not w.enemies(o, victim):
+            return False
+    return True
+
+
+def can_pass(w: World, mover: Unit, h: Hex, occupied: dict[Hex, Unit], blocked: set[Hex]) -> bool:
+    """R-MOV-2/3/5, TB10: walls and blocking tiles stop everyone; figures stop all but Flying
+    movers and allies."""
+    if h not in w.cells or h in blocked:
+        return False
+    other = occupied.get(h)
+    return other is None or other.uid == mover.uid or mover.flying or w.allies(mover, other)
+
+
+def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> dict[Hex, list[Route]]:
+    """Every hex `mover` may end a move on within `max_steps` (its start included, 0 steps),
+    with the Pareto-best routes by (steps, distinct hazard tiles)."""
+    origin = start if start is not None else mover.hex
+    assert origin is not None
+    occupied = w.occupied()
+    blocked = w.blocking_tiles()
+    hazards = hazard_tiles_at(w, mover)
+    best: dict[tuple[Hex, frozenset[str]], Route] = {(origin, frozenset()): Route(0, frozenset(), ())}
+    frontier = [best[(origin, frozenset())]]
+    for step in range(1, max_steps + 1):
+        nxt: list[Route] = []
+        for route in frontier:
+            here = route.path[-1] if route.path else origin
+            for n in neighbours(here):
+                if not can_pass(w, mover, n, occupied, blocked):
+                    continue
+                tiles = route.tiles | frozenset(hazards.get(n, ()))
+                key = (n, tiles)
+                if key in best:
+                    continue
+                r = Route(step, tiles, (*route.path, n))
+                best[key] = r
+                nxt.append(r)
+        frontier = nxt
+    out: dict[Hex, list[Route]] = {}
+    for (h, _), r in best.items():
+        if h != origin and h in occupied and occupied[h].uid != mover.uid:
+            continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
+        out.setdefault(h, []).append(r)
+    for h, routes in out.items():
+        routes.sort(key=lambda r: (r.steps, len(r.tiles), sorted(r.tiles), r.path))
+        pareto: list[Route] = []
+        for r in routes:
+            if all(len(p.tiles) > len(r.tiles) for p in pareto):
+                pareto.append(r)
+        out[h] = pareto
+    return out
+
+
+def safest(routes: list[Route]) -> Route:
+    """A human's move: fewest hazard tiles, then fewest steps (ruling: a Move is a destination)."""
+    return min(routes, key=lambda r: (len(r.tiles), r.steps, r.path))
+
+
+def safe_steps(routes: list[Route]) -> int | None:
+    """Length of the shortest safe route (no hazard entered), if any (spec §2.1 safe path)."""
+    safe = [r.steps for r in routes if not r.tiles]
+    return min(safe) if safe else None
+
+
+def shortest(routes: list[Route]) -> Route:
+    """Shortest route, then fewest hazard tiles (N11c, TB4)."""
+    return min(routes, key=lambda r: (r.steps, len(r.tiles), r.path))
+
+
+def step_options(w: World, subject: Unit, origin: Hex, kind: str) -> list[tuple[Hex, str]]:
+    """One step of a Push/Pull (KW-PUSH/PULL): each hex one farther (push) or closer (pull) than
+    now, with what happens there: 'free', 'wall', 'figure' or 'solid' (a collision, R-FM-6)."""
+    assert subject.hex is not None
+    now = distance(subject.hex, origin)
+    want = now + 1 if kind in ("push", "throw") else now - 1
+    if want < 0:
+        return []
+    occupied = w.occupied()
+    solid = w.solid_tiles()
+    out: list[tuple[Hex, str]] = []
+    for n in neighbours(subject.hex):
+        if distance(n, origin) != want:
+            continue
+        if n not in w.cells:
+            out.append((n, "wall"))
+        elif n in occupied and occupied[n].uid != subject.uid:
+            out.append((n, "figure"))
+        elif n in solid:
+            out.append((n, "solid"))
+        else:
+            out.append((n, "free"))
+    return sorted(out)
+
+
+def throw_landings(w: World, subject: Unit, origin: Hex, amount: int) -> tuple[list[Hex], bool]:
+    """KW-THROW with TB12: free hexes at the full distance reachable by steps each one farther,
+    passing over figures; else the farthest free ones. The flag says a wall stopped the throw
+    short (a collision with the Arena wall)."""
+    assert subject.hex is not None
+    occupied = w.occupied()
+    layers: list[set[Hex]] = [{subject.hex}]
+    for _ in range(amount):
+        nxt: set[Hex] = set()
+        for h in layers[-1]:
+            for n in neighbours(h):
+                if n in w.cells and distance(n, origin) == distance(h, origin) + 1:
+                    nxt.add(n)
+        if not nxt:
+            break
+        layers.append(nxt)
+    walled = len(layers) - 1 < amount
+    for layer in reversed(layers[1:]):
+        free = sorted(h for h in layer if h not in occupied)
+        if free:
+            return free, walled
+    return [], walled

@@ -1,0 +1,418 @@
+"""Bosses and Rivals, exactly as spec §2.3 (N1-N15) with the tie-breaks of §2.10.
+
+The planning functions are pure (the engine asks for the next NPC step without changing the
+state); `apply_step` carries a step out. A decision the rules give to the fastest human player
+(N10 residual ties, N11 and N14 destination ties) becomes a `Pending` for that seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .abilities import queue, roll_and_resolve_d8
+from .attack import (
+    gain_temp,
+    invoke,
+    movement_of,
+    origins,
+    range_of,
+    resolve_attack,
+    targets_of,
+    ultimate_cost,
+)
+from .content import Attack, SkirmishCard
+from .dice import gain_energy
+from .effects import damage, drain, walk
+from .hexes import Hex, distance, hex_id, parse_hex
+from .model import BE, Pending, Unit
+from .movement import Route, explore, safe_steps, shortest
+from .world import World
+
+
+# -- N1: behaviour cards ------------------------------------------------------------------------
+def deck_key(u: Unit) -> str:
+    return f"actions:{u.uid}" if u.kind == "boss" else f"skirmish:{u.uid}"
+
+
+def reveal_card(w: World, u: Unit) -> None:
+    """N1 (R-NPC-4/5, R-RIV-1/2, TB-DECK): reveal and resolve the top behaviour card now."""
+    card = w.board.decks[deck_key(u)].draw(w.rng)
+    if card is None:
+        return
+    w.board.revealed[u.uid] = card
+    if u.kind == "boss":
+        bc = next(c for c in w.content.boss(u.content_id).actions if c.id == card)
+        w.log(f"{u.name} reveals Boss Action '{bc.name}'", kind="npc_card")
+        queue(w, u, bc.effects, u.uid, bc.name, {"pref": "temp"})
+    else:
+        sc = skirmish_card(w, card)
+        w.log(f"{u.name} reveals Skirmish card {sc.letter} '{sc.name}'", kind="npc_card")
+        pref = "be" if sc.die_pref == "be" else "temp"
+        queue(w, u, sc.bonus, u.uid, sc.name, {"pref": pref})
+        if sc.special:
+            queue(w, u, w.content.champion(u.content_id).rival.special, u.uid, "special", {"pref": pref})
+    drain(w)
+
+
+def skirmish_card(w: World, letter: str) -> SkirmishCard:
+    return next(c for c in w.content.skirmish if c.letter == letter)
+
+
+def target_rule(w: World, u: Unit) -> str:
+    card = w.board.revealed.get(u.uid)
+    if u.kind == "boss" and card is not None:
+        return next(c for c in w.content.boss(u.content_id).actions if c.id == card).target
+    return "most_hp"
+
+
+# -- N4-N8 ----------------------------------------------------------------------------------------
+def gain_all_energy(w: World, u: Unit) -> int:
+    """N4 (R-NPC-6): every rolled BE die gives its energy once."""
+    total = 0
+    for d in u.pool:
+        if d.kind == BE and d.face is not None and not d.fresh and not d.used:
+            d.used = True
+            total += gain_energy(w, u, d.face)
+    return total
+
+
+def chosen_attack(w: World, u: Unit, invoked: bool | None = None) -> Attack:
+    """N7 (TB6, R-RIV-3): the highest available category; a Rival's side from its card."""
+    inv = u.invoked if invoked is None else invoked
+    cat = "triples" if inv else (u.rolled_category or "singles")
+    if u.kind == "boss":
+        return w.content.boss(u.content_id).attack(cat)
+    side = "left"
+    card = w.board.revealed.get(u.uid)
+    if card is not None:
+        side = next(c for c in w.content.skirmish if c.letter == card).side
+    return w.content.champion(u.content_id).attack(cat, side)
+
+
+@dataclass(frozen=True)
+class Attrs:
+    movement: int
+    range: int
+    targets: int
+    from_minion: bool
+
+
+def attributes(w: World, u: Unit, atk: Attack) -> Attrs:
+    """N8 with TB9: an attack originating from a minion gives no movement for targeting."""
+    from_minion = atk.origin != "self"
+    return Attrs(0 if from_minion else movement_of(w, u), range_of(w, u, atk), targets_of(w, u, atk), from_minion)
+
+
+def foes(w: World, u: Unit) -> list[Unit]:
+    """Damageable enemies on the board (TB1)."""
+    return [e for e in w.living() if w.enemies(u, e) and w.damageable(e)]
+
+
+def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: dict[Hex, list[Route]]) -> list[Unit]:
+    """N9 (R-TGT-1, A35): some reachable end hex (hazards allowed) puts the enemy in Range."""
+    spots = origins(w, u, atk) if a.from_minion else list(routes)
+    return [e for e in foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
+
+
+def wants_invoke(w: World, u: Unit) -> bool:
+    """N6 (R-NPC-7, TB5)."""
+    if u.invoked or u.attacked or u.energy < ultimate_cost(w, u) or u.rolled_category == "triples":
+        return False
+    atk = chosen_attack(w, u, invoked=True)
+    a = attributes(w, u, atk)
+    return bool(accessible(w, u, atk, a, explore(w, u, a.movement)))
+
+
+def preference(w: World, u: Unit, e: Unit, rule: str) -> tuple[int, ...]:
+    """N10 order key (smaller is preferred): most HP, ties to the slowest (R-TGT-2/3, TB7);
+    Boss Action cards may change the rule (R-TGT-8)."""
+    hp = e.hp if e.hp is not None else 0
+    pos = w.position(e)
+    if rule == "least_hp":
+        return (hp, -pos)
+    if rule == "nearest":
+        assert u.hex is not None
+        assert e.hex is not None
+        return (distance(u.hex, e.hex), -hp, -pos)
+    return (-hp, -pos)
+
+
+def best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Unit]:
+    """Non-minions first, then minions with HP (R-MIN-10, TB2); the best by `preference`,
+    with every candidate still tied (a tie left means the fastest human picks, GR-3)."""
+    pool = [e for e in cands if e.kind != "minion"] or [e for e in cands if e.kind == "minion"]
+    if not pool:
+        return []
+    keys = {e.uid: preference(w, u, e, rule) for e in pool}
+    best = min(keys.values())
+    return sorted((e for e in pool if keys[e.uid] == best), key=lambda e: e.uid)
+
+
+def move_options(u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
+    """N11: no move if in Range; else the shortest safe destinations; else the shortest unsafe
+    ones with the fewest hazard tiles (TB4)."""
+    assert u.hex is not None
+    assert t.hex is not None
+    if a.from_minion or distance(u.hex, t.hex) <= a.range:
+        return []
+    ok = {h: rs for h, rs in routes.items() if distance(h, t.hex) <= a.range}
+    safe = {h: s for h, rs in ok.items() if (s := safe_steps(rs)) is not None}
+    if safe:
+        low = min(safe.values())
+        return [(h, next(r for r in ok[h] if not r.tiles and r.steps == low)) for h in sorted(safe) if safe[h] == low]
+    if not ok:
+        return []
+    best = {h: shortest(rs) for h, rs in ok.items()}
+    low_len = min(r.steps for r in best.values())
+    keep = {h: r for h, r in best.items() if r.steps == low_len}
+    low_tiles = min(len(r.tiles) for r in keep.values())
+    return [(h, r) for h, r in sorted(keep.items()) if len(r.tiles) == low_tiles]
+
+
+def goal(w: World, u: Unit) -> Unit | None:
+    """N14 goal: the damageable enemy with most HP (non-minions first; ties to the slowest)."""
+    tier = best_tier(w, u, foes(w, u), "most_hp")
+    return tier[-1] if tier else None
+
+
+def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
+    """N14 destination (TB3): safe hexes first, strictly closer to the goal, then fewest steps;
+    else any hex the same way with fewest hazard tiles; else stay."""
+    g = goal(w, u)
+    if g is None or g.hex is None or u.hex is None:
+        return []
+    here = distance(u.hex, g.hex)
+    safe = {h: s for h, rs in routes.items() if (s := safe_steps(rs)) is not None}
+    if safe:
+        d = min(distance(h, g.hex) for h in safe)
+        if d < here:
+            cands = [h for h in safe if distance(h, g.hex) == d]
+            low = min(safe[h] for h in cands)
+            return [(h, next(r for r in routes[h] if not r.tiles and r.steps == low))
+                    for h in sorted(cands) if safe[h] == low]
+    near = min(distance(h, g.hex) for h in routes)
+    if near >= here:
+        return []
+    best = {h: shortest(rs) for h, rs in routes.items() if distance(h, g.hex) == near}
+    fewest = min((r.steps, len(r.tiles)) for r in best.values())
+    return [(h, r) for h, r in sorted(best.items()) if (r.steps, len(r.tiles)) == fewest]
+
+
+def extra_targets(w: World, u: Unit, atk: Attack, a: Attrs, first: Unit) -> list[Unit]:
+    """N12 (R-TGT-7, TB8): after moving, up to Targets-1 more enemies in Range, non-minions
+    first, most HP, ties to the slowest."""
+    spots = origins(w, u, atk)
+    near = [e for e in foes(w, u) if e.uid != first.uid and e.hex is not None
+            and any(distance(h, e.hex) <= a.range for h in spots)]
+    near.sort(key=lambda e: (e.kind == "minion", *preference(w, u, e, "most_hp"), e.uid))
+    return near[: a.targets - 1]
+
+
+# -- the NPC turn as steps ------------------------------------------------------------------------
+def next_step(w: World, u: Unit) -> tuple[str, ...]:
+    """The NPC's next step as action words (pure)."""
+    stage = w.board.stage
+    if stage in ("card", "roll", "energy", "invoke", "end"):
+        return (stage,)
+    atk = chosen_attack(w, u)
+    a = attributes(w, u, atk)
+    if stage == "target":
+        acc = accessible(w, u, atk, a, explore(w, u, a.movement))
+        tier = best_tier(w, u, acc, target_rule(w, u))
+        if not tier:
+            return ("idle",)
+        return ("ask",) if len(tier) > 1 else ("target", tier[0].uid)
+    if stage == "move":
+        t = w.board.units.get(str(w.board.npc_plan.get("target")))
+        if t is not None and t.alive and t.hex is not None:
+            opts = move_options(u, t, a, explore(w, u, a.movement))
+            if len(opts) == 1:
+                return ("move", hex_id(opts[0][0]))
+            if len(opts) > 1:
+                return ("ask",)
+        stage = "attack"
+    if stage == "attack":
+        targets = final_targets(w, u, atk, a)
+        return ("attack", ",".join(t.uid for t in targets)) if targets else ("idle",)
+    raise AssertionError(f"unknown NPC stage {stage!r}")
+
+
+def final_targets(w: World, u: Unit, atk: Attack, a: Attrs) -> list[Unit]:
+    """N12 with N13: the planned target if still alive and in Range, else a fresh pick from
+    the current hex with Movement 0."""
+    spots = origins(w, u, atk)
+    t = w.board.units.get(str(w.board.npc_plan.get("target")))
+    if t is None or not t.alive or t.hex is None or not any(distance(h, t.hex) <= a.range for h in spots):
+        here = [e for e in foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
+        tier = best_tier(w, u, here, target_rule(w, u))
+        if not tier:
+            return []
+        t = tier[0]
+    return [t, *extra_targets(w, u, atk, a, t)]
+
+
+def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
+    step = words[0]
+    b = w.board
+    if step == "card":
+        reveal_card(w, u)
+        b.stage = "roll"
+    elif step == "roll":
+        roll_and_resolve_d8(w, u)
+        b.stage = "energy"
+    elif step == "energy":
+        got = gain_all_energy(w, u)
+        if got:
+            w.log(f"{u.name} gains {got} Blood Energy (now {u.energy})", kind="energy")
+        b.stage = "invoke" if wants_invoke(w, u) else "target"
+    elif step == "invoke":
+        invoke(w, u, None)
+        b.stage = "target"
+    elif step == "target":
+        b.npc_plan = {"target": words[1]}
+        w.log(f"{u.name} targets {w.label(words[1])}", kind="npc")
+        b.stage = "move"
+    elif step == "ask":
+        ask(w, u)
+    elif step == "move":
+        h = parse_hex(words[1])
+        assert h is not None
+        move_npc(w, u, h)
+    elif step == "attack":
+        atk = chosen_attack(w, u)
+        targets = [w.unit(x) for x in words[1].split(",")]
+        b.stage = "end"
+        pref = "temp"
+        card = b.revealed.get(u.uid)
+        if u.kind == "rival" and card is not None:
+            pref = "be" if next(c for c in w.content.skirmish if c.letter == card).die_pref == "be" else "temp"
+        resolve_attack(w, u, atk, targets, pref)
+    elif step == "idle":
+        idle(w, u)
+
+
+def ask(w: World, u: Unit) -> None:
+    """Hand a tie to the fastest human player (R-TGT-5, GR-3, spec §2.5)."""
+    b = w.board
+    fh = w.fastest_human()
+    atk = chosen_attack(w, u)
+    a = attributes(w, u, atk)
+    if b.stage == "target":
+        acc = accessible(w, u, atk, a, explore(w, u, a.movement))
+        options = [e.uid for e in best_tier(w, u, acc, target_rule(w, u))]
+        kind = "npc_target"
+    elif b.stage == "move":
+        t = w.unit(str(b.npc_plan["target"]))
+        options = [hex_id(h) for h, _ in move_options(u, t, a, explore(w, u, a.movement))]
+        kind = "npc_move"
+    else:
+        options = [hex_id(h) for h, _ in approach_options(w, u, explore(w, u, movement_of(w, u)))]
+        kind = "npc_approach"
+    if fh is None or fh.seat is None:
+        decide(w, u, kind, options[0])  # no human left: the first option (spec §2.5)
+        return
+    w.log(f"{fh.name} decides for {u.name}", kind="npc")
+    b.pending = Pending(fh.seat, kind, options, {"unit": u.uid})
+
+
+def decide(w: World, u: Unit, kind: str, option: str) -> None:
+    """The fastest human's answer to an `ask`."""
+    b = w.board
+    if kind == "npc_target":
+        b.npc_plan = {"target": option}
+        w.log(f"{u.name} targets {w.label(option)}", kind="npc")
+        b.stage = "move"
+    elif kind == "npc_move":
+        h = parse_hex(option)
+        assert h is not None
+        move_npc(w, u, h)
+    else:
+        h = parse_hex(option)
+        assert h is not None
+        routes = explore(w, u, movement_of(w, u))
+        walk(w, u, dict(approach_options(w, u, routes))[h].path)
+        b.stage = "end"
+
+
+def move_npc(w: World, u: Unit, h: Hex) -> None:
+    atk = chosen_attack(w, u)
+    a = attributes(w, u, atk)
+    t = w.unit(str(w.board.npc_plan["target"]))
+    route = dict(move_options(u, t, a, explore(w, u, a.movement)))[h]
+    u.moved = True
+    walk(w, u, route.path)
+    w.board.stage = "attack"
+
+
+def idle(w: World, u: Unit) -> None:
+    """N14 (R-TGT-9, TB13, TB3): no attack; 1 Temporary Attack die; move toward the goal."""
+    b = w.board
+    w.log(f"{u.name} can reach no enemy: it gains a Temporary Attack die and advances", kind="npc")
+    gain_temp(w, u)
+    if u.moved or not u.alive:
+        b.stage = "end"
+        return
+    routes = explore(w, u, movement_of(w, u))
+    opts = approach_options(w, u, routes)
+    u.moved = True
+    if len(opts) == 1:
+        walk(w, u, opts[0][1].path)
+        b.stage = "end"
+    elif len(opts) > 1:
+        b.stage = "approach"
+        ask(w, u)
+    else:
+        b.stage = "end"
+
+
+# -- Boss minions on Environmental lines (E2) ------------------------------------------------------
+def minion_plan(w: World, m: Unit) -> tuple[Unit, list[tuple[Hex, Route]]] | None:
+    """E2: a Boss minion's target (N9/N10, its own attributes) and move options (N11)."""
+    if not m.alive or m.hex is None:
+        return None
+    spec = w.content.minion(m.content_id)
+    routes = explore(w, m, spec.movement)
+    cands = [e for e in foes(w, m) if e.hex is not None and any(distance(h, e.hex) <= spec.range for h in routes)]
+    tier = best_tier(w, m, cands, "most_hp")
+    if not tier:
+        return None  # no access: a minion takes no N14 die and stays
+    t = tier[0]
+    return t, move_options(m, t, Attrs(spec.movement, spec.range, spec.targets, False), routes)
+
+
+def minion_act(w: World, m: Unit) -> None:
+    """E2: a Boss minion moves and attacks by N9-N12; a destination tie goes to the fastest
+    human player like any NPC's (N11b/c)."""
+    plan = minion_plan(w, m)
+    if plan is None:
+        return
+    t, opts = plan
+    fh = w.fastest_human()
+    if len(opts) > 1 and fh is not None and fh.seat is not None:
+        w.board.pending = Pending(fh.seat, "minion_move", [hex_id(h) for h, _ in opts], {"unit": m.uid})
+        w.log(f"{fh.name} decides for {m.name}", kind="npc")
+        return
+    if opts:
+        walk(w, m, opts[0][1].path)
+    minion_strike(w, m, t)
+
+
+def minion_finish(w: World, m: Unit, option: str) -> None:
+    plan = minion_plan(w, m)
+    if plan is None:
+        return
+    t, opts = plan
+    h = parse_hex(option)
+    routes = dict(opts)
+    if h is not None and h in routes:
+        walk(w, m, routes[h].path)
+    minion_strike(w, m, t)
+
+
+def minion_strike(w: World, m: Unit, t: Unit) -> None:
+    spec = w.content.minion(m.content_id)
+    if not m.alive or m.hex is None or t.hex is None or distance(m.hex, t.hex) > spec.range:
+        return
+    w.log(f"{m.name} attacks {t.name}", kind="attack")
+    damage(w, t, spec.damage, m.name)
+

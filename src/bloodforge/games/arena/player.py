@@ -1,0 +1,193 @@
+"""The players' side of a turn: legal actions and their effects (R-ACT, R-BE, R-MOV, R-ATT,
+R-BON, R-PACT, R-ULT, R-MIN-5) and the answers to waiting decisions (spec §2.5)."""
+
+from __future__ import annotations
+
+from bloodforge.core import Action
+
+from . import abilities, attack, npc
+from .content import Attack
+from .dice import energy_dice_ready, gain_energy
+from .effects import check_end, drain, walk
+from .environment import resume as resume_environment
+from .hexes import hex_id, parse_hex
+from .initiative import card_of, settle_tie
+from .model import BE, Unit
+from .movement import explore, safest
+from .turns import end_turn, place, place_options, settle
+from .world import World
+
+
+def legal(w: World, seat: int) -> list[Action]:
+    b = w.board
+    if b.pending is not None:
+        return [Action("choose", (o,)) for o in b.pending.options]
+    if b.phase == "pick":
+        u = seat_unit(w, seat)
+        return [Action("pick", (c,)) for c in sorted(u.hand)]
+    if b.phase == "place":
+        return [Action("place", (hex_id(h),)) for h in place_options(w)]
+    u = w.unit(str(b.active))
+    if b.stage == "target":
+        return target_actions(w, u)
+    out: list[Action] = [Action("energy", (str(i),)) for i in energy_dice_ready(u)]
+    if not u.moved:
+        routes = explore(w, u, attack.movement_of(w, u))
+        out += [Action("move", (hex_id(h),)) for h in sorted(routes) if h != u.hex]
+    if not u.attacked:
+        out += [Action("attack", (a.id,)) for a in attack.attack_options(w, u)]
+    if u.current is not None and "card" not in u.bonus_used:
+        card = card_of(w, u, u.current)
+        if card is not None and card.bonus is not None:
+            out.append(Action("bonus", ("card",)))
+    for i, d in enumerate(u.pool):
+        if d.is_special and d.face is not None and not d.fresh and not d.used \
+                and w.content.special_die(d.kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
+            out.append(Action("spell", (str(i),)))
+    for p in w.content.champion(u.content_id).pacts:
+        if p.id not in u.bonus_used and u.energy >= p.cost:
+            out.append(Action("pact", (p.id,)))
+    if attack.can_invoke(w, u):
+        be = [i for i, d in enumerate(u.pool) if d.kind == BE]
+        out += [Action("invoke", (str(i),)) for i in be] if be else [Action("invoke")]
+    for m in sorted(b.units.values(), key=lambda m: m.uid):
+        if m.kind == "minion" and m.summoner == u.uid and m.alive and m.hex is not None \
+                and f"minion:{m.uid}" not in u.bonus_used:
+            spec = w.content.minion(m.content_id)
+            if spec.movement > 0:
+                routes = explore(w, m, spec.movement)
+                out += [Action("minion", (m.uid, hex_id(h))) for h in sorted(routes) if h != m.hex]
+    out.append(Action("end"))
+    return out
+
+
+def target_actions(w: World, u: Unit) -> list[Action]:
+    b = w.board
+    assert b.attack is not None
+    atk = attack.attack_by_id(w, u, str(b.attack["attack"]))
+    chosen = list(b.attack["targets"])
+    out = [Action("target", (e.uid,)) for e in sorted(attack.in_range(w, u, atk), key=lambda e: e.uid)
+           if e.uid not in chosen]
+    if chosen:
+        out.append(Action("done"))
+    else:
+        out.append(Action("cancel"))
+    return out
+
+
+def seat_unit(w: World, seat: int) -> Unit:
+    return next(u for u in w.board.units.values() if u.seat == seat)
+
+
+def apply_seat(w: World, action: Action, seat: int) -> None:
+    b = w.board
+    k, a = action.kind, action.args
+    if k == "choose":
+        choose(w, a[0])
+    elif k == "pick":
+        b.picks[seat] = a[0]
+        u = seat_unit(w, seat)
+        w.log(f"you ({u.name}) choose {a[0]}", kind="pick", to=seat, masked=f"{u.name} has chosen a card")
+    elif k == "place":
+        h = parse_hex(a[0])
+        assert h is not None
+        place(w, seat_unit(w, seat), h)
+    else:
+        turn_action(w, w.unit(str(b.active)), action)
+    drain(w)  # effects a move left waiting (a Springboard's launch)
+    settle(w)
+
+
+def turn_action(w: World, u: Unit, action: Action) -> None:
+    b = w.board
+    k, a = action.kind, action.args
+    if k == "energy":
+        d = u.pool[int(a[0])]
+        d.used = True
+        got = gain_energy(w, u, d.face or 0)
+        w.log(f"{u.name} gains {got} Blood Energy from a die (now {u.energy})", kind="energy")
+    elif k == "move":
+        h = parse_hex(a[0])
+        assert h is not None
+        u.moved = True
+        walk(w, u, safest(explore(w, u, attack.movement_of(w, u))[h]).path)
+    elif k == "attack":
+        atk = attack.attack_by_id(w, u, a[0])
+        if not attack.in_range(w, u, atk):
+            attack.whiff(w, u, atk)
+        else:
+            b.attack = {"attack": atk.id, "targets": [], "max": attack.targets_of(w, u, atk)}
+            b.stage = "target"
+    elif k == "target":
+        assert b.attack is not None
+        b.attack["targets"] = [*b.attack["targets"], a[0]]
+        if len(b.attack["targets"]) >= int(b.attack["max"]):
+            fire(w, u)
+    elif k == "done":
+        fire(w, u)
+    elif k == "cancel":
+        b.attack = None
+        b.stage = "act"
+    elif k == "bonus":
+        u.bonus_used.append("card")
+        assert u.current is not None
+        abilities.use(w, u, f"card:{u.content_id}:{u.current}:bonus")
+    elif k == "spell":
+        i = int(a[0])
+        d = u.pool[i]
+        d.used = True
+        u.bonus_used.append(f"spell{i}")
+        spec = w.content.special_die(d.kind)
+        w.log(f"{u.name} uses a {spec.name} die showing {d.face}", kind="spell")
+        abilities.queue(w, u, spec.faces[(d.face or 1) - 1], u.uid, spec.name, {"die": i, "face": d.face})
+        drain(w)
+    elif k == "pact":
+        p = next(x for x in w.content.champion(u.content_id).pacts if x.id == a[0])
+        u.energy -= p.cost  # R-PACT-1, R-BE-4
+        u.bonus_used.append(p.id)
+        w.log(f"{u.name} pays {p.cost} Blood Energy for {p.name}", kind="pact")
+        abilities.use(w, u, f"pact:{u.content_id}:{p.id}")
+    elif k == "invoke":
+        attack.invoke(w, u, int(a[0]) if a else None)
+    elif k == "minion":
+        m = w.unit(a[0])
+        h = parse_hex(a[1])
+        assert h is not None
+        u.bonus_used.append(f"minion:{m.uid}")
+        walk(w, m, safest(explore(w, m, w.content.minion(m.content_id).movement)[h]).path)
+    elif k == "end":
+        end_turn(w, u)
+    check_end(w)
+
+
+def fire(w: World, u: Unit) -> None:
+    b = w.board
+    assert b.attack is not None
+    atk: Attack = attack.attack_by_id(w, u, str(b.attack["attack"]))
+    targets = [w.unit(x) for x in b.attack["targets"]]
+    b.stage = "act"
+    attack.resolve_attack(w, u, atk, targets)
+    b.attack = None
+
+
+def choose(w: World, option: str) -> None:
+    """A waiting decision answered (spec §2.5 and the players' own choices)."""
+    b = w.board
+    p = b.pending
+    assert p is not None
+    b.pending = None
+    if p.kind in ("force", "move", "bonus_die", "reroll"):
+        b.queue[0].ctx["chosen"] = option
+        drain(w)
+    elif p.kind == "select":
+        abilities.use(w, w.unit(str(p.data["owner"])), str(p.data["ref"]), subject=option)
+    elif p.kind == "minion_move":
+        npc.minion_finish(w, w.unit(str(p.data["unit"])), option)
+        resume_environment(w)
+    elif p.kind == "tie":
+        settle_tie(w, option, list(p.data["fixed"]))
+    elif p.kind == "option":
+        abilities.use(w, w.unit(str(p.data["owner"])), str(p.data["ref"]), subject=str(p.data["subject"]),
+                      option=int(option) - 1)
+    else:
+        npc.decide(w, w.unit(str(p.data["unit"])), p.kind, option)

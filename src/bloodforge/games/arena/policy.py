@@ -1,0 +1,223 @@
+"""The greedy Champion policy (`Game.policy()`): observation, legal actions and static info only.
+
+It plays like an eager brawler: take all energy, invoke when it unlocks Triples, use every
+free bonus, close in on the weakest reachable enemy, hit it with the strongest attack, push
+foes into walls and each other, and answer NPC questions against the NPC's interest.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bloodforge.core import Action, Rng, State
+
+from .queries import Hex, distance, parse_hex
+
+RANK = {"singles": 1, "doubles": 2, "triples": 3}
+
+
+class ArenaPolicy:
+    def __init__(self, **options: Any) -> None:
+        self.options = options
+        self._info: tuple[object, dict[str, Any]] | None = None
+
+    def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        obs = state.observation(seat)
+        if self._info is None or self._info[0] is not state.game:
+            self._info = (state.game, state.game.static_info())
+        view = _View(obs, self._info[1], seat)
+        best = max(legal, key=lambda a: (view.score(a), -legal.index(a)))
+        del rng
+        return best
+
+
+class _View:
+    def __init__(self, obs: dict[str, Any], info: dict[str, Any], seat: int) -> None:
+        self.obs = obs
+        self.info = info
+        self.units = {u["id"]: u for u in obs["units"]}
+        self.me = next(u for u in obs["units"] if u["seat"] == seat)
+        self.cells = {h["id"] for h in info["board"]["hexes"]}
+        self.champ = next(c for c in info["champions"] if c["id"] == self.me["id"])
+
+    # -- helpers ----------------------------------------------------------------------------------
+    def enemies(self) -> list[dict[str, Any]]:
+        return [u for u in self.obs["units"] if u["alive"] and u["hex"] and u["side"] != self.me["side"]
+                and u["hp"] is not None]
+
+    def hexof(self, u: dict[str, Any]) -> Hex:
+        h = parse_hex(u["hex"])
+        assert h is not None
+        return h
+
+    def reach(self) -> int:
+        """The Range every attack of ours has (the board's, with this turn's modifiers)."""
+        return max(0, int(self.champ["range"] + self.me["mods"].get("range", 0)))
+
+    def hits_something(self, atk: dict[str, Any]) -> bool:
+        """Would this attack find an enemy in Range now (from us or from its minions)?"""
+        r = self.reach() + atk["range_bonus"]
+        if atk["origin"] == "self":
+            spots = [self.hexof(self.me)]
+        else:
+            spots = [self.hexof(u) for u in self.obs["units"] if u["alive"] and u["hex"]
+                     and u["summoner"] == self.me["id"] and u["id"].rstrip("0123456789") == atk["origin"]]
+        return any(distance(s, self.hexof(e)) <= r for s in spots for e in self.enemies())
+
+    def nearest_enemy_distance(self, h: Hex) -> int:
+        foes = self.enemies()
+        return min((distance(h, self.hexof(e)) for e in foes), default=0)
+
+    def prey(self) -> dict[str, Any] | None:
+        """Whom to hunt: an enemy Boss while one stands (it wins if the Champions wear each
+        other down), else the weakest enemy."""
+        foes = self.enemies()
+        if not foes:
+            return None
+        return min(foes, key=lambda e: (e["kind"] != "boss", e["hp"], e["id"]))
+
+    def weakest_distance(self, h: Hex) -> int:
+        prey = self.prey()
+        return 0 if prey is None else distance(h, self.hexof(prey))
+
+    # -- scoring ----------------------------------------------------------------------------------
+    def score(self, a: Action) -> float:
+        k = a.kind
+        if k == "choose":
+            return self.score_choice(a.args[0])
+        if k == "pick":
+            card = next(c for c in self.champ["cards"] if c["id"] == a.args[0])
+            return float(10 - card["speed"] + (3 if card.get("immediate") else 0))
+        if k == "place":
+            h = parse_hex(a.args[0])
+            assert h is not None
+            return -self.nearest_enemy_distance(h) if self.enemies() else -distance(h, (0, 0))
+        if k == "energy":
+            return 100
+        if k == "invoke":
+            return 90 if self.me["rolled"] != "triples" and not self.me["attacked"] else -1
+        if k in ("bonus", "spell"):
+            return 80
+        if k == "pact":
+            pact = next(p for p in self.champ["pacts"] if p["id"] == a.args[0])
+            heals = any(e["op"] == "heal" for o in pact["ability"]["options"] for e in o)
+            if heals:
+                return 70 if self.me["hp"] < 0.7 * self.me["max_hp"] else -5
+            spare = self.me["energy"] - pact["cost"] >= self.champ["ultimate_cost"] or self.me["invoked"]
+            return 60 if spare else -5
+        if k == "target":
+            t = self.units[a.args[0]]
+            return 50 + 1000 - (t["hp"] or 0) + (2000 if t["kind"] == "boss" else 0)
+        if k == "done":
+            return 40
+        if k == "attack":
+            atk = next(x for x in self.champ["attacks"] if x["id"] == a.args[0])
+            if not self.hits_something(atk):
+                # nobody to hit: after moving, the empty swing still earns a bonus die (R-ATT-9)
+                return -2 if not self.me["moved"] else 0.5 - RANK[atk["category"]] * 0.1
+            value = 30 + 5 * RANK[atk["category"]] + atk["damage"] + atk["targets_bonus"] * 3 + len(atk["effects"])
+            return float(value)
+        if k == "move":
+            h = parse_hex(a.args[0])
+            assert h is not None
+            here = self.hexof(self.me)
+            r = self.reach()
+            if self.me["attacked"]:  # step back out of reach after the blow
+                gain = self.nearest_enemy_distance(h) - self.nearest_enemy_distance(here)
+                return 0.5 * gain if gain > 0 else -3
+            if self.nearest_enemy_distance(here) <= r:
+                return -3
+            d = self.weakest_distance(h)
+            return 20 - max(0, d - r) + 0.1 * min(d, r)  # in range, as far away as range allows
+        if k == "minion":
+            h = parse_hex(a.args[1])
+            assert h is not None
+            return 5 - 0.5 * self.nearest_enemy_distance(h)
+        if k == "end":
+            return 0
+        if k == "cancel":
+            return -10
+        return -1
+
+    def score_choice(self, option: str) -> float:
+        p = self.obs["pending"] or {}
+        kind = p.get("kind")
+        if kind == "bonus_die":
+            return 1 if option == "temp" else 0
+        if option == "stop":
+            return -0.5
+        h = parse_hex(option)
+        if h is not None:
+            if kind == "force":
+                subject = self.units[p["data"]["subject"]]
+                mine = subject["side"] == self.me["side"]
+                hit = self._occupant(h)
+                if h not in {parse_hex(c) for c in self.cells}:
+                    return -10 if mine else 10
+                if hit is not None:
+                    return -10 if mine else (10 if hit["side"] != self.me["side"] else 4)
+                return 0
+            if kind in ("npc_move", "npc_approach"):
+                return distance(h, self.hexof(self.me))  # keep the NPC far from us
+            if kind == "move":
+                return -self.weakest_distance(h)
+            return 0
+        if kind == "npc_target":
+            t = self.units.get(option)
+            return 0 if t is None else (-10 if t["side"] == self.me["side"] else 0)
+        if kind == "select":
+            t = self.units.get(option)
+            if t is None:
+                return 0
+            hostile = self._ability_hostility(str(p["data"].get("ref", "")))
+            friend = t["side"] == self.me["side"]
+            return (10 if friend != hostile else -10) + (t["hp"] or 0) / 1000
+        if kind == "option":
+            subject = self.units.get(str(p["data"].get("subject")))
+            effects = self._ability_options(str(p["data"].get("ref", "")))
+            idx = int(option) - 1
+            if subject is None or not 0 <= idx < len(effects):
+                return 0
+            enemy = subject["side"] != self.me["side"]
+            return sum(_effect_value(e, enemy) for e in effects[idx])
+        return 0
+
+    def _ability_options(self, ref: str) -> list[list[dict[str, Any]]]:
+        """The options of an ability named by a pending decision's `ref` (static info)."""
+        parts = ref.split(":")
+        champ = next((c for c in self.info["champions"] if len(parts) > 2 and c["id"] == parts[1]), None)
+        if champ is None:
+            return []
+        if parts[0] == "card":
+            card = next((k for k in champ["cards"] if k["id"] == parts[2]), None)
+            ability = card.get(parts[3]) if card is not None and len(parts) > 3 else None
+        else:
+            pact = next((k for k in champ["pacts"] if k["id"] == parts[2]), None)
+            ability = pact["ability"] if pact is not None else None
+        return list(ability["options"]) if ability else []
+
+    def _ability_hostility(self, ref: str) -> bool:
+        """Is this ability meant for enemies (its best option hurts them more than it helps)?"""
+        options = self._ability_options(ref)
+        return bool(options) and max(sum(_effect_value(e, True) for e in o) for o in options) > 0
+
+    def _occupant(self, h: Hex) -> dict[str, Any] | None:
+        for u in self.obs["units"]:
+            if u["alive"] and u["hex"] and parse_hex(u["hex"]) == h:
+                found: dict[str, Any] = u
+                return found
+        return None
+
+
+def _effect_value(e: dict[str, Any], on_enemy: bool) -> float:
+    """How good one effect is for us when it lands on an enemy (or, negated, on a friend)."""
+    op = e["op"]
+    amount = float(e.get("amount", 0))
+    value = {
+        "damage": 1.0 * max(amount, 3.0), "drain": 4.0, "steal_temp": 4.0, "energy": -amount,
+        "heal": -amount, "speed": amount - 4.0, "discard": 2.0, "add_die": 1.0,
+    }.get(op, 0.0)
+    return value if on_enemy else -value

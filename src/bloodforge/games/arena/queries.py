@@ -1,0 +1,41 @@
+"""The rule queries the arena exports to agents (the policy may import only this module): the
+hex geometry every decision needs, as pure functions of hex ids and coordinates.
+
+Hex ids are the words action texts use (`"0,-1"`); anything off the arena map is a wall.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+Hex = tuple[int, int]
+
+#: The six axial directions, in the fixed order every canonical ordering uses.
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+_HEX_RE = re.compile(r"^(-?\d+),(-?\d+)$")
+
+
+def hex_id(h: Hex) -> str:
+    return f"{h[0]},{h[1]}"
+
+
+def parse_hex(text: str) -> Hex | None:
+    """`"q,r"` to a hex, or None when the word is not a hex id."""
+    m = _HEX_RE.match(text.strip())
+    if m is None:
+        return None
+    return int(m.group(1)), int(m.group(2))
+
+
+@lru_cache(maxsize=65536)
+def distance(a: Hex, b: Hex) -> int:
+    """Hex distance in axial coordinates (spec §2.1): what Range and Movement count."""
+    dq = a[0] - b[0]
+    dr = a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def neighbours(h: Hex) -> list[Hex]:
+    return [(h[0] + dq, h[1] + dr) for dq, dr in DIRECTIONS]

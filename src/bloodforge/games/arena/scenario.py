@@ -1,0 +1,178 @@
+"""Scenario positions (spec §6): a match set up by the parameters, then any arena (hex list or
+radius), figures moved, HP/energy/pools/hands/flags set, tiles laid, the round and the turn
+chosen; the rig gives dice per size and deck orders. Errors name the field and why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from bloodforge.core import Deck, Dice, ScenarioError, format_validation_error
+
+from . import setup, turns
+from .content import ArenaMap
+from .dice import attack_faces, category_of
+from .effects import place_tile
+from .hexes import parse_hex
+from .model import Die, Unit
+from .world import World
+
+HEX = r"^-?\d+,-?\d+$"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class DieSpec(_Strict):
+    kind: str
+    face: int | None = None
+    used: bool = False
+    fresh: bool = False
+
+
+class UnitSpec(_Strict):
+    id: str
+    hex: str | None = Field(default=None, pattern=HEX)
+    hp: int | None = None
+    energy: int | None = None
+    pool: list[DieSpec] | None = None
+    hand: list[str] | None = None
+    discard: list[str] | None = None
+    current: str | None = None
+    speed: int | None = None
+    prev_speed: int | None = None
+    moved: bool = False
+    attacked: bool = False
+    invoked: bool = False
+    alive: bool = True
+    side: int | None = None
+    seat: int | None = None
+    human: bool | None = None
+
+
+class TileSpec(_Strict):
+    env: str
+    anchor: str = Field(pattern=HEX)
+    owner: str | None = None
+
+
+class Position(_Strict):
+    arena: ArenaMap | None = None
+    round: int = Field(default=1, ge=1)
+    units: list[UnitSpec] = Field(default_factory=list)
+    remove: list[str] = Field(default_factory=list)
+    tiles: list[TileSpec] | None = None
+    order: list[str] | None = None
+    active: str | None = None
+    phase: Literal["pick", "turns"] = "turns"
+    rolled: bool = True  # the active character's pool shows the given faces (turn step 3)
+
+
+class Rig(_Strict):
+    d6: list[int] = Field(default_factory=list)
+    d8: list[int] = Field(default_factory=list)
+    d20: list[int] = Field(default_factory=list)
+    decks: dict[str, list[str]] = Field(default_factory=dict)  # deck key -> cards, top first
+
+
+def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> None:
+    try:
+        pos = Position.model_validate(dict(position))
+        r = Rig.model_validate(dict(rig or {}))
+    except ValidationError as err:
+        raise ScenarioError(format_validation_error(err, "arena scenario")) from None
+    if pos.arena is not None:
+        w.set_arena(pos.arena)  # type: ignore[attr-defined]
+    setup.setup(w)
+    b = w.board
+    if pos.tiles is not None:
+        b.tiles = []
+        for t in pos.tiles:
+            if t.env not in {e.id for e in w.content.environmentals}:
+                raise ScenarioError(f"tiles: unknown environmental {t.env!r}")
+            anchor = parse_hex(t.anchor)
+            assert anchor is not None
+            place_tile(w, t.env, anchor, t.owner)
+    else:
+        b.tiles = [t for t in b.tiles if all(h in w.cells for h in t.hexes)]
+    for uid in pos.remove:
+        if uid not in b.units:
+            raise ScenarioError(f"remove: no unit {uid!r} in this match")
+        del b.units[uid]
+    for spec in pos.units:
+        _unit(w, spec)
+    b.round = pos.round
+    b.phase = pos.phase
+    if pos.phase == "turns":
+        order = pos.order or [u.uid for u in w.combatants()]
+        for x in order:
+            if x not in b.units and x not in b.env_speed:
+                raise ScenarioError(f"order: no unit or acting Environmental {x!r}")
+        b.order = list(order)
+        b.ranks = {x: i for i, x in enumerate(order)}
+        if pos.active is not None:
+            if pos.active not in order:
+                raise ScenarioError(f"active: {pos.active!r} is not in the order")
+            b.done = order[: order.index(pos.active)]
+            u = b.units.get(pos.active)
+            if u is not None and u.kind == "champion" and pos.rolled:
+                turns.start_turn(w, u)
+                u.rolled_category = _category(u)
+                b.stage = "act"
+    for size, seq in ((6, r.d6), (8, r.d8), (20, r.d20)):
+        if seq:
+            for v in seq:
+                if not 1 <= v <= size:
+                    raise ScenarioError(f"rig.d{size}: {v} is impossible on a d{size}")
+            b.dice[size] = Dice(seq)
+    for key, cards in r.decks.items():
+        if key not in b.decks:
+            raise ScenarioError(f"rig.decks: no deck {key!r}; decks: {', '.join(sorted(b.decks))}")
+        deck = b.decks[key]
+        rest = [c for c in deck.pile + deck.discards if c not in cards]
+        b.decks[key] = Deck(rest + list(reversed(cards)))  # the pile's top is its end
+    for u in b.units.values():
+        if u.hex is not None and u.hex not in w.cells:
+            raise ScenarioError(f"units: {u.uid} stands on {u.hex}, which is not on the arena")
+
+
+def _category(u: Unit) -> str:
+    return category_of(attack_faces(u))
+
+
+def _unit(w: World, spec: UnitSpec) -> None:
+    b = w.board
+    if spec.id not in b.units:
+        raise ScenarioError(f"units: no unit {spec.id!r} in this match; units: {', '.join(b.units)}")
+    u = b.units[spec.id]
+    if spec.hex is not None:
+        u.hex = parse_hex(spec.hex)
+    for field in ("hp", "energy", "current", "speed", "prev_speed", "side"):
+        v = getattr(spec, field)
+        if v is not None:
+            setattr(u, field, v)
+    u.moved, u.attacked, u.invoked, u.alive = spec.moved, spec.attacked, spec.invoked, spec.alive
+    if spec.hand is not None:
+        u.hand = list(spec.hand)
+    if spec.discard is not None:
+        u.discard = list(spec.discard)
+    if spec.pool is not None:
+        pool = []
+        for d in spec.pool:
+            if d.kind in ("atk", "tmp", "be"):
+                sides = 6
+            else:
+                try:
+                    sides = w.content.special_die(d.kind).sides
+                except KeyError:
+                    raise ScenarioError(f"units.{spec.id}.pool: unknown die kind {d.kind!r}") from None
+            if d.face is not None and not 1 <= d.face <= sides:
+                raise ScenarioError(f"units.{spec.id}.pool: face {d.face} is impossible on a d{sides}")
+            pool.append(Die(d.kind, sides, d.face, d.used, d.fresh))
+        u.pool = pool
+    if not u.alive:
+        u.hex = None

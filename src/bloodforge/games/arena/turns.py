@@ -1,0 +1,240 @@
+"""The round's flow (R-RND-2, R-FR, R-IMM, R-TURN, R-CLN): who acts, the game's own steps
+(`auto_step`, pure) and their effects, the silent phase changes (`settle`), placement, and the
+start and cleanup of every turn."""
+
+from __future__ import annotations
+
+from bloodforge.core import Action
+
+from . import abilities, npc
+from .dice import cleanup_dice
+from .effects import drain
+from .environment import env_turn
+from .hexes import Hex, distance, hex_id, neighbours, parse_hex
+from .initiative import ENV, card_of, new_round, reveal
+from .model import Unit
+from .world import World
+
+
+def actors(w: World) -> list[int]:
+    b = w.board
+    if b.phase == "over":
+        return []
+    if b.pending is not None:
+        return [b.pending.seat]
+    if b.phase == "pick":
+        return sorted(u.seat for u in w.combatants() if u.seat is not None and u.seat not in b.picks)
+    if b.phase == "place":
+        u = next_to_place(w)
+        return [u.seat] if u is not None and u.seat is not None else []
+    if b.phase == "turns" and b.active is not None and b.stage in ("act", "target"):
+        u = w.unit(b.active)
+        return [u.seat] if u.seat is not None else []
+    return []
+
+
+def next_to_place(w: World) -> Unit | None:
+    for x in w.board.order:
+        u = w.board.units.get(x)
+        if u is not None and u.alive and u.hex is None and x not in w.board.done:
+            return u
+    return None
+
+
+def next_immediate(w: World) -> Unit | None:
+    for x in w.board.order:
+        u = w.board.units.get(x)
+        if u is None or x in w.board.done or not u.alive or u.kind != "champion" or u.current is None:
+            continue
+        card = card_of(w, u, u.current)
+        if card is not None and card.immediate is not None:
+            return u
+    return None
+
+
+def next_turn(w: World) -> str | None:
+    for x in w.board.order:
+        if x in w.board.done:
+            continue
+        if x.startswith(ENV):
+            return x
+        u = w.board.units.get(x)
+        if u is not None and u.alive and u.hex is not None:
+            return x
+    return None
+
+
+def auto_step(w: World) -> Action | None:
+    b = w.board
+    if b.phase == "over" or b.pending is not None:
+        return None
+    if b.phase == "round":
+        return Action("round")
+    if b.phase == "pick":
+        return None if actors(w) else Action("reveal")
+    if b.phase == "place":
+        u = next_to_place(w)
+        if u is not None and u.seat is None:
+            return Action("npc", (u.uid, "place", hex_id(npc_start(w, u))))
+        return None
+    if b.phase == "immediate":
+        u = next_immediate(w)
+        return Action("immediate", (u.uid,)) if u is not None else None
+    if b.phase == "turns":
+        if b.active is None:
+            x = next_turn(w)
+            if x is None:
+                return None
+            if x.startswith(ENV):
+                return Action("env", (x[len(ENV):],))
+            u = w.unit(x)
+            return Action("roll", (u.uid,)) if u.kind == "champion" else Action("npc", (u.uid, "card"))
+        if b.active.startswith(ENV):
+            return None
+        u = w.unit(b.active)
+        if u.is_npc:
+            return Action("npc", (u.uid, *npc.next_step(w, u)))
+    return None
+
+
+def apply_auto(w: World, action: Action) -> None:
+    b = w.board
+    k, a = action.kind, action.args
+    if k == "round":
+        new_round(w)
+    elif k == "reveal":
+        reveal(w)
+    elif k == "immediate":
+        u = w.unit(a[0])
+        b.done.append(u.uid)
+        assert u.current is not None
+        w.log(f"{u.name} resolves the Immediate ability of {u.current}", kind="immediate")
+        abilities.use(w, u, f"card:{u.content_id}:{u.current}:immediate")
+    elif k == "roll":
+        u = w.unit(a[0])
+        start_turn(w, u)
+        b.stage = "act"
+        abilities.roll_and_resolve_d8(w, u)  # R-TURN-1/2, R-D8
+        if not u.alive:
+            end_turn(w, u)
+    elif k == "env":
+        env_turn(w, a[0])
+    elif k == "npc":
+        u = w.unit(a[0])
+        if a[1] == "place":
+            h = parse_hex(a[2])
+            assert h is not None
+            place(w, u, h)
+        elif a[1] == "card":
+            start_turn(w, u)
+            b.stage = "card"
+            npc.apply_step(w, u, ("card",))
+        elif a[1] == "end":
+            end_turn(w, u)
+        else:
+            npc.apply_step(w, u, tuple(a[1:]))
+            if not u.alive:
+                end_turn(w, u)
+    drain(w)  # effects a move left waiting (a Springboard's launch)
+    settle(w)
+
+
+def settle(w: World) -> None:
+    """Phase changes nobody decides (no chance, no choice)."""
+    b = w.board
+    for _ in range(8):
+        if b.phase == "over" or b.pending is not None or b.queue:
+            return
+        if b.phase == "place" and next_to_place(w) is None:
+            b.phase, b.done = "immediate", []
+        elif b.phase == "immediate" and next_immediate(w) is None:
+            b.phase, b.done, b.active = "turns", [], None
+        elif b.phase == "turns" and b.active is None and next_turn(w) is None:
+            b.phase = "round"
+        elif b.phase == "turns" and b.active in b.units and not w.unit(b.active).alive:
+            end_turn(w, w.unit(b.active))
+        else:
+            return
+
+
+def npc_start(w: World, u: Unit) -> Hex:
+    """R-FR-3 / A11: the setup start space, else the nearest free hex to it (ruling)."""
+    text = w.content.arena.starts.get(u.uid)
+    if text is None:
+        text = w.content.boss(u.content_id).start if u.kind == "boss" else w.content.champion(u.content_id).rival.start
+    want = parse_hex(text) if text is not None else None
+    occupied = w.occupied()
+    blocked = w.blocking_tiles()
+    free = [h for h in sorted(w.cells) if h not in occupied and h not in blocked]
+    if want is None or want not in w.cells:
+        free = [h for h in w.central if h not in occupied and h not in blocked] or free
+        return free[0]
+    return min(free, key=lambda h: (distance(h, want), h))
+
+
+def place_options(w: World) -> list[Hex]:
+    """R-FR-2: any unoccupied space of the central zone (a full zone opens the whole arena)."""
+    occupied = w.occupied()
+    blocked = w.blocking_tiles()
+    free = [h for h in w.central if h not in occupied and h not in blocked]
+    return free or [h for h in sorted(w.cells) if h not in occupied and h not in blocked]
+
+
+def place(w: World, u: Unit, h: Hex) -> None:
+    """R-FR-1..3; a Champion's minions appear beside it (house)."""
+    u.hex = h
+    w.board.done.append(u.uid)
+    w.log(f"{u.name} enters the arena at {hex_id(h)}", kind="place")
+    for m in w.board.units.values():
+        if m.kind == "minion" and m.summoner == u.uid and m.alive and m.hex is None:
+            occupied = w.occupied()
+            blocked = w.blocking_tiles()
+            spots = [n for n in neighbours(h) if n in w.cells and n not in occupied and n not in blocked]
+            if not spots:
+                spots = sorted((x for x in w.cells if x not in occupied and x not in blocked),
+                               key=lambda x: (distance(x, h), x))
+            m.hex = spots[0]
+            w.log(f"{m.name} appears at {hex_id(m.hex)}", kind="place")
+
+
+def start_turn(w: World, u: Unit) -> None:
+    b = w.board
+    b.active = u.uid
+    b.hazard_hits = set()  # once per turn (R-HAZ-4, A56)
+    b.npc_plan = {}
+    u.dealt_damage = False
+    for m in b.units.values():
+        m.minion_damage = 0
+
+
+def end_turn(w: World, u: Unit) -> None:
+    """Cleanup (R-CLN-1..5, N15): Temporary dice recalled after Doubles/Triples, the current card
+    goes to the discard pile, turn modifiers end."""
+    b = w.board
+    n = cleanup_dice(u)
+    if n:
+        w.log(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", kind="cleanup")
+    if u.current is not None:
+        if u.kind == "boss":
+            b.decks[f"speed:{u.uid}"].discard(u.current)
+        else:
+            u.discard.append(u.current)
+        u.current = None
+    card = b.revealed.pop(u.uid, None)
+    if card is not None:
+        b.decks[npc.deck_key(u)].discard(card)
+    u.mods = {}
+    u.rolled_category = None
+    u.dealt_damage = False
+    for d in u.pool:
+        d.face = None if d.fresh else d.face
+    b.done.append(u.uid)
+    b.active = None
+    b.stage = ""
+    b.attack = None
+    b.npc_plan = {}
+    b.hazard_hits = set()
+    for m in b.units.values():
+        m.minion_damage = 0
+    if u.alive:
+        w.log(f"{u.name} ends the turn", kind="turn")

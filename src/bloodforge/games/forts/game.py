@@ -1,0 +1,254 @@
+"""The adapter: FortsGame and FortsState wire the engine contract's hooks to the rules."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Self
+
+from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
+from bloodforge.core.errors import DataFileError
+
+from . import rules_turn
+from .content import Content, load_content
+from .model import Model
+from .observation import observe, phase_name, resample_hands, static_info
+from .params import FortsParams
+from .policy import FortsPolicy
+from .queries import battle_odds
+from .render import render
+from .rules import Config, forts_of, strength_of
+from .rules_battle import Ctx
+from .rules_setup import setup
+from .scenario import build_model
+
+GRAMMAR = (
+    ActionSpec("recruit", ("fort", "unit"), "recruit at a fort you control: infantry or (great fort) cavalry",
+               types=("area", "word"), label="Recruit {unit} at {fort}"),
+    ActionSpec("buy", (), "buy a hero card (planning, once per turn)", label="Buy a hero card"),
+    ActionSpec("act", (), "end planning without moving a unit", label="End planning"),
+    ActionSpec("move", ("from", "to", "infantry", "cavalry"), "move units to an empty or own neighbour",
+               types=("area", "area", "number", "number"),
+               label="Move {infantry} inf, {cavalry} cav from {from} to {to}"),
+    ActionSpec("attack", ("from", "to", "infantry", "cavalry"), "attack a neighbour held by a rival or independents",
+               types=("area", "area", "number", "number"),
+               label="Attack {to} from {from} with {infantry} inf, {cavalry} cav"),
+    ActionSpec("end", (), "end your turn", label="End turn"),
+    ActionSpec("hero", ("card",), "commit a hero card face down to the battle", types=("card",),
+               label="Play {card}"),
+    ActionSpec("commit", (), "done committing hero cards to the battle", label="Ready"),
+    ActionSpec("lose", ("infantry", "cavalry"), "battle loser: the units to remove",
+               types=("number", "number"), label="Lose {infantry} inf, {cavalry} cav"),
+    ActionSpec("retreat", ("unit", "to"), "defender: retreat one surviving unit", types=("word", "area"),
+               label="Retreat one {unit} to {to}"),
+    ActionSpec("advance", (), "victor: move every attacking unit in", label="Advance all"),
+    ActionSpec("stay", ("unit",), "victor: leave one unit of this type behind", types=("word",),
+               label="Leave one {unit} behind"),
+    ActionSpec("bribe", ("territory",), "bribe the late player's army in a territory", types=("area",),
+               label="Bribe the army in {territory}"),
+    ActionSpec("pass", (), "do not bribe", label="No bribe"),
+    ActionSpec("disband", ("territory", "unit"), "over the food quota: remove one unit",
+               types=("area", "word"), label="Disband one {unit} at {territory}"),
+    ActionSpec("begin", (), "the game: start the next turn"),
+    ActionSpec("reveal", (), "the game: turn the committed hero cards face up"),
+    ActionSpec("roll", (), "the game: roll the battle dice and resolve the battle"),
+)
+
+_NUMBER_VERBS = {"move": (2, 3), "attack": (2, 3), "lose": (0, 1)}
+
+
+class FortsState(State):
+    game: FortsGame
+
+    def __init__(self, game: FortsGame, rng: Rng, model: Model) -> None:
+        self._init_core(game, rng)
+        self.cfg = game.config
+        self.m = model
+
+    def _ctx(self) -> Ctx:
+        return Ctx(self.cfg, self.m, self.rng, self.events)
+
+    # -- contract hooks ------------------------------------------------------------------------
+    def _actors(self) -> list[int]:
+        return rules_turn.actors(self.cfg, self.m)
+
+    def _is_terminal(self) -> bool:
+        return self.m.phase == "over"
+
+    def _automatic_action(self) -> Action | None:
+        return rules_turn.automatic(self.cfg, self.m)
+
+    def _legal_actions(self, seat: int) -> list[Action]:
+        return rules_turn.legal(self.cfg, self.m, seat)
+
+    def _apply(self, action: Action, seat: int | None) -> None:
+        rules_turn.apply(self._ctx(), action, seat)
+
+    def _timeout_allowed(self, seat: int) -> bool:
+        return rules_turn.clock_running(self.cfg, self.m, seat)
+
+    def _apply_timeout(self, seat: int) -> None:
+        rules_turn.open_bribery(self._ctx(), seat)
+
+    def rule_clock(self, seat: int) -> float | None:
+        """The planning minute (F8): `planning_seconds` while `seat` plans and has not yet
+        moved a unit, timed out or been interrupted; None otherwise (and always with 0)."""
+        if rules_turn.clock_running(self.cfg, self.m, seat):
+            return float(self.cfg.planning_seconds)
+        return None
+
+    def phase_name(self) -> str:
+        return phase_name(self.cfg, self.m)
+
+    def seat_roles(self) -> list[str]:
+        return self.cfg.seat_names
+
+    def scores(self) -> list[float]:
+        c = self.cfg.content
+        return [float(forts_of(self.m, c, s)) for s in range(self.num_players)]
+
+    def returns(self) -> list[float]:
+        w = self.m.winners
+        if not w:
+            return [0.0] * self.num_players
+        return [1.0 / len(w) if s in w else 0.0 for s in range(self.num_players)]
+
+    def strength(self, seat: int) -> int:
+        return strength_of(self.m, seat)
+
+    def _observation(self, seat: int | None) -> dict[str, Any]:
+        return observe(self.cfg, self.m, self.events, seat)
+
+    def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
+        new = self.clone()
+        new.m = resample_hands(self.m, seat, rng)
+        new.rng = Rng(rng.next_u64())
+        return new
+
+    def clone(self) -> Self:
+        new = object.__new__(type(self))
+        self._clone_core(new)
+        new.cfg = self.cfg
+        new.m = self.m.copy()
+        return new
+
+    def _position_json(self) -> dict[str, Any]:
+        return self.m.to_json()
+
+
+class FortsGame(Game):
+    info = GameInfo(
+        id="forts",
+        name="Five Forts",
+        summary="2-4 players race to hold five forts for a round: recruit within the food quota, "
+        "buy hero cards played face down in battle, fight independent armies, and plan within "
+        "the minute or be bribed.",
+        min_players=2,
+        max_players=4,
+        params_model=FortsParams,
+        version=1,
+        chance=True,
+        hidden_information=True,
+        score_name="forts",
+        max_length=None,
+    )
+    params: FortsParams
+
+    def __init__(self, params: GameParams, seed: int = 0) -> None:
+        if not isinstance(params, FortsParams):
+            raise ParameterError(f"{self.info.name} needs FortsParams, got {type(params).__name__}")
+        super().__init__(params, seed)
+        self.params = params
+        try:
+            self.content: Content = load_content(params.content)
+        except DataFileError as err:
+            raise ParameterError(str(err)) from None
+        if params.players not in self.content.player_counts():
+            raise ParameterError(
+                f"content {self.content.source} has homes for {self.content.player_counts()} players, "
+                f"not {params.players}"
+            )
+        self.config = Config(self.content, params.players, params.planning_seconds, params.max_rounds,
+                             params.chronicles)
+
+    def _new_initial_state(self) -> FortsState:
+        rng = self.initial_rng()
+        return FortsState(self, rng, setup(self.config, rng))
+
+    def action_grammar(self) -> Sequence[ActionSpec]:
+        return GRAMMAR
+
+    def canonical_action(self, action: Action) -> Action:
+        """Lower case; numbers without leading zeros (`move a b 02 0` is `move a b 2 0`)."""
+        args = [a.lower() for a in action.args]
+        for i in _NUMBER_VERBS.get(action.kind, ()):
+            if i < len(args) and args[i].isascii() and args[i].isdigit():
+                args[i] = str(int(args[i]))
+        return Action(action.kind, tuple(args))
+
+    def _state_from_position(self, position: Mapping[str, Any], rng: Rng) -> FortsState:
+        return FortsState(self, rng, Model.from_json(dict(position)))
+
+    def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> FortsState:
+        rng = self.initial_rng()
+        return FortsState(self, rng, build_model(self.config, rng, position, rig))
+
+    def policy(self, **options: Any) -> FortsPolicy:
+        return FortsPolicy(**options)
+
+    def static_info(self) -> dict[str, Any]:
+        return static_info(self.config)
+
+    def render_text(self, observation: Mapping[str, Any]) -> str:
+        return render(self.content, observation)
+
+    def web_dir(self) -> Path | None:
+        return Path(__file__).parent / "web"
+
+    def scenario_dir(self) -> Path | None:
+        return Path(__file__).parent / "scenarios"
+
+    def battle_odds(self, attacker: str, defender: str, options: Mapping[str, str]) -> dict[str, Any] | None:
+        """`bloodforge odds forts "2 1" "2 0" --option bonus=great`: attacker and defender as
+        "<infantry> <cavalry>", options `bonus` (territory, great, home or a number) and hero
+        totals `attacker_heroes`, `defender_heroes`."""
+        try:
+            a = _army(attacker)
+            d = _army(defender)
+            bonus_word = options.get("bonus", "territory")
+            b = self.content.data.defence_bonus
+            bonus = {"territory": b.territory, "great": b.great_fort, "home": b.home}.get(bonus_word)
+            if bonus is None:
+                bonus = int(bonus_word)
+            a_total = a + int(options.get("attacker_heroes", "0"))
+            d_total = d + bonus + int(options.get("defender_heroes", "0"))
+        except ValueError as err:
+            raise ParameterError(f"battle odds: {err}") from None
+        sides = self.content.data.die_sides
+        win, draw, lose = battle_odds(a_total, d_total, sides)
+        margins: dict[str, float] = {}
+        for x in range(1, sides + 1):
+            for y in range(1, sides + 1):
+                key = str(a_total + x - d_total - y)
+                margins[key] = margins.get(key, 0.0) + 1.0 / (sides * sides)
+        return {"win": win, "draw": draw, "lose": lose, "attack": a_total, "defence": d_total,
+                "margins": dict(sorted(margins.items(), key=lambda kv: int(kv[0])))}
+
+    def render_odds(self, odds: Mapping[str, Any]) -> str:
+        lines = [
+            f"attack {odds['attack']} against defence {odds['defence']} (each adds one d{self.content.data.die_sides})",
+            f"  attacker wins {odds['win']:.1%}, draw {odds['draw']:.1%}, defender wins {odds['lose']:.1%}",
+            "  margin (attacker's total minus defender's; the loser loses at least that much strength):",
+        ]
+        lines += [f"    {int(k):+d}: {p:.1%}" for k, p in odds["margins"].items()]
+        return "\n".join(lines)
+
+
+def _army(text: str) -> int:
+    words = text.replace(",", " ").split()
+    if len(words) != 2 or not all(w.isdigit() for w in words):
+        raise ValueError(f"an army is '<infantry> <cavalry>', got {text!r}")
+    return int(words[0]) + 2 * int(words[1])
+
+
+__all__ = ["GRAMMAR", "FortsGame", "FortsState"]

@@ -1,0 +1,143 @@
+// Five Forts' look in the browser. The shared area renderer (/static/boards/) draws the 6x6 map
+// from static_info()["board"] (square polygons, land and sea) and the armies, forts, resources
+// and homes from observation()["board"], and turns clicks into legal actions (click your army's
+// territory, then a neighbour; a hero card in the hand to commit it). This module sets the
+// colours and glyphs and adds the panels the map cannot show: each player's forts, units and
+// quota, currency and hand size; the planning clock counting down; the bribery window; the
+// battle with its face-down cards; the round's chronicle.
+//
+// The countdown: observation.clock is {seat, seconds} while a planning minute runs (null
+// otherwise); the server's table carries the real deadline (`deadlines[seat]`, unix ms), which
+// this panel counts down to; when it passes, the server records `timeout <seat>` and
+// observation.phase becomes "bribery" (observation.bribery = the seats still to answer).
+import { clear, el } from "/static/common.js";
+
+const KINDS = { land: { fill: "#e9e2c8" }, sea: { fill: "#b9d3e6", glyph: "≈" } };
+const MARKS = {
+  home: { shape: "house", text: "", title: "home (a great fort): +4 defence for its owner, controlled even when empty" },
+  great_fort: { shape: "tower", text: "2", title: "great fort: recruits 2 infantry or 1 cavalry, +2 defence" },
+  fort: { shape: "tower", text: "", title: "fort: recruits 1 infantry, +1 defence" },
+};
+
+export function createView(ctx) {
+  const stat = ctx.staticInfo;
+  const seats = stat.board.seats || [];
+  const heroes = new Map((stat.heroes || []).map((h) => [h.id, h]));
+  let view = null;
+  let ticker = null;
+
+  const seatName = (seat) => ctx.table?.seats?.[seat]?.name ?? seats[seat]?.name ?? `seat ${seat}`;
+  const colour = (seat) => seats[seat]?.colour ?? "#555";
+
+  const look = {
+    kinds: KINDS,
+    seatColour: (seat) => colour(seat),
+    piece: (p) => (p.kind === "independent"
+      ? { shape: "chip", fill: "#6f6f6f", text: p.label, title: `independent army: ${p.label}` }
+      : { shape: "chip", text: p.label, title: `${seatName(p.owner)}: ${p.label}` }),
+    mark: (m) => {
+      const base = MARKS[m.kind];
+      if (m.kind === "resources") return { shape: "circle", fill: "#f4e7b0", text: m.label, title: "$: +1 currency each turn · f: +3 to the unit quota" };
+      if (!base) return null;
+      return m.kind === "home" ? { ...base, fill: colour(m.owner), title: `${m.label}: ${base.title}` } : base;
+    },
+    handTitle: (v) => {
+      const o = v.observation;
+      return [el("strong", { text: "Hero cards " }),
+        el("span", { class: "muted", text: `${o.hand.length} of ${stat.hand_limit} · price ${o.hero_price}` })];
+    },
+    handItem: (item) => {
+      const h = heroes.get(item.id);
+      return [el("strong", { text: h?.name ?? item.id }), el("span", { class: "small muted", text: h?.text ?? "" })];
+    },
+  };
+
+  function render(v) {
+    view = v;
+    drawPlayers();
+    drawExtra();
+  }
+
+  function drawPlayers() {
+    const box = clear(ctx.players);
+    const o = view.observation;
+    for (let s = 0; s < o.players; s++) {
+      const toMove = (view.actors ?? [view.current_player]).includes(s);
+      const card = el("div", { class: `player ${toMove ? "to-move" : ""} ${o.eliminated[s] ? "eliminated" : ""}`, dataset: { seat: s } });
+      card.append(el("div", { class: "player-head" },
+        el("span", { class: "swatch", style: `background:${colour(s)}` }),
+        el("strong", { text: seatName(s) }),
+        el("span", { class: "muted", text: ` ${o.seat_names[s]}${o.eliminated[s] ? " · out" : ""}` }),
+        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
+        o.seat === s ? el("span", { class: "you-flag", text: "you" }) : null));
+      const held = o.held_since[s] !== null ? " · holding 5" : "";
+      card.append(el("div", { class: "player-stats" },
+        el("span", { title: "forts controlled (5 for a round wins)", text: `forts ${o.forts[s]}${held}` }),
+        el("span", { title: "units / food quota", text: `units ${o.units[s]}/${o.quota[s]}` }),
+        el("span", { title: "currency (+income per turn)", text: `currency ${o.currency[s]} (+${o.income[s]})` }),
+        el("span", { title: "hero cards in hand", text: `heroes ${o.hand_sizes[s]}` })));
+      box.append(card);
+    }
+    const t = o.turn;
+    box.append(el("div", { class: "muted small", text: `Round ${t.round} of ${t.max_rounds} · ${seatName(t.seat)}: ${o.phase}` }));
+  }
+
+  function secondsLeft(seat) {
+    const d = ctx.table?.deadlines?.[String(seat)];
+    const at = typeof d === "object" && d !== null ? d.at : d;
+    return typeof at === "number" ? Math.max(0, Math.ceil((at - Date.now()) / 1000)) : null;
+  }
+
+  function drawExtra() {
+    const box = clear(ctx.extra);
+    const o = view.observation;
+    if (ticker) { clearInterval(ticker); ticker = null; }
+    const parts = [];
+    if (o.chronicle) parts.push(el("div", { class: "chronicle" }, el("strong", { text: `Chronicle: ${o.chronicle.name}` }), el("div", { class: "small", text: o.chronicle.text })));
+    if (o.clock) {
+      const line = el("div", { class: "clock", "data-seat": String(o.clock.seat) });
+      const tick = () => {
+        const left = secondsLeft(o.clock.seat);
+        line.textContent = left === null
+          ? `${seatName(o.clock.seat)} plans: ${o.clock.seconds} s to move a unit`
+          : `${seatName(o.clock.seat)} plans: ${left} s left to move a unit`;
+      };
+      tick();
+      ticker = setInterval(tick, 500);
+      parts.push(el("div", { class: "planning-clock" }, el("strong", { text: "Planning clock" }), line));
+    }
+    if (o.bribery) {
+      parts.push(el("div", { class: "bribery" },
+        el("strong", { text: `Bribery: ${seatName(o.turn.seat)} ran out of time` }),
+        el("div", { class: "small", text: `To answer: ${o.bribery.map(seatName).join(", ")}. A bribe costs the army's strength (infantry 1, cavalry 2); homes cannot be bribed.` })));
+    }
+    const b = o.battle;
+    if (b) {
+      const counts = Object.entries(b.committed_counts).map(([s, n]) => `${seatName(Number(s))}: ${n} face down`);
+      const revealed = b.revealed ? Object.entries(b.revealed).map(([s, cs]) => `${seatName(Number(s))}: ${cs.map((c) => heroes.get(c)?.name ?? c).join(", ") || "none"}`) : [];
+      parts.push(el("div", { class: "battle" },
+        el("strong", { text: `Battle for ${b.to} (${b.stage})` }),
+        el("div", { class: "small", text: `${seatName(b.attacker)} attacks from ${b.from} with ${b.infantry} infantry, ${b.cavalry} cavalry` }),
+        ...[...counts, ...revealed].map((t) => el("div", { class: "small muted", text: t })),
+        b.my_committed.length ? el("div", { class: "small", text: `your cards: ${b.my_committed.map((c) => heroes.get(c)?.name ?? c).join(", ")}` }) : null));
+    }
+    box.hidden = parts.length === 0;
+    box.append(...parts);
+  }
+
+  function prompt(v) {
+    const o = v.observation;
+    const has = (verb) => v.legal.some((t) => t === verb || t.startsWith(`${verb} `));
+    if (has("commit")) return "Battle: click hero cards to commit them face down, then Ready.";
+    if (has("lose")) return "You lost the battle: choose the units to remove.";
+    if (has("retreat")) return "Retreat each surviving unit to a highlighted territory.";
+    if (has("advance")) return "You won: advance, or leave one unit behind.";
+    if (has("disband")) return "Over your food quota: disband units until you are within it.";
+    if (has("pass")) return "Bribery: click one of the late player's territories to bribe it, or pass.";
+    if (o.phase === "planning") return "Plan: recruit, buy a hero card, then move a unit before the minute runs out.";
+    if (o.phase === "action") return "Move or attack with units that may still act; End turn when done.";
+    return "";
+  }
+
+  return { look, render, prompt };
+}

@@ -1,0 +1,51 @@
+"""Shared helpers for the arena tests: scenario states and small queries."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import bloodforge
+from bloodforge.games.arena.game import ArenaGame, ArenaState
+
+
+def game(**params: Any) -> ArenaGame:
+    g = bloodforge.load_game("arena", **params)
+    assert isinstance(g, ArenaGame)
+    return g
+
+
+def scenario(params: dict[str, Any], position: dict[str, Any], rig: dict[str, Any] | None = None,
+             seed: int = 0) -> ArenaState:
+    state = game(**params).load_scenario(
+        {"game": "arena", "params": params, "seed": seed, "position": position, "rig": rig}
+    )
+    assert isinstance(state, ArenaState)
+    return state
+
+
+def pool(*faces: int | None, kinds: str = "") -> list[dict[str, Any]]:
+    """Dice specs: `kinds` letters a=atk t=tmp b=be (default: atk atk atk be ...)."""
+    letters = kinds or "aaab" + "a" * max(0, len(faces) - 4)
+    names = {"a": "atk", "t": "tmp", "b": "be"}
+    return [{"kind": names[k], "face": f} for k, f in zip(letters, faces, strict=True)]
+
+
+def die(kind: str, face: int | None = None, **kw: Any) -> dict[str, Any]:
+    return {"kind": kind, "face": face, **kw}
+
+
+def texts(state: ArenaState) -> list[str]:
+    return [str(a) for a in state.legal_actions()]
+
+
+def game_steps(state: ArenaState, start: int = 0) -> list[str]:
+    return [t for s, t in state.moves()[start:] if s is None]
+
+
+def hp(state: ArenaState, uid: str) -> int | None:
+    return state.board.units[uid].hp
+
+
+def at(state: ArenaState, uid: str) -> str | None:
+    h = state.board.units[uid].hex
+    return None if h is None else f"{h[0]},{h[1]}"
