@@ -107,7 +107,10 @@ def test_a48_the_match_ends_when_no_human_is_left() -> None:
     assert st.is_terminal()
     assert st.scores() == [0.0]
     assert st.npc_won()
-    assert st.returns() == [1.0]  # the contract shares 1 among seats (see Rulings)
+    assert st.returns() == [0.0]  # every seat lost to the Boss (ruling 2)
+    outcome = st.outcome()
+    assert outcome is not None
+    assert outcome.winners == []
 
 
 def test_house_round_limit_ends_with_the_most_hp() -> None:

@@ -106,19 +106,9 @@ class ArenaState(World, State):
         return out
 
     def returns(self) -> list[float]:
-        """The winners share 1. When an NPC side won, the seats are ranked by how long they
-        lasted and their HP (the contract's returns always share 1 among seats; see Rulings)."""
-        lasted = []
-        hp = []
-        for seat in range(self.num_players):
-            u = player.seat_unit(self, seat)
-            fell = self.board.eliminated.index(u.uid) if u.uid in self.board.eliminated else len(self.board.eliminated)
-            lasted.append(float(fell))
-            hp.append(float(max(u.hp or 0, 0)))
-        scores = self.scores()
-        if any(scores):
-            return winners_share(scores)
-        return winners_share(scores, [lasted, hp])
+        """The winning seats share 1; when a side without seats (a Boss, Rivals) won, every
+        seat lost and gets 0 (the contract allows an all-zero outcome for that; see Rulings)."""
+        return winners_share(self.scores()) if any(self.scores()) else [0.0] * self.num_players
 
     def npc_won(self) -> bool:
         """Did a side without seats (a Boss, Rivals) win? (The balance report counts this.)"""
