@@ -10,7 +10,8 @@ JSON object of any other parameter, as a string). What it declares to OpenSpiel:
   own seeded RNG inside `apply`, so there are no explicit chance nodes;
 * imperfect information with observation strings (the seat's JSON observation); the seat's
   whole readable log plus that observation as the information-state string;
-* constant-sum terminal rewards: the returns, 1 shared among the winners;
+* general-sum terminal rewards: the returns, 1 shared among the winners (general rather than
+  constant sum because in some games a side without a seat, a boss, can win: all seats get 0);
 * `num_distinct_actions` = `max_actions`: action id i is the i-th legal action now (see
   `bloodforge.adapters`).
 """
@@ -46,7 +47,7 @@ def _game_type(info: dict[str, Any]) -> Any:
                      else pyspiel.GameType.ChanceMode.DETERMINISTIC),
         information=(pyspiel.GameType.Information.IMPERFECT_INFORMATION if info["hidden_information"]
                      else pyspiel.GameType.Information.PERFECT_INFORMATION),
-        utility=pyspiel.GameType.Utility.CONSTANT_SUM,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info["max_players"],
         min_num_players=info["min_players"],
@@ -75,7 +76,7 @@ class BloodforgeSpielGame(pyspiel.Game):  # type: ignore[misc]
         max_length = info["max_length"] or DEFAULT_MAX_GAME_LENGTH
         game_info = pyspiel.GameInfo(
             num_distinct_actions=MAX_ACTIONS, max_chance_outcomes=0, num_players=players,
-            min_utility=0.0, max_utility=1.0, utility_sum=1.0, max_game_length=max_length,
+            min_utility=0.0, max_utility=1.0, utility_sum=None, max_game_length=max_length,
         )
         super().__init__(_game_type(info), game_info, params)
 

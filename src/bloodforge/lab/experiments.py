@@ -294,6 +294,7 @@ def summarise_variants(exp: Experiment, results: Sequence[GameResult]) -> dict[s
             "name": name, "games": len(games),
             "seats": seat_summary(games, exp.players), "roles": role_summary(games),
             "mean_plies": round(sum(r.plies for r in games) / len(games), 2) if games else 0.0,
+            # games without a sole winner: draws, shared wins, or a boss win (every seat 0)
             "draws": sum(1 for r in games if max(r.returns) < 1.0),
         }
         if name != names[0] and games and len(games) == len(base):
