@@ -2,6 +2,11 @@
 
 Run on demand (not a test):
     python benchmarks/bench_server_load.py [--tables 20,100,300] [--seconds 15] [--db URL]
+    python benchmarks/bench_server_load.py --processes 2 --db postgresql://user:pass@127.0.0.1/bench
+
+With `--processes N` (PostgreSQL only) N `serve` processes share the database; each client
+creates its table on one process and plays it over the websocket of the next one, so every
+action crosses processes (LISTEN/NOTIFY) on its way to the other seats' views.
 
 Starts `bloodforge serve` in a subprocess (temp SQLite file unless --db), then for each table
 count: creates that many Bloodstones tables (seat 0 a simulated human client, seat 1 the random
@@ -34,6 +39,8 @@ from rich.console import Console
 from rich.table import Table
 
 ROOT = Path(__file__).resolve().parents[1]
+#: Seconds a client waits for any message before it counts a stall and leaves the table.
+RECV_TIMEOUT = 10.0
 
 
 @dataclass
@@ -41,6 +48,7 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     versions: int = 0
     errors: int = 0
+    stalls: int = 0
     games_finished: int = 0
 
 
@@ -92,6 +100,7 @@ async def new_table(http: httpx.AsyncClient, seed: int) -> tuple[str, str]:
 
 async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, stats: Stats,
                  held: list[int]) -> None:
+    """Create tables through `http` (one server process) and play them on `port` (maybe another)."""
     rng = random.Random(seed)
     while time.monotonic() < stop_at:
         table_id, token = await new_table(http, seed)
@@ -105,7 +114,11 @@ async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, 
                 sent_at: float | None = None
                 view: dict[str, object] = {}
                 while time.monotonic() < stop_at:
-                    msg = json.loads(await ws.recv())
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
+                    except TimeoutError:
+                        stats.stalls += 1  # no answer: counted, and the table is left
+                        break
                     if msg["type"] == "state":
                         stats.versions += max(0, msg["version"] - last_version)
                         last_version = msg["version"]
@@ -131,16 +144,22 @@ async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, 
                 held[0] -= 1
 
 
-async def run_level(port: int, tables: int, seconds: float, pid: int) -> dict[str, float]:
+async def run_level(ports: list[int], tables: int, seconds: float, pids: list[int]) -> dict[str, float]:
     stats = Stats()
     held = [0, 0]
     limits = httpx.Limits(max_connections=64)
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60, limits=limits) as http:
+    https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60, limits=limits) for p in ports]
+    try:
         start = time.monotonic()
         stop_at = start + seconds
-        await asyncio.gather(*(client(port, http, 1000 + i, stop_at, stats, held) for i in range(tables)))
+        n = len(ports)
+        await asyncio.gather(*(client(ports[(i + 1) % n], https[i % n], 1000 + i, stop_at, stats, held)
+                               for i in range(tables)))
         elapsed = time.monotonic() - start
-        health = (await http.get("/api/health")).json()
+        live = [(await h.get("/api/health")).json()["live_tables"] for h in https]
+    finally:
+        for h in https:
+            await h.aclose()
     lat = sorted(stats.latencies)
 
     def pct(p: float) -> float:
@@ -153,10 +172,11 @@ async def run_level(port: int, tables: int, seconds: float, pid: int) -> dict[st
         "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
         "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "errors": stats.errors,
+        "stalls": stats.stalls,
         "held": held[1],
         "games": stats.games_finished,
-        "live_tables": health["live_tables"],
-        "rss": rss_mb(pid),
+        "live_tables": sum(live),
+        "rss": sum(rss_mb(pid) for pid in pids),
     }
 
 
@@ -165,26 +185,32 @@ def main() -> None:
     parser.add_argument("--tables", default="20,100,300", help="comma-separated table counts")
     parser.add_argument("--seconds", type=float, default=15.0, help="duration of each level")
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
+    parser.add_argument("--processes", type=int, default=1, help="server processes sharing the database")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="bloodforge-bench-")
     db_url = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
-    port = free_port()
-    proc = start_server(db_url, port)
+    if args.processes > 1 and db_url.startswith("sqlite"):
+        parser.error("several server processes share a PostgreSQL database: give --db postgresql://...")
+    ports = [free_port() for _ in range(args.processes)]
+    procs = [start_server(db_url, p) for p in ports]
     console = Console(width=180)
     table = Table(title=f"bloodforge server load ({'SQLite' if db_url.startswith('sqlite') else 'PostgreSQL'}, "
-                        f"{os.cpu_count()} cores, clients and server on one machine)")
+                        f"{args.processes} server process(es), {os.cpu_count()} cores, clients and servers "
+                        "on one machine)")
     for col in ("tables (clients)", "client actions/s", "all actions/s", "p50 ms", "p95 ms", "p99 ms",
-                "errors", "tables held", "games ended", "server RSS MB"):
+                "errors", "stalls", "tables held", "games ended", "servers' RSS MB"):
         table.add_column(col, justify="right")
     try:
         for level in (int(x) for x in args.tables.split(",")):
-            r = asyncio.run(run_level(port, level, args.seconds, proc.pid))
+            r = asyncio.run(run_level(ports, level, args.seconds, [p.pid for p in procs]))
             table.add_row(f"{level}", f"{r['client_actions_s']:.0f}", f"{r['all_actions_s']:.0f}",
-                          f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}", f"{r['errors']}",
+                          f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}", f"{r['errors']}", f"{r['stalls']}",
                           f"{r['held']}", f"{r['games']}", f"{r['rss']:.0f}")
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        for proc in procs:
+            proc.terminate()
+        for proc in procs:
+            proc.wait(timeout=20)
     console.print(table)
 
 

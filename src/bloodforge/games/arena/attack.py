@@ -112,8 +112,12 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack")
     dealt = 0
     fallen: list[Unit] = []
+    hurt: list[Unit] = []
     for t in targets:
-        dealt += damage(w, t, total, atk.name, fallen)
+        got = damage(w, t, total, atk.name, fallen)
+        dealt += got
+        if got > 0:
+            hurt.append(t)
     if fallen:
         check_end(w, fallen)
     if dealt > 0:
@@ -134,7 +138,35 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
                 w.board.queue.append(item)
             else:
                 w.board.queue.append(QItem(e, u.uid, s.uid, ctx))
+    rot(w, u, hurt)
     drain(w)
+
+
+def rot(w: World, u: Unit, hurt: list[Unit]) -> None:
+    """House Rot deck (ruling 25): after the attack's own text, one Rot card per Champion or Rival
+    the attack damaged and who still stands, in target order; an empty deck reshuffles its
+    discards (TB-DECK). The card goes to the face-up discards once its effects are queued."""
+    deck = w.board.decks.get(f"rot:{u.uid}")
+    if deck is None or u.kind != "boss":
+        return
+    cards = {c.id: c for c in w.content.boss(u.content_id).rot}
+    for t in hurt:
+        if not t.alive or t.kind not in ("champion", "rival"):
+            continue
+        card_id = deck.draw(w.rng)
+        if card_id is None:
+            return
+        card = cards[card_id]
+        w.log(f"{u.name} deals the Rot card '{card.name}' to {t.name}", kind="rot")
+        for e in card.effects:
+            s = u if e.who == "self" else t
+            ctx: dict[str, object] = {"why": card.name, "pref": "temp"}
+            if e.op in ("push", "pull", "throw"):
+                if u.hex is None or s.hex is None:
+                    continue
+                ctx["origin"] = hex_id(u.hex)
+            w.board.queue.append(QItem(e, u.uid, s.uid, ctx))
+        deck.discard(card_id)
 
 
 def can_invoke(w: World, u: Unit) -> bool:

@@ -197,6 +197,17 @@ class BossCard(_Strict):
     target: Literal["most_hp", "least_hp", "nearest"] = "most_hp"
 
 
+class RotCard(_Strict):
+    """A card of a Boss's Rot deck (house design; the rulebook names only "15 Rot Cards").
+
+    One is drawn for every Champion or Rival a Boss's attack damaged and who still stands, after
+    the attack's own text (ruling 25); `who: target` is that victim, `who: self` the Boss."""
+
+    id: str = Field(pattern=ID)
+    name: str
+    effects: list[Effect] = Field(min_length=1)
+
+
 class Boss(_Strict):
     id: str = Field(pattern=ID)
     name: str
@@ -214,12 +225,21 @@ class Boss(_Strict):
     actions: list[BossCard] = Field(min_length=1)
     dice: list[SpecialDie] = Field(default_factory=list)
     minions: list[MinionDef] = Field(default_factory=list)
+    rot: list[RotCard] = Field(default_factory=list)  # empty: the Boss has no Rot deck
 
     @model_validator(mode="after")
     def _board(self) -> Boss:
         cats = sorted(a.category for a in self.attacks)
         if cats != ["doubles", "singles", "triples"]:
             raise ValueError(f"boss {self.id!r} needs exactly one attack per category (A42), has {cats}")
+        ids = [c.id for c in self.rot]
+        if len(set(ids)) != len(ids):
+            raise ValueError(f"boss {self.id!r} has duplicate Rot card ids")
+        for c in self.rot:
+            for e in c.effects:
+                if e.op in ("attack_damage", "recall", "move", "reroll", "place_tile"):
+                    raise ValueError(f"Rot card {c.id!r}: effect {e.op!r} has no meaning after an attack "
+                                     "(Rot cards hurt the victim or feed the Boss)")
         return self
 
     def attack(self, category: str) -> Attack:
@@ -356,6 +376,7 @@ class Content(_Strict):
         for b in self.bosses:
             every += [(b.id, e) for a in b.attacks for e in a.effects]
             every += [(b.id, e) for k in b.actions for e in k.effects]
+            every += [(b.id, e) for k in b.rot for e in k.effects]
         for owner, e in every:
             if e.op == "add_die" and e.die not in dice:
                 raise ValueError(f"{owner}: unknown special die {e.die!r}")

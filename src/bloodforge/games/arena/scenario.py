@@ -60,6 +60,13 @@ class TileSpec(_Strict):
     owner: str | None = None
 
 
+class DeckSpec(_Strict):
+    """A deck's state: its face-down pile (top first) and its face-up discards, oldest first."""
+
+    pile: list[str] = Field(default_factory=list)
+    discards: list[str] = Field(default_factory=list)
+
+
 class Position(_Strict):
     arena: ArenaMap | None = None
     round: int = Field(default=1, ge=1)
@@ -70,6 +77,7 @@ class Position(_Strict):
     active: str | None = None
     phase: Literal["pick", "turns"] = "turns"
     rolled: bool = True  # the active character's pool shows the given faces (turn step 3)
+    decks: dict[str, DeckSpec] = Field(default_factory=dict)  # deck key -> pile and discards
 
 
 class Rig(_Strict):
@@ -129,10 +137,21 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
                 if not 1 <= v <= size:
                     raise ScenarioError(f"rig.d{size}: {v} is impossible on a d{size}")
             b.dice[size] = Dice(seq)
+    for key, dspec in pos.decks.items():
+        if key not in b.decks:
+            raise ScenarioError(f"position.decks: no deck {key!r}; decks: {', '.join(sorted(b.decks))}")
+        have = sorted(b.decks[key].pile + b.decks[key].discards)
+        if sorted(dspec.pile + dspec.discards) != have:
+            raise ScenarioError(f"position.decks.{key}: pile and discards must hold exactly the deck's cards "
+                                f"({', '.join(have)})")
+        b.decks[key] = Deck(list(reversed(dspec.pile)), dspec.discards)
     for key, cards in r.decks.items():
         if key not in b.decks:
             raise ScenarioError(f"rig.decks: no deck {key!r}; decks: {', '.join(sorted(b.decks))}")
         deck = b.decks[key]
+        unknown = [c for c in cards if c not in deck.pile + deck.discards]
+        if unknown:
+            raise ScenarioError(f"rig.decks.{key}: {', '.join(unknown)} not in this deck")
         rest = [c for c in deck.pile + deck.discards if c not in cards]
         b.decks[key] = Deck(rest + list(reversed(cards)))  # the pile's top is its end
     for u in b.units.values():

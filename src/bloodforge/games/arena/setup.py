@@ -46,6 +46,8 @@ def setup(w: World) -> None:
         b.units[u.uid] = u
         b.decks[f"speed:{u.uid}"] = Deck.shuffled([str(i) for i in range(1, 7)], w.rng)  # R-SET-9
         b.decks[f"actions:{u.uid}"] = Deck.shuffled([a.id for a in bd.actions], w.rng)
+        if bd.rot:
+            b.decks[f"rot:{u.uid}"] = Deck.shuffled([c.id for c in bd.rot], w.rng)  # R-CMP-9, house
         for m in bd.minions:
             for k in range(m.count):
                 mu = _minion(w, u, m.id, m.name, k, m.count, m.hp)
