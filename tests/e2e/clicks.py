@@ -61,4 +61,12 @@ def perform(page: Page, action: str) -> None:
         if not button.is_visible():
             page.eval_on_selector_all("#actions details", "els => els.forEach(d => d.open = true)")
         button.click()
+    confirm_if_asked(page)
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=15_000)
+
+
+def confirm_if_asked(page: Page) -> None:
+    """Ending a turn with moves left asks for a confirmation (docs/browser.md): give it."""
+    yes = page.locator("#confirm:not([hidden]) .confirm-yes")
+    if yes.count():
+        yes.click()

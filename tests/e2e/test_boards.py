@@ -83,7 +83,7 @@ def test_a_hex_game_without_a_view_renders_and_a_click_on_a_hex_picks_the_hex_ar
     target = steps[0].split()[2]
     page.locator(f'polygon.cell[data-hex="{target}"]').click(force=True)
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
-    expect(page.locator("#log")).to_contain_text(f"seat 0 steps to {target}")
+    expect(page.locator("#log")).to_contain_text(f"Walker steps to {target}")  # the seat by its name
 
 
 def test_flat_topped_hexes(page: Page, server: ServerThread, shots: Path, hexwalk: None) -> None:
@@ -113,7 +113,7 @@ def test_an_area_map_without_outlines_gets_cells_around_its_points(
     page.screenshot(path=str(shots / "23-areas-generic.png"))
     page.locator(f'polygon.cell[data-area="{target}"]').click(force=True)
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
-    expect(page.locator("#log")).to_contain_text(f"seat 0 steps to {target}")
+    expect(page.locator("#log")).to_contain_text(f"Walker steps to {target}")  # the seat by its name
 
 
 def test_argument_picking_rules_in_the_page(page: Page, server: ServerThread) -> None:

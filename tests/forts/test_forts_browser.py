@@ -9,52 +9,19 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 import yaml
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Page, expect
+from tests.e2e import conftest as e2e
 from tests.server.support import ServerThread
 
-from bloodforge.server.config import Settings
+# The end-to-end fixtures (Debian's Chromium, the real server, a page that fails on JS errors).
+browser, page, server = e2e.browser, e2e.page, e2e.server
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCENARIO = Path(__file__).resolve().parents[2] / "src/bloodforge/games/forts/scenarios/bribery.yaml"
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    if not CHROMIUM.exists():
-        raise RuntimeError("Debian's chromium is missing: `bash .ci/run` installs it (apt-get install chromium)")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ServerThread]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'forts.sqlite3'}", ai_delay=0.02, ai_time_budget=5.0)
-    with ServerThread(settings) as s:
-        yield s
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert not errors, errors
+SHOTS = e2e.SCREENSHOTS
 
 
 def test_the_planning_clock_counts_down_then_a_timeout_opens_bribery(page: Page, server: ServerThread) -> None:

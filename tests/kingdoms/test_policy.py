@@ -1,13 +1,16 @@
-"""The greedy policy: it beats random play and never reads hidden information."""
+# ruff: noqa: N802  (test names carry the rule ids, K23, T5, A37, in capitals)
+"""The greedy policy: it beats random play, never reads hidden information, retreats a lost
+defence, buys ports, ships and air units and ferries troops across water."""
 
 from __future__ import annotations
 
 import bloodforge
-from bloodforge.core import Rng
+from bloodforge.core import Action, Rng
+from bloodforge.games.kingdoms import KingdomsState
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
 from bloodforge.lab.selfplay import play_game
 
-from .helpers import fresh
+from .helpers import fresh, play, scenario
 
 
 def test_greedy_beats_three_random_players() -> None:
@@ -38,3 +41,80 @@ def test_greedy_decisions_are_invariant_under_resampling_hidden_information() ->
         # mix greedy and random moves so armies meet
         s.apply(action if rng.random() < 0.7 else rng.choice(s.legal_actions(seat)), seat)
     assert checked > 20
+
+
+def _defence(defenders: dict[str, int], attackers: dict[str, int]) -> tuple[KingdomsState, KingdomsPolicy]:
+    """Elves attack Humans in amberford from thornbrake; the first strike is rigged to miss."""
+    pieces = [{"faction": "elves", "kind": k, "at": "thornbrake", "count": n} for k, n in attackers.items()]
+    pieces += [{"faction": "humans", "kind": k, "at": "amberford", "count": n} for k, n in defenders.items()]
+    s = scenario({"active": "elves", "phase": "combat_move", "clear_units": True,
+                  "owner": {"amberford": "humans", "northgate": "humans", "thornbrake": "elves"},
+                  "pieces": pieces}, rig={"dice": [6] * 30})
+    for k, n in attackers.items():
+        for _ in range(n):
+            play(s, f"move thornbrake amberford {k}")
+    play(s, "done", "fight amberford")
+    assert s.battle is not None
+    assert s.battle.stage == "def_choice"
+    return s, KingdomsPolicy()
+
+
+def test_K72_A24_greedy_defender_retreats_when_the_exact_odds_say_the_battle_is_lost() -> None:
+    # the attack of opportunity (6/6 + 6/2 = 4 expected hits) takes the four infantry, the two
+    # dragons (28 crowns) escape; standing would lose everything for about 14 crowns of damage
+    s, policy = _defence({"infantry": 4, "dragon": 2}, {"cavalry": 6, "infantry": 6})
+    assert policy.choose(s, 1, Rng(0)) == Action("retreat", ("northgate",))
+    r = policy.odds(["cavalry"] * 6 + ["infantry"] * 6, ["infantry"] * 4 + ["dragon"] * 2)
+    assert r["win"] > 0.85
+
+
+def test_K72_greedy_defender_stands_when_it_can_hold_or_leaving_costs_more() -> None:
+    s, policy = _defence({"infantry": 4}, {"cavalry": 1})
+    assert policy.choose(s, 1, Rng(0)) == Action("stand")
+    # a lost cause, but the attack of opportunity would take the lone infantry anyway: strike back
+    s, policy = _defence({"infantry": 1}, {"cavalry": 6})
+    assert policy.choose(s, 1, Rng(0)) == Action("stand")
+
+
+def test_K30_K121_greedy_buys_a_port_then_ships_when_rich_land_lies_across_water() -> None:
+    # the central gem islands are joined to no home region by land; rich land next door comes
+    # first, so the sea is bought with crowns the army cannot use (production full: 8 in reserve)
+    full = [{"faction": "elves", "kind": "infantry", "at": "reserve", "count": 8}]
+    policy = KingdomsPolicy()
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60}, "pieces": full})
+    assert policy.choose(s, 0, Rng(0)) == Action("buy", ("port",))
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 60}, "pieces": full,
+                  "ports": ["thornbrake"]})
+    assert policy.choose(s, 0, Rng(0)) == Action("buy", ("ship",))
+    s = scenario({"active": "elves", "phase": "purchase", "round": 5, "treasury": {"elves": 20}})
+    assert policy.choose(s, 0, Rng(0)) == Action("buy", ("cavalry",))  # the land next door first
+    early = scenario({"active": "elves", "phase": "purchase", "round": 1, "treasury": {"elves": 60},
+                      "pieces": full})
+    assert policy.choose(early, 0, Rng(0)).args != ("port",)  # not in the first rounds
+
+
+def test_K30_greedy_buys_an_air_unit_with_spare_crowns() -> None:
+    s = scenario({"active": "elves", "phase": "purchase", "round": 1, "treasury": {"elves": 40}})
+    assert KingdomsPolicy().choose(s, 0, Rng(0)) == Action("buy", ("dragon",))
+    poor = scenario({"active": "elves", "phase": "purchase", "round": 1, "treasury": {"elves": 15}})
+    assert KingdomsPolicy().choose(poor, 0, Rng(0)) == Action("buy", ("cavalry",))
+
+
+def test_K48_A12_greedy_boards_ships_then_sails_and_lands_across_water() -> None:
+    s = scenario({"active": "elves", "phase": "noncombat", "round": 5, "clear_units": True,
+                  "pieces": [{"faction": "elves", "kind": "infantry", "at": "thornbrake", "count": 2},
+                             {"faction": "elves", "kind": "ship", "at": "leafsound"}]})
+    policy = KingdomsPolicy()
+    a = policy.choose(s, 0, Rng(0))
+    assert a == Action("move", ("thornbrake", "leafsound", "infantry"))
+    # the coast around glimmer_bay is ours: the nearest land to take is a central island
+    coast = dict.fromkeys(("brightleaf", "willowmere", "starwater", "dawnreach"), "elves")
+    s = scenario({"active": "elves", "phase": "combat_move", "round": 5, "clear_units": True, "owner": coast,
+                  "pieces": [{"faction": "elves", "kind": "ship", "at": "glimmer_bay"},
+                             {"faction": "elves", "kind": "infantry", "at": "glimmer_bay", "aboard": True}]})
+    a = policy.choose(s, 0, Rng(0))
+    assert (a.kind, a.args[0], a.args[2]) == ("move", "glimmer_bay", "ship")
+    s.apply(a, 0)
+    landing = policy.choose(s, 0, Rng(0))
+    assert (landing.kind, landing.args[0], landing.args[2]) == ("move", a.args[1], "infantry")
+    assert landing.args[1] in ("crown_isle", "sunspire", "moonspire")

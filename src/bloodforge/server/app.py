@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request, Response, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -171,6 +173,21 @@ def _pages(app: FastAPI) -> None:
         del table_id
         return FileResponse(WEB_DIR / "table.html")
 
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> FileResponse:
+        del game_id
+        return FileResponse(WEB_DIR / "rules.html")
+
+    @app.get("/api/games/{game_id}/rules")
+    async def game_rules(game_id: str) -> dict[str, str]:
+        """The players' rules of a game: the `rules.md` its folder ships (Markdown)."""
+        return await asyncio.to_thread(rules_text, game_id)
+
+    @app.get("/api/games/{game_id}/seats")
+    async def game_seats(game_id: str, players: int | None = None) -> dict[str, list[dict[str, Any]]]:
+        """What each seat plays when the game fixes it (its board's `seats`), for the lobby."""
+        return await asyncio.to_thread(seat_roles, game_id, players)
+
     @app.get("/games/{game_id}/{file_path:path}", include_in_schema=False)
     async def game_asset(game_id: str, file_path: str) -> FileResponse:
         """A file of a game's browser view (`games/<id>/web/`): its look, over the shared boards."""
@@ -207,6 +224,37 @@ def game_asset_path(game_id: str, file_path: str) -> Path:
     if not path.is_relative_to(root) or not path.is_file():
         raise ApiError(404, "asset/not_found", "no such file in the game's web folder")
     return path
+
+
+def rules_text(game_id: str) -> dict[str, str]:
+    """`rules.md` beside the game's own module (its folder, `games/<id>/`), or 404."""
+    info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
+    if info is None:
+        raise ApiError(404, "game/unknown", f"no game {game_id[:40]!r}")
+    game = bloodforge.load_game(game_id, players=info["min_players"])
+    module = sys.modules.get(type(game).__module__)
+    folder = Path(module.__file__).resolve().parent if module and module.__file__ else None
+    path = folder / "rules.md" if folder else None
+    if path is None or not path.is_file():
+        raise ApiError(404, "rules/not_found", f"{info['name']} ships no rules page")
+    return {"game": game_id, "name": str(info["name"]), "markdown": path.read_text(encoding="utf-8")}
+
+
+def seat_roles(game_id: str, players: int | None) -> dict[str, list[dict[str, Any]]]:
+    """The seats' roles and colours of `game_id` with `players` players and default parameters,
+    from `static_info()["board"]["seats"]` (empty when the game deals roles at the start)."""
+    info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
+    if info is None:
+        raise ApiError(404, "game/unknown", f"no game {game_id[:40]!r}")
+    n = players if players is not None else int(info["min_players"])
+    if not int(info["min_players"]) <= n <= int(info["max_players"]):
+        limits = f"{info['min_players']} to {info['max_players']}"
+        raise ApiError(422, "params/invalid", f"{info['name']} takes {limits} players")
+    board = bloodforge.load_game(game_id, players=n).static_info().get("board") or {}
+    seats = [s for s in board.get("seats") or [] if isinstance(s, dict) and int(s.get("seat", -1)) < n]
+    return {"seats": [
+        {"seat": int(s["seat"]), "role": str(s.get("name", "")), "colour": s.get("colour")} for s in seats
+    ]}
 
 
 _WEB_DIRS: dict[str, Path] = {}

@@ -67,9 +67,12 @@ export function toast(message, kind = "error") {
 // Seat secrets are kept in this browser so that "your tables" can be resumed from the lobby.
 const KEY = "bloodforge.seats";
 
+// One entry per table and seat: with two human seats in one browser (hot seat, tests) each link
+// keeps its own seat. (Entries of older versions are keyed by the table id alone.)
 export function rememberSeat(tableId, seat, token, label) {
   const all = loadSeats();
-  all[tableId] = { seat, token, label, at: Date.now() };
+  if (all[tableId]?.seat === seat) delete all[tableId];
+  all[`${tableId}#${seat}`] = { table: tableId, seat, token, label, at: Date.now() };
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 

@@ -28,7 +28,7 @@ function currentGame() {
 
 function onGameChange() {
   const g = currentGame();
-  $("game-summary").textContent = g.summary;
+  clear($("game-summary")).append(g.summary, " ", el("a", { href: `/rules/${encodeURIComponent(g.id)}`, target: "_blank", rel: "noopener", text: "Rules" }));
   const players = clear($("players"));
   for (let n = g.min_players; n <= g.max_players; n++) players.append(el("option", { value: n, text: n }));
   players.value = String(g.min_players);
@@ -69,6 +69,21 @@ function schemaTypes(schema) {
   return (schema.anyOf || []).map((s) => s.type).filter(Boolean);
 }
 
+// What each seat plays (the Soldiers, the Witch, a realm), when the game fixes it.
+let rolesSeq = 0;
+async function showRoles(g, n) {
+  const seq = ++rolesSeq;
+  let roles = [];
+  try { roles = (await api("GET", `/api/games/${encodeURIComponent(g.id)}/seats?players=${n}`)).seats; } catch { roles = []; }
+  if (seq !== rolesSeq) return;
+  for (const r of roles) {
+    const node = document.querySelector(`.seat-row[data-seat="${r.seat}"] .seat-role`);
+    if (!node) continue;
+    node.textContent = `plays ${r.role}`;
+    if (r.colour) node.style.borderLeft = `0.6em solid ${r.colour}`;
+  }
+}
+
 function renderSeats() {
   const g = currentGame();
   const n = Number($("players").value);
@@ -82,13 +97,23 @@ function renderSeats() {
     const strength = el("select", { class: "seat-strength", "aria-label": `seat ${i + 1} strength` },
       ...Array.from({ length: 10 }, (_, k) => el("option", { value: k + 1, text: `strength ${k + 1}` })));
     strength.value = "10";
-    const name = el("input", { class: "seat-name", maxlength: 40, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
-    if (i === 0) name.value = localStorage.getItem("bloodforge.name") || "";
-    const sync = () => { strength.hidden = kind.value === "human"; };
+    const name = el("input", { class: "seat-name", maxlength: 40, "aria-label": `seat ${i + 1} name`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
+    const remembered = localStorage.getItem("bloodforge.name") || "";
+    // The remembered name is a person's: only the first human seat gets it, never an AI seat.
+    const sync = () => {
+      const human = kind.value === "human";
+      strength.hidden = human;
+      if (!human && name.value === remembered) name.value = "";
+      if (human && i === 0 && !name.value) name.value = remembered;
+      name.placeholder = human ? (i === 0 ? "Your name" : `Player ${i + 1}`) : "AI (name optional)";
+    };
     kind.addEventListener("change", sync);
     sync();
-    box.append(el("div", { class: "seat-row" }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), name, kind, strength));
+    box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), name, kind, strength,
+      el("span", { class: "seat-role" }),
+      el("span", { class: "field-error", dataset: { errorFor: `seat-${i}` } })));
   }
+  showRoles(g, n);
 }
 
 function collectParams() {
@@ -116,15 +141,19 @@ async function onCreate(ev) {
     return { name, kind: "agent", agent: kind.slice(6), strength: Number(row.querySelector(".seat-strength").value) };
   });
   const body = { game: currentGame().id, name: $("table-name").value, params: collectParams(), seats };
+  const clock = $("turn-clock").value;
+  if (clock) body.turn_clock = Number(clock);
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
   const file = $("scenario").files[0];
-  if (file) { body.scenario = await file.text(); body.scenario_name = file.name; delete body.params; }
-  if (seats[0].name) localStorage.setItem("bloodforge.name", seats[0].name);
+  // a scenario names its game, parameters and seed itself
+  if (file) { body.scenario = await file.text(); body.scenario_name = file.name; delete body.params; delete body.game; }
+  if (seats[0].name && seats[0].kind === "human") localStorage.setItem("bloodforge.name", seats[0].name);
+  clearErrors();
   button.disabled = true;
   try {
     const created = await api("POST", "/api/tables", body);
-    for (const link of created.links) rememberSeat(created.table.id, link.seat, link.token, `${created.table.name} — ${link.name}`);
+    for (const link of created.links) rememberSeat(created.table.id, link.seat, link.token, `${created.table.name} — ${link.name} (seat ${link.seat + 1})`);
     if (created.links.length === 1) {
       location.href = seatLink(created.table.id, created.links[0].seat, created.links[0].token);
       return;
@@ -132,10 +161,45 @@ async function onCreate(ev) {
     showCreated(created);
     renderMine();
   } catch (err) {
-    toast(`Could not create the table: ${err.message}`);
+    showError(err);
   } finally {
     button.disabled = false;
   }
+}
+
+// A refusal is written beside the field it is about (the parameter, the seats, the scenario
+// file, the seed or the clock), else under the button.
+const ERROR_FIELD = {
+  "params/invalid": () => paramField(), "scenario/invalid": () => $("scenario"), "scenario/too_large": () => $("scenario"),
+  "seats/invalid": () => $("seats"), "agent/unknown": () => $("seats"), "game/unknown": () => $("game"),
+};
+
+function paramField(message) {
+  for (const input of document.querySelectorAll("[data-param]")) {
+    if ((message || "").includes(input.dataset.param)) return input;
+  }
+  return $("params");
+}
+
+function clearErrors() {
+  for (const node of document.querySelectorAll(".field-error.generated")) node.remove();
+  for (const node of document.querySelectorAll(".input-error")) node.classList.remove("input-error");
+  $("form-error").textContent = "";
+}
+
+function showError(err) {
+  let field = null;
+  if (err.code === "params/invalid") field = paramField(err.message);
+  else if (err.code === "request/invalid" && /turn_clock/.test(err.message)) field = $("turn-clock");
+  else if (err.code === "request/invalid" && /seed/.test(err.message)) field = $("seed");
+  else if (ERROR_FIELD[err.code]) field = ERROR_FIELD[err.code]();
+  $("form-error").textContent = `Could not create the table: ${err.message}`;
+  if (!field) return;
+  if (field.closest("details")) field.closest("details").open = true;
+  field.classList.add("input-error");
+  const note = el("div", { class: "field-error generated", "aria-live": "assertive", text: err.message });
+  (field.closest("label") || field).after(note);
+  if (field.focus) field.focus();
 }
 
 function showCreated(created) {
@@ -164,7 +228,8 @@ function renderMine() {
   const list = clear($("mine"));
   for (const id of ids) {
     const s = seats[id];
-    list.append(el("li", {}, el("a", { href: seatLink(id, s.seat, s.token), text: s.label || id })));
+    const tableId = s.table ?? id;
+    list.append(el("li", {}, el("a", { href: seatLink(tableId, s.seat, s.token), dataset: { seat: String(s.seat) }, text: s.label || tableId })));
   }
 }
 

@@ -52,12 +52,15 @@ async function start() {
   const named = ctx.table.name.startsWith(ctx.table.game_name);
   $("table-title").textContent = named ? ctx.table.name : `${ctx.table.name} · ${ctx.table.game_name}`;
   $("who").textContent = seat === null ? "spectating" : `you are ${ctx.table.seats[seat]?.name ?? `seat ${seat}`}`;
-  if (seat !== null && token) rememberSeat(tableId, seat, token, `${ctx.table.name} — ${ctx.table.seats[seat]?.name}`);
+  if (seat !== null && token) rememberSeat(tableId, seat, token, `${ctx.table.name} — ${ctx.table.seats[seat]?.name} (seat ${seat + 1})`);
   const suffix = location.hash;
   const modeLink = $("mode-link");
   modeLink.textContent = replayMode ? "Back to the table" : "Replay";
   modeLink.href = replayMode ? `/table/${encodeURIComponent(tableId)}${suffix}` : `/table/${encodeURIComponent(tableId)}/replay${suffix}`;
   ctx.ui = await makeUi();
+  setupAlerts();
+  const rules = $("rules-link");
+  if (rules) rules.href = `/rules/${encodeURIComponent(ctx.table.game)}`;
   document.addEventListener("keydown", onKey);
   if (replayMode) startReplay(); else connect();
 }
@@ -87,17 +90,56 @@ async function makeUi() {
       drawPlayers(v, board);
       game.render?.(v, legal); // first: the look may read what the game's view keeps of `v`
       if (board) board.render(v, legal);
-      else clear($("board")).append(el("pre", { class: "observation", text: JSON.stringify(v.observation, null, 1) }));
+      else clear($("board")).append(el("div", { class: "observation" }, readable(v.observation)));
       if (!board) clear($("hand")).hidden = true;
     },
     label: (t) => game.label?.(t) ?? (board ? board.label(t) : plainLabel(t)),
+    confirm: (t, v) => game.confirm?.(t, v) ?? null,
     prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action on the right." : ""),
     closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
     reset: () => board?.reset() ?? false,
   };
 }
 
-// Every seat with its colour; a game's view may draw its own panel over it.
+// An observation without a board, for people: nested keys and values, never raw JSON.
+function readable(value, depth = 0) {
+  if (value === null || value === undefined) return el("span", { class: "muted", text: "—" });
+  if (Array.isArray(value)) {
+    if (!value.length) return el("span", { class: "muted", text: "none" });
+    if (value.every((x) => typeof x !== "object" || x === null)) return el("span", { text: value.map((x) => x ?? "—").join(", ") });
+    return el("ol", {}, ...value.map((x) => el("li", {}, readable(x, depth + 1))));
+  }
+  if (typeof value === "object") {
+    const dl = el("dl", { class: "readable" });
+    for (const [k, x] of Object.entries(value)) {
+      if (k === "board" || k === "log") continue;
+      dl.append(el("dt", { text: k.replace(/_/g, " ") }), el("dd", {}, readable(x, depth + 1)));
+    }
+    return dl;
+  }
+  if (typeof value === "boolean") return el("span", { text: value ? "yes" : "no" });
+  return el("span", { text: String(value) });
+}
+
+// Log lines name seats "P0", "P1 (Horse Lords)", or "seat 1 (Witch)" (the core's default
+// label, at the start of a line): people read the players' names instead.
+function withNames(line) {
+  const name = (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole;
+  return String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
+}
+
+// The seat a log line is about (it starts with the seat's label), or null.
+function lineSeat(line) {
+  const m = /^(?:P|seat )(\d+)\b/.exec(String(line));
+  return m ? Number(m[1]) : null;
+}
+
+// What a seat plays (a faction, a side), as the board names its seats.
+function roleOf(s) {
+  return ctx.staticInfo?.board?.seats?.find((x) => x.seat === s)?.name ?? "";
+}
+
+// Every seat with its colour and role; a game's view may draw its own panel over it.
 function drawPlayers(v, board) {
   const box = clear($("players"));
   for (const s of ctx.table.seats) {
@@ -105,7 +147,8 @@ function drawPlayers(v, board) {
     box.append(el("div", { class: `player ${toMove ? "to-move" : ""}`, dataset: { seat: s.seat } },
       el("div", { class: "player-head" },
         board ? el("span", { class: "swatch", style: `background:${board.seatColour(s.seat)}` }) : null,
-        el("strong", { text: s.name }), el("span", { class: "muted", text: s.kind === "agent" ? " (AI)" : "" }),
+        el("strong", { text: s.name }),
+        el("span", { class: "muted", text: `${s.kind === "agent" ? " (AI)" : ""}${roleOf(s.seat) ? ` · ${roleOf(s.seat)}` : ""}` }),
         toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
         v.observation?.seat === s.seat || seat === s.seat ? el("span", { class: "you-flag", text: "you" }) : null)));
   }
@@ -135,6 +178,7 @@ function onMessage(msg) {
   if (msg.type === "state") {
     if (msg.log_start === 0) ctx.logLines = msg.log.slice();
     else ctx.logLines = ctx.logLines.slice(0, msg.log_start).concat(msg.log);
+    if (ctx.seenUpTo === undefined) ctx.seenUpTo = ctx.logLines.length;
     ctx.view = msg;
     ctx.table = msg.table;
     render();
@@ -155,9 +199,35 @@ function onMessage(msg) {
   }
 }
 
-function send(text) {
+// Ending a turn while other actions are still open cannot be taken back: ask first (inline, no
+// dialog). A game's view may ask for more or less (`confirm(text, view)`: a question, false
+// for no question, null for this default).
+const END_VERBS = new Set(["done", "end", "end_turn"]);
+function confirmQuestion(text) {
+  const asked = ctx.ui.confirm?.(text, ctx.view); // a question, false (never ask) or null (default)
+  if (asked === false) return null;
+  if (asked) return asked;
+  if (!END_VERBS.has(text.split(" ")[0])) return null;
+  const others = ctx.view.legal.filter((t) => t !== text && t !== "cancel" && !END_VERBS.has(t.split(" ")[0]));
+  return others.length ? `End your turn? You could still make ${others.length} other move${others.length > 1 ? "s" : ""}.` : null;
+}
+
+function askConfirm(text, question) {
+  const bar = clear($("confirm"));
+  bar.hidden = false;
+  bar.append(el("span", { text: question }),
+    el("button", { type: "button", class: "primary confirm-yes", dataset: { action: text }, onclick: () => { bar.hidden = true; send(text, true); }, text: ctx.ui.label(text) }),
+    el("button", { type: "button", class: "confirm-no", onclick: () => { bar.hidden = true; }, text: "Keep playing" }));
+  bar.querySelector(".confirm-yes").focus();
+}
+
+function send(text, confirmed = false) {
   if (replayMode || !ctx.view || ctx.busy) return;
   if (!ctx.view.legal.includes(text)) { toast(`Not possible now: ${text}`); return; }
+  const question = confirmed ? null : confirmQuestion(text);
+  if (question) { askConfirm(text, question); return; }
+  $("confirm").hidden = true;
+  ctx.seenUpTo = ctx.logLines.length;
   ctx.busy = true;
   ctx.ws.send(JSON.stringify({ type: "act", action: text, version: ctx.view.version, id: ++ctx.msgId }));
   renderActions();
@@ -183,6 +253,7 @@ function render() {
   document.body.dataset.terminal = String(v.terminal);
   ctx.ui.render(v, replayMode ? [] : v.legal);
   renderPrompt();
+  renderClocks();
   renderActions();
   renderLog();
   renderBanner();
@@ -211,18 +282,87 @@ function renderPrompt() {
     tickCountdowns();
   } else {
     box.classList.remove("your-turn");
-    const s = ctx.table.seats[v.current_player];
-    const who = s ? `${s.name}${s.kind === "agent" ? " (AI)" : ""}` : "?";
-    box.append(el("span", { text: `Waiting for ${who}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+    const who = (v.actors ?? [v.current_player]).map((a) => {
+      const s = ctx.table.seats[a];
+      return s ? `${s.name}${s.kind === "agent" ? " (AI)" : ""}` : `seat ${a + 1}`;
+    });
+    box.append(el("span", { text: `Waiting for ${who.join(" and ") || "the game"}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+  }
+  announceTurn(mine, v);
+}
+
+// Turn changes: the page title, a short sound, a browser notification when the tab is hidden
+// (if allowed), and an announcement for screen readers.
+let wasMine = null;
+function announceTurn(mine, v) {
+  const base = `${ctx.table.name} — bloodforge`;
+  document.title = mine ? `● Your turn — ${base}` : base;
+  if (mine === wasMine) return;
+  const first = wasMine === null;
+  wasMine = mine;
+  const live = $("announce");
+  if (live) live.textContent = mine ? "Your turn." : `Waiting for ${seatName(v.current_player)}.`;
+  if (!mine || first) return;
+  document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
+  beep();
+  if (document.hidden && "Notification" in window && Notification.permission === "granted") {
+    try { new Notification("bloodforge: your turn", { body: ctx.table.name, tag: `bloodforge-${tableId}` }); } catch { /* not allowed here */ }
   }
 }
 
-// Seconds left on the seat's clock (deadlines are unix ms from the server).
+let audio = null;
+function beep() {
+  if (localStorage.getItem("bloodforge.sound") === "off") return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.08, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch { /* no audio here */ }
+}
+
+function setupAlerts() {
+  const sound = $("sound-toggle");
+  const paint = () => { sound.textContent = localStorage.getItem("bloodforge.sound") === "off" ? "Sound: off" : "Sound: on"; };
+  sound.onclick = () => { localStorage.setItem("bloodforge.sound", localStorage.getItem("bloodforge.sound") === "off" ? "on" : "off"); paint(); };
+  paint();
+  const notify = $("notify-toggle");
+  if (!("Notification" in window) || Notification.permission !== "default") { notify.hidden = true; return; }
+  notify.onclick = async () => { try { await Notification.requestPermission(); } catch { /* refused */ } notify.hidden = true; };
+}
+
+// Seconds left on the seats' clocks (deadlines are unix ms from the server): beside the prompt
+// and, for every seat with a clock, in the clock bar above the board.
 function tickCountdowns() {
   for (const node of document.querySelectorAll(".countdown")) {
     const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
-    node.textContent = ` ${left} s left`;
+    node.textContent = ` ${formatLeft(left)} left`;
+    node.classList.toggle("urgent", left <= 10);
   }
+}
+
+function formatLeft(s) {
+  return s >= 60 ? `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}` : `${s} s`;
+}
+
+function renderClocks() {
+  const bar = $("clocks");
+  if (!bar) return;
+  const due = Object.entries(ctx.view?.deadlines || {});
+  clear(bar).hidden = replayMode || !due.length || ctx.view.terminal;
+  for (const [s, at] of due) {
+    const mine = Number(s) === seat;
+    bar.append(el("span", { class: `clock ${mine ? "mine" : ""}`, dataset: { seat: s } },
+      el("span", { text: mine ? "Your time: " : `${seatName(Number(s))}'s time: ` }),
+      el("strong", { class: "countdown", dataset: { deadline: String(at) } })));
+  }
+  if (ctx.table?.turn_clock) bar.append(el("span", { class: "muted small", text: ` · ${ctx.table.turn_clock} s per turn; when it runs out an AI takes over the seat` }));
+  tickCountdowns();
 }
 setInterval(tickCountdowns, 500);
 
@@ -255,20 +395,25 @@ function renderActions() {
     details.append(el("summary", {}, el("strong", { text: verb }), el("span", { class: "muted small", text: `${count} · ${help.get(verb) || ""}` })));
     const list = el("div", { class: "verb-buttons" });
     for (const text of texts) {
-      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: text }));
+      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: help.get(verb) || label(text) }));
     }
     details.append(list);
     box.append(details);
   }
 }
 
+// The log with players' names; lines about AI seats are marked, and what happened since your
+// last action is highlighted, so results (tiles, dice, the AI's moves) are seen.
 function renderLog() {
-  const key = $("log-key");
-  if (key && ctx.table) key.textContent = ctx.table.seats.map((s) => `P${s.seat} = ${s.name}`).join(" · ");
   const box = clear($("log"));
   const lines = ctx.logLines;
   const start = Math.max(0, lines.length - 300);
-  for (let i = start; i < lines.length; i++) box.append(el("li", { text: lines[i] }));
+  const isAi = (i) => ctx.table?.seats?.[lineSeat(lines[i])]?.kind === "agent";
+  const fresh = replayMode ? lines.length : ctx.seenUpTo ?? lines.length;
+  for (let i = start; i < lines.length; i++) {
+    const s = lineSeat(lines[i]);
+    box.append(el("li", { class: `${isAi(i) ? "by-ai" : ""} ${i >= fresh ? "fresh" : ""}`, value: i + 1, dataset: s === null ? {} : { seat: String(s) }, text: withNames(lines[i]) }));
+  }
   box.scrollTop = box.scrollHeight;
 }
 

@@ -209,6 +209,15 @@ def modifier_total(st: Position, b: Battle, side: int) -> int:
     )
 
 
+def modifier_parts(st: Position, b: Battle, side: int) -> list[tuple[str, int]]:
+    """The modifiers `modifier_total` adds up, each with its source (for the battle panel)."""
+    seat, enemy = b.seat(side), b.seat(1 - side)
+    return queries.battle_modifier_parts(
+        st.ruleset.facts, _faction(st, seat), st.units_at(b.area, seat), st.ruleset.terrain[b.area],
+        side == ATTACKER, _faction(st, enemy), st.units_at(b.area, enemy),
+    )
+
+
 def resolve_fight(st: Position, b: Battle) -> None:
     top = st.ruleset.factions_file.battle_tiles.count_top
     totals = []

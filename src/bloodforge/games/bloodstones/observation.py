@@ -12,7 +12,8 @@ from typing import Any
 
 from bloodforge.core import Bag, Rng
 
-from .model import Phase, Position
+from .battle import fighting_values, modifier_parts
+from .model import Battle, Phase, Position
 
 
 def observe(st: Position, seat: int | None) -> dict[str, Any]:
@@ -139,6 +140,7 @@ def _battle_view(st: Position, seat: int | None) -> dict[str, Any] | None:
             "decided": b.decided[side],
             "total": b.totals[side] if all(b.revealed) and b.winner is not None else None,
         })
+        sides[-1].update(_counted(st, b, side, visible))
     return {
         "area": b.area,
         "attacker": b.attacker,
@@ -150,6 +152,27 @@ def _battle_view(st: Position, seat: int | None) -> dict[str, Any] | None:
         "winner": None if b.winner is None else b.seat(b.winner),
         "previous_fights": b.history,
     }
+
+
+def _counted(st: Position, b: Battle, side: int, visible: bool) -> dict[str, Any]:
+    """What the rules count for `side`: its fighting tiles (the lowest drawn one replaced by a
+    substitute), the best `count_top` of them and each modifier with its source, taken from
+    the rules' own queries (after a fight, from the fight's record: substitutes are spent)."""
+    top = st.ruleset.factions_file.battle_tiles.count_top
+    parts: list[dict[str, Any]] = [{"source": s, "value": v} for s, v in modifier_parts(st, b, side)]
+    if b.winner is not None and b.history and all(b.revealed):
+        fought = b.history[-1]
+        tiles = list(fought["tiles"][side])
+        modifier = fought["totals"][side] - sum(tiles[:top])
+        if sum(p["value"] for p in parts) != modifier:  # units changed since (a casualty)
+            parts = [{"source": "modifiers", "value": modifier}]
+        return {"fighting": tiles, "counted": tiles[:top], "modifiers": parts, "modifier": modifier,
+                "substitute_used": fought["subs"][side]}
+    if not visible:
+        return {"fighting": None, "counted": None, "modifiers": parts, "modifier": sum(p["value"] for p in parts)}
+    tiles = fighting_values(st, b, side)
+    return {"fighting": tiles, "counted": tiles[:top], "modifiers": parts,
+            "modifier": sum(p["value"] for p in parts)}
 
 
 def resample(st: Position, seat: int | None, rng: Rng) -> None:

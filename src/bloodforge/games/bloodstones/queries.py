@@ -66,15 +66,27 @@ def battle_modifier(
 ) -> int:
     """The sum of a side's battle modifiers: each unit's modifier once per unit, each faction
     bonus once, counted when its condition holds (attacking/defending, terrain, enemy types)."""
+    parts = battle_modifier_parts(facts, faction, units, terrain, attacking, enemy_faction, enemy_units)
+    return sum(value for _, value in parts)
+
+
+def battle_modifier_parts(
+    facts: Facts, faction: str, units: Force, terrain: str, attacking: bool,
+    enemy_faction: str | None, enemy_units: Force,
+) -> list[tuple[str, int]]:
+    """Each modifier `battle_modifier` counts, with what gives it (a unit id, "2 swords", or
+    the faction's name for a faction bonus): the browser's battle panel explains totals."""
     fac = facts["factions"][faction]
     unit_facts = fac["units"]
     enemy_bases = (
         {facts["factions"][enemy_faction]["units"][u]["base"] for u in enemy_units} if enemy_faction else set()
     )
-    mods: list[tuple[Mapping[str, Any] | None, int]] = [(unit_facts[u]["modifier"], n) for u, n in units.items()]
-    mods.extend((b, 1) for b in fac["battle_bonuses"])
-    total = 0
-    for m, n in mods:
+    mods: list[tuple[Mapping[str, Any] | None, int, str]] = [
+        (unit_facts[u]["modifier"], n, u if n == 1 else f"{n} {u}") for u, n in units.items()
+    ]
+    mods.extend((b, 1, str(fac.get("name", faction))) for b in fac["battle_bonuses"])
+    parts: list[tuple[str, int]] = []
+    for m, n, source in mods:
         if not m:
             continue
         when = m.get("when", "always")
@@ -85,8 +97,8 @@ def battle_modifier(
         against = m.get("against") or ()
         if against and not enemy_bases.intersection(against):
             continue
-        total += int(m["value"]) * n
-    return total
+        parts.append((source, int(m["value"]) * n))
+    return parts
 
 
 def tiles_drawn(facts: Facts, faction: str, units: Force, enemy_units: Force) -> int:

@@ -353,19 +353,22 @@ def defender_retreats(s: KBase, b: Battle) -> list[int]:
 
 
 def attacker_retreats(s: KBase, b: Battle) -> list[int]:
-    """A26: land and sea units together to one adjacent space friendly to the attacker."""
-    movers = [p for p in side_pieces(s, b, 0) if not p.merc and cls(s, p.kind) in (LAND, SEA) and p.aboard < 0]
+    """K81 (L179), A26: land and sea units together to one adjacent friendly space from which at
+    least one attacking unit moved into the battle; for a sea battle that zone must also have
+    been friendly when the turn began."""
+    attackers = [p for p in side_pieces(s, b, 0) if not p.merc]
+    movers = [p for p in attackers if cls(s, p.kind) in (LAND, SEA) and p.aboard < 0]
     if not movers:
         return []
+    origins = {n for p in attackers for n in p.came}
     sea = s.content.is_sea[b.space]
     out = []
     for n in s.content.adj[b.space]:
-        if s.content.is_sea[n] != sea:
+        if s.content.is_sea[n] != sea or n not in origins:
             continue
-        if sea:
-            if any(p.at == n and p.faction != b.att for p in s.pieces.values()):
-                continue
-        elif s.owner[n] != b.att or any(p.at == n and p.faction != b.att for p in s.pieces.values()):
+        if any(p.at == n and p.faction != b.att for p in s.pieces.values()):
+            continue
+        if (sea and n not in s.start_seas) or (not sea and s.owner[n] != b.att):
             continue
         out.append(n)
     return out

@@ -24,6 +24,7 @@ class Piece:
         "at",
         "attacked",
         "boarded",
+        "came",
         "cm",
         "faction",
         "fought",
@@ -49,6 +50,9 @@ class Piece:
         self.boarded = False
         self.landed = False
         self.merc = merc  # a mercenary card's unit, gone after the battle
+        # the spaces next to `at` it may have entered `at` from this turn (K81: an attacker
+        # retreats only to a space from which an attacking unit moved)
+        self.came: list[int] = []
 
     def copy(self) -> Piece:
         p = Piece.__new__(Piece)
@@ -57,16 +61,18 @@ class Piece:
         p.cm, p.fought, p.attacked, p.walked, p.boarded, p.landed = (
             self.cm, self.fought, self.attacked, self.walked, self.boarded, self.landed)
         p.merc = self.merc
+        p.came = list(self.came)
         return p
 
     def reset(self) -> None:
         self.moved = 0
         self.cm = self.fought = self.walked = self.boarded = self.landed = False
         self.attacked = -1
+        self.came = []
 
     def to_json(self) -> list[Any]:
         return [self.id, self.faction, self.kind, self.at, self.aboard, self.moved, int(self.cm), int(self.fought),
-                self.attacked, int(self.walked), int(self.boarded), int(self.landed), int(self.merc)]
+                self.attacked, int(self.walked), int(self.boarded), int(self.landed), int(self.merc), list(self.came)]
 
     @staticmethod
     def from_json(row: list[Any]) -> Piece:
@@ -74,6 +80,7 @@ class Piece:
         p.aboard, p.moved = int(row[4]), int(row[5])
         p.cm, p.fought, p.attacked = bool(row[6]), bool(row[7]), int(row[8])
         p.walked, p.boarded, p.landed = bool(row[9]), bool(row[10]), bool(row[11])
+        p.came = [int(x) for x in row[13]] if len(row) > 13 else []
         return p
 
 
@@ -152,6 +159,7 @@ class KBase(State):
         self.hands: list[list[str]] = [[], [], [], []]
         self.pile: list[str] = []
         self.start_owned: list[int] = []  # territories the active faction held when its turn began
+        self.start_seas: list[int] = []  # sea zones friendly to the active faction when its turn began (K81)
         self.new_works: list[int] = []  # castles/ports captured or built this turn: no production (K88)
         self.produced: dict[int, int] = {}  # units placed per producing territory this turn (K98)
         self.fought: list[int] = []  # spaces whose battle this turn is over
@@ -187,6 +195,7 @@ class KBase(State):
         new.hands = [list(h) for h in self.hands]
         new.pile = list(self.pile)
         new.start_owned = list(self.start_owned)
+        new.start_seas = list(self.start_seas)
         new.new_works = list(self.new_works)
         new.produced = dict(self.produced)
         new.fought = list(self.fought)
@@ -208,6 +217,7 @@ class KBase(State):
             castle=[i for i, c in enumerate(self.castle) if c], port=[i for i, c in enumerate(self.port) if c],
             pieces=[p.to_json() for _, p in sorted(self.pieces.items())], treasury=list(self.treasury),
             hands=[list(h) for h in self.hands], pile=list(self.pile), start_owned=list(self.start_owned),
+            start_seas=list(self.start_seas),
             new_works=list(self.new_works), produced=[[k, v] for k, v in sorted(self.produced.items())],
             fought=list(self.fought), battle=None if self.battle is None else self.battle.to_json(),
             hold=list(self.hold), out=list(self.out), winners=list(self.winners), known=sorted(self.known),
@@ -236,6 +246,7 @@ class KBase(State):
         self.hands = [[str(c) for c in h] for h in d["hands"]]
         self.pile = [str(c) for c in d["pile"]]
         self.start_owned = [int(x) for x in d["start_owned"]]
+        self.start_seas = [int(x) for x in d.get("start_seas", [])]
         self.new_works = [int(x) for x in d["new_works"]]
         self.produced = {int(k): int(v) for k, v in d["produced"]}
         self.fought = [int(x) for x in d["fought"]]

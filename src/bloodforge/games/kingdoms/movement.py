@@ -182,6 +182,7 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     c = s.content
     k = cls(s, kind)
     attacking = (combat and hostile(s, to, f)) or enemy_in(s, to, f)
+    came = _entries(s, p, frm, to, cost)
     if k == LAND and p.aboard >= 0:
         p.aboard = -1
         p.landed = True
@@ -202,9 +203,11 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     if k == AIR and combat is False and p.cm:
         p.landed = True
     p.at = to
+    p.came = came
     if k == SEA:
         for cg in cargo(s, p):
             cg.at = to
+            cg.came = list(came)
     if k == AIR and p.moved >= 2:
         # everyone saw it fly (A36): only a unit with that much movement goes that far in a turn
         s.flown[p.id] = max(p.moved, s.flown.get(p.id, 0))
@@ -212,6 +215,19 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     what = "attack" if attacking else "move"
     s.events.add(f"{fname(f)} {what}: {kind} {name(s, frm)} -> {name(s, to)}", to=sorted(set(team)),
                  masked=f"{fname(f)} {what}: a unit {name(s, frm)} -> {name(s, to)}", kind="move")
+
+
+def _entries(s: KBase, p: Piece, frm: int, to: int, cost: int) -> list[int]:
+    """The spaces next to `to` through which a move of `cost` spaces from `frm` may have entered it.
+
+    Boarding and landing (cost 0) and one-space moves enter from `frm`; a longer move names no
+    path, so every neighbour of `to` on a legal path of that length counts (K81).
+    """
+    if cost <= 1:
+        return [frm]
+    d = _bfs(s, frm, cost - 1, p.faction, cls(s, p.kind) == SEA)
+    return sorted(n for n in s.content.adj[to]
+                  if d.get(n) == cost - 1 and (n == frm or friendly_passable(s, n, p.faction)))
 
 
 def land_or_crash(s: KBase) -> None:

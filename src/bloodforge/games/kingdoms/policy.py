@@ -1,5 +1,8 @@
 """The greedy policy: buy cavalry, take neutral land, attack where the exact odds are good.
 
+It also buys a port and ships when rich land lies across water (and ferries troops there), air
+units when crowns pile up, and retreats a defender when the exact odds say the battle is lost.
+
 It reads only the seat's observation, its legal actions, `static_info()` and the exported odds
 query (`odds.battle_odds`); face-down enemy pieces are assumed to be cavalry (the strongest land
 defender per supply), so it never needs the hidden truth.
@@ -17,15 +20,28 @@ from .queries.stats import UnitData
 
 ATTACK_THRESHOLD = 0.7
 RETREAT_THRESHOLD = 0.25
+# a defender leaves when the attacker wins at least this often from here on (the attack of
+# opportunity costs about one unit per three attackers, standing to the end costs them all)
+DEFENDER_RETREAT_THRESHOLD = 0.85
+SEA_FROM_ROUND = 4  # the first rounds' crowns go to the land next door
+MAX_SHIPS = 3  # enough to ferry six land units; more only feeds the supply track
+LAND = ("infantry", "cavalry")
+AIR = ("griffin", "dragon")
 
 
 class KingdomsPolicy:
     def __init__(self, **options: Any) -> None:
         self.attack_threshold = float(options.get("attack_threshold", ATTACK_THRESHOLD))
+        # designers may switch the newer habits off to measure what each is worth
+        self.use_sea = bool(options.get("sea", True))
+        self.use_air = bool(options.get("air", True))
+        self.defender_retreat = bool(options.get("defender_retreat", True))
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
         self._units: dict[str, UnitData] = {}
         self._dist: dict[str, dict[str, int]] = {}
+        self._adj: dict[str, list[str]] = {}
+        self._seas: set[str] = set()
         self._odds: dict[tuple[tuple[str, ...], tuple[str, ...], bool], dict[str, Any]] = {}
 
     # -- static knowledge ---------------------------------------------------------------------
@@ -36,6 +52,8 @@ class KingdomsPolicy:
             self._units = {k: UnitData(**v) for k, v in st["units"].items()}
             land = {a["id"] for a in st["board"]["areas"] if a["kind"] == "land"}
             adj = st["adjacency"]
+            self._adj = {k: list(v) for k, v in adj.items()}
+            self._seas = {a["id"] for a in st["board"]["areas"] if a["kind"] == "sea"}
             for src in land:
                 d = {src: 0}
                 q = deque([src])
@@ -76,7 +94,7 @@ class KingdomsPolicy:
         if "hit" in kinds:
             return self._casualty(obs, legal)
         if "stand" in kinds:
-            return Action("stand")
+            return self._stand_or_retreat(obs, legal)
         if "press" in kinds:
             return self._press(obs, legal)
         if "fight" in kinds:
@@ -122,11 +140,12 @@ class KingdomsPolicy:
                 ranked = [w for w in ranked if w not in land] + [w for w in ranked if w in land]
         return Action("hit", (ranked[0],))
 
-    def _forces(self, obs: dict[str, Any], space: str, att_factions: set[str]) -> tuple[list[str], list[str]]:
+    def _forces(self, obs: dict[str, Any], space: str, att_factions: set[str],
+                skip: frozenset[int] = frozenset()) -> tuple[list[str], list[str]]:
         att: list[str] = []
         dfn: list[str] = []
         for p in obs["pieces"]:
-            if p["at"] != space:
+            if p["at"] != space or p["id"] in skip:
                 continue
             kind = p["kind"] or "cavalry"
             if p["merc"]:
@@ -151,14 +170,88 @@ class KingdomsPolicy:
                 return retreats[0]
         return Action("press")
 
+    def _stand_or_retreat(self, obs: dict[str, Any], legal: list[Action]) -> Action:
+        """Leave when the exact odds of fighting on from here say the space is lost anyway."""
+        b = obs["battle"]
+        retreats = [a for a in legal if a.kind == "retreat"]
+        # units hit this round are gone either way; counting them out errs towards leaving
+        att, dfn = self._forces(obs, b["space"], {b["attacker"]}, frozenset(b["marked"]))
+        dfn = [k for k in dfn if k not in b["silenced"]]
+        if not retreats or not att or not any(k in LAND + AIR + ("ship",) for k in dfn):
+            return Action("stand")
+        r = self.odds(att, dfn, b["space"] in self._seas)
+        if not self.defender_retreat or r["win"] < DEFENDER_RETREAT_THRESHOLD:
+            return Action("stand")
+        # standing trades crowns; leaving loses what the attack of opportunity hits (expected
+        # hits taken cheapest first) and deals nothing: leave only if that is the better trade
+        stand = r["expected_attacker_crowns_lost"] - r["expected_defender_crowns_lost"]
+        aoo = sum(self._units[k.removeprefix("hired_")].attack for k in att) / 6
+        mobile = sorted(self._cost(k) for k in dfn if k in LAND + AIR + ("ship",))
+        whole = int(aoo)
+        leave = -(sum(mobile[:whole]) + (aoo - whole) * (mobile[whole] if whole < len(mobile) else 0))
+        if leave <= stand:
+            return Action("stand")
+        me = b["defender"]
+        here = {a.args[0]: sum(1 for p in obs["pieces"] if p["at"] == a.args[0] and p["faction"] == me)
+                for a in retreats}
+        return max(retreats, key=lambda a: (here[a.args[0]], self._rng.random()))
+
+    def _own(self, obs: dict[str, Any]) -> list[str]:
+        return [t for t, o in obs["owner"].items() if o == obs["active"]]
+
+    def _sea_targets(self, obs: dict[str, Any]) -> set[str]:
+        """Rich land (a gem or value 3+) not ours that no land path from our territories reaches."""
+        assert self._static is not None
+        areas = {a["id"]: a for a in self._static["board"]["areas"]}
+        own = self._own(obs)
+        return {t for t, o in obs["owner"].items() if o != obs["active"]
+                and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
+                and not any(t in self._dist.get(o2, {}) for o2 in own)}
+
+    def _land_targets(self, obs: dict[str, Any]) -> bool:
+        """Is rich land (a gem or value 3+) not ours reachable by land from our territories?"""
+        assert self._static is not None
+        areas = {a["id"]: a for a in self._static["board"]["areas"]}
+        own = self._own(obs)
+        return any(o != obs["active"] and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
+                   and any(t in self._dist.get(o2, {}) for o2 in own) for t, o in obs["owner"].items())
+
+    def _sea_buy(self, obs: dict[str, Any], legal: list[Action], mine: list[dict[str, Any]],
+                 treasury: int) -> Action | None:
+        if not (self.use_sea and obs["round"] >= SEA_FROM_ROUND and self._sea_targets(obs)):
+            return None
+        ports = [t for t in obs["ports"] if obs["owner"].get(t) == obs["active"]]
+        port_bought = any(p["at"] == "reserve" and p["kind"] == "port" for p in mine)
+        ships = sum(1 for p in mine if p["kind"] == "ship")
+        ships_bought = sum(1 for p in mine if p["kind"] == "ship" and p["at"] == "reserve")
+        if not ports and not port_bought and treasury >= 23 and Action("buy", ("port",)) in legal:
+            return Action("buy", ("port",))
+        if ports and ships < MAX_SHIPS and ships_bought < len(ports) and Action("buy", ("ship",)) in legal:
+            return Action("buy", ("ship",))
+        return None
+
     def _purchase(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         me = next(f for f in obs["factions"] if f["faction"] == obs["active"])
-        reserve = sum(1 for p in obs["pieces"] if p["at"] == "reserve" and p["faction"] == obs["active"])
+        mine = [p for p in obs["pieces"] if p["faction"] == obs["active"] and not p["merc"]]
+        reserve = sum(1 for p in mine if p["at"] == "reserve" and p["kind"] not in ("castle", "port", "ship"))
         cap = 8 * sum(1 for c in obs["castles"] if obs["owner"].get(c) == obs["active"])
+        treasury = me["treasury"]
+        # across water: one port, then a few ships (a port produces its territory's value a turn);
+        # first only once the rich land next door is ours, later with crowns the army cannot use
+        sea = self._sea_buy(obs, legal, mine, treasury)
+        if sea is not None and (not self._land_targets(obs) or reserve >= cap):
+            return sea
         if reserve < cap:
+            # spare crowns: an air unit for every four land units (they fly over water and walls)
+            land = sum(1 for p in mine if p["kind"] in LAND)
+            air = sum(1 for p in mine if p["kind"] in AIR)
+            if self.use_air and treasury >= 26 and air < max(1, land // 4):
+                for want in ("dragon", "griffin"):
+                    if Action("buy", (want,)) in legal:
+                        return Action("buy", (want,))
             for want in ("cavalry", "infantry"):
                 a = Action("buy", (want,))
-                if a in legal and (want == "infantry" or me["treasury"] >= 8):
+                if a in legal and (want == "infantry" or treasury >= 8):
                     return a
         # money the army cannot use (production or supply full): a second castle, then mercenaries
         castles = [c for c in obs["castles"] if obs["owner"].get(c) == obs["active"]]
@@ -166,6 +259,8 @@ class KingdomsPolicy:
                             for p in obs["pieces"])
         if len(castles) < 3 and not bought_castle and me["treasury"] >= 40 and Action("buy", ("castle",)) in legal:
             return Action("buy", ("castle",))
+        if sea is not None:
+            return sea
         if me["treasury"] >= 30 and Action("hire") in legal:
             return Action("hire")
         return Action("done")
@@ -204,6 +299,8 @@ class KingdomsPolicy:
                 if len(att) + len(movers) == 0:
                     continue
                 full = att + self._available(obs, movers)
+                if not full:
+                    continue
                 if not any(self._units[k.removeprefix("hired_")].cls == "land" for k in full) and owner != "sea":
                     continue
                 r = self.odds(full, dfn, owner == "sea")
@@ -222,14 +319,38 @@ class KingdomsPolicy:
                 lands = [a for a in acts if a.args[2] in ("infantry", "cavalry")]
                 return min(lands or acts, key=lambda a: (self._cost(a.args[2]), str(a)))
             return acts[0]
-        return Action("done")
+        return self._sail(obs, moves) or Action("done")
+
+    def _sail(self, obs: dict[str, Any], moves: list[Action]) -> Action | None:
+        """A loaded ship sails next to land it wants across water (the cargo lands on the next call)."""
+        me = obs["active"]
+        targets = self._sea_targets(obs)
+        if not targets:
+            return None
+        loaded = {p["aboard"] for p in obs["pieces"] if p["faction"] == me and p["aboard"] >= 0}
+        at = {p["at"] for p in obs["pieces"] if p["faction"] == me and p["kind"] == "ship" and p["id"] in loaded}
+        options = []
+        for a in moves:
+            frm, to = a.args[0], a.args[1]
+            if a.args[2] != "ship" or frm not in at or to not in self._seas:
+                continue
+            if any(n in targets for n in self._adj[frm]):
+                continue  # already there
+            if any(p["at"] == to and p["faction"] != me for p in obs["pieces"]):
+                continue
+            near = sum(1 for n in self._adj[to] if n in targets)
+            if near:
+                options.append((near + self._rng.random() * 1e-3, a))
+        return max(options, key=lambda x: x[0])[1] if options else None
 
     def _available(self, obs: dict[str, Any], movers: list[Action]) -> list[str]:
         me = obs["active"]
         out = []
         sources = {(a.args[0], a.args[2]) for a in movers}
         for p in obs["pieces"]:
-            if p["faction"] == me and (p["at"], p["kind"]) in sources and not p.get("moved") and not p.get("fought"):
+            if (p["faction"] == me and (p["at"], p["kind"]) in sources and not p.get("fought")
+                    and (not p.get("moved") or p["aboard"] >= 0
+                         or p["moved"] < self._units[p["kind"]].move)):
                 out.append(p["kind"])
         return out
 
@@ -244,6 +365,9 @@ class KingdomsPolicy:
                 return a
         capital = static["capitals"][me]
         areas = {a["id"]: a for a in static["board"]["areas"]}
+        board = self._board_ship(obs, moves, capital)
+        if board is not None:
+            return board
         count: dict[str, int] = {}
         for p in obs["pieces"]:
             if p["faction"] == me:
@@ -267,10 +391,37 @@ class KingdomsPolicy:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
 
+    def _board_ship(self, obs: dict[str, Any], moves: list[Action], capital: str) -> Action | None:
+        """With land across water to take, idle land units board our ships (sailing next turn)."""
+        if not self._sea_targets(obs):
+            return None
+        me = obs["active"]
+        count: dict[str, int] = {}
+        for p in obs["pieces"]:
+            if p["faction"] == me and p["kind"] in LAND:
+                count[p["at"]] = count.get(p["at"], 0) + 1
+        boards = [a for a in moves if a.args[2] in LAND and a.args[1] in self._seas
+                  and count.get(a.args[0], 0) > (2 if a.args[0] == capital else 1)]
+        if not boards:
+            return None
+        return max(boards, key=lambda a: (a.args[2] == "cavalry", self._rng.random()))
+
     def _place(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         places = [a for a in legal if a.kind == "place" and a.args[0] not in ("ship", "castle", "port")]
         if places:
             return places[0]
+        me = obs["active"]
+        near_land = {}
+        for a in legal:
+            if a.kind == "place" and a.args[0] in ("ship", "port"):
+                spot = a.args[1]
+                near_land[spot] = sum(1 for p in obs["pieces"] if p["faction"] == me and p["kind"] in LAND
+                                      and (p["at"] == spot or p["at"] in self._adj.get(spot, [])))
+        for kind in ("ship", "port"):
+            # where most of our land units stand, so they can go aboard
+            spots = [a for a in legal if a.kind == "place" and a.args[0] == kind]
+            if spots:
+                return max(spots, key=lambda a: (near_land[a.args[1]], self._rng.random()))
         castles = [a for a in legal if a.kind == "place" and a.args[0] == "castle"]
         if castles:
             # the castle goes to the richest territory, the nearest to the front on ties

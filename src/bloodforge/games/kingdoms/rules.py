@@ -17,6 +17,7 @@ from .board import (
     cls,
     enemy_in,
     fname,
+    friendly_passable,
     gems,
     in_play,
     income,
@@ -67,6 +68,7 @@ def start_turn(s: KBase) -> None:
         if p.faction == f:
             p.reset()
     s.start_owned = [i for i, o in enumerate(s.owner) if o == f]
+    s.start_seas = [i for i, sea in enumerate(s.content.is_sea) if sea and friendly_passable(s, i, f)]
     s.produced = {}
     s.new_works = []
     s.fought = []

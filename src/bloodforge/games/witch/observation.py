@@ -13,7 +13,7 @@ from typing import Any
 
 from bloodforge.core import Dice, Rng
 
-from .content import Content, SpellCard, shape_reach, shape_text
+from .content import Chance, Content, SpellCard, shape_reach, shape_text
 from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH, Position
 
 #: How many of the latest visible log lines an observation carries.
@@ -118,6 +118,8 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
             "spell_limit": 1 if state.side == SOLDIERS else state.params.blood_spells_per_turn,
         },
         "pending": None,
+        # while this seat casts: the chance the spell passes, by X paid (browser help)
+        "pass_chance": None,
         "grant": None if state.grant is None else state.grant.to_json(),
         "winner": _winner(state),
         "log": _log(state, seat),
@@ -126,8 +128,28 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
         obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
         if state.pending is not None and state.side == seat:
             obs["pending"] = state.pending.to_json()
+            obs["pass_chance"] = _pass_chances(
+                state.content.spells[state.pending.card].chance, state.phantoms())
     obs["board"].update(_board_view(obs))
     return obs
+
+
+def pass_chance(chance: Chance, x: int, phantoms: int) -> float:
+    """The probability that the card's Chance passes: "N > dD" passes when N >= the roll
+    (spells.py, after the rulebook's worked example), so min(N, D) / D."""
+    if chance.kind == "always" or chance.die is None:
+        return 1.0
+    n = {"blood": x, "phantoms": phantoms, "fixed": chance.value or 0}[chance.kind]
+    return max(0, min(n, chance.die)) / chance.die
+
+
+def _pass_chances(chance: Chance, phantoms: int) -> dict[str, float]:
+    """For the player choosing X: the chance the spell passes for each X ("0".."die"; more
+    blood than the die's faces passes surely), or the one chance as "any" when X does not
+    matter."""
+    if chance.kind != "blood" or chance.die is None:
+        return {"any": pass_chance(chance, 0, phantoms)}
+    return {str(x): pass_chance(chance, x, phantoms) for x in range(chance.die + 1)}
 
 
 def _board_view(obs: dict[str, Any]) -> dict[str, Any]:

@@ -55,9 +55,15 @@ export function createBoard(ctx, look = {}) {
     });
     poly.append(svg("title", { text: look.cellTitle ? look.cellTitle(c) : cellTitle(c) }));
     poly.addEventListener("click", (ev) => onClick([{ value: c.id, type: cellType }], ev, c.name));
+    poly.setAttribute("aria-label", c.name);
+    poly.addEventListener("keydown", (ev) => keyClick(ev, poly));
     layers.cells.append(poly);
     nodes.set(c.id, poly);
-    if (c.label) layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": u * 0.3, text: c.label }));
+    if (c.label) {
+      // long names shrink to fit their cell's width
+      const fs = Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (String(c.label).length * 0.6));
+      layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": fs, text: c.label }));
+    }
     const glyph = look.kinds?.[c.kind]?.glyph;
     if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
   }
@@ -87,6 +93,37 @@ export function createBoard(ctx, look = {}) {
     if (lay.lines.some((l) => l.kind === "barrier")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch barrier" }), "no crossing"));
     if (lay.lines.some((l) => l.kind === "link")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch link" }), "linked"));
     return box;
+  }
+
+  // Keyboard: cells and pieces that can be clicked take the focus (Tab) and Enter or Space
+  // clicks them; the menu opens beside them.
+  function keyClick(ev, node) {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();
+    const box = node.getBoundingClientRect();
+    node.dispatchEvent(new MouseEvent("click", { bubbles: true, clientX: box.left + box.width / 2, clientY: box.top + box.height / 2 }));
+  }
+
+  // How far a cell reaches left/right and up/down of its centre (half chords through it): a
+  // stack is drawn within them, so it stays inside narrow and slanted cells too.
+  function reach(c) {
+    if (c.reach) return c.reach;
+    const pts = c.points || [];
+    let left = Infinity, right = Infinity, up = Infinity, down = Infinity;
+    for (let i = 0; i < pts.length; i++) {
+      const [x1, y1] = pts[i], [x2, y2] = pts[(i + 1) % pts.length];
+      if ((y1 - c.cy) * (y2 - c.cy) <= 0 && y1 !== y2) {
+        const x = x1 + ((c.cy - y1) / (y2 - y1)) * (x2 - x1);
+        if (x <= c.cx) left = Math.min(left, c.cx - x); else right = Math.min(right, x - c.cx);
+      }
+      if ((x1 - c.cx) * (x2 - c.cx) <= 0 && x1 !== x2) {
+        const y = y1 + ((c.cx - x1) / (x2 - x1)) * (y2 - y1);
+        if (y <= c.cy) up = Math.min(up, c.cy - y); else down = Math.min(down, y - c.cy);
+      }
+    }
+    const w = Math.min(left, right), h = Math.min(up, down);
+    c.reach = { w: Number.isFinite(w) ? w : u, h: Number.isFinite(h) ? h : u };
+    return c.reach;
   }
 
   // -- names and labels -------------------------------------------------------------------------
@@ -222,6 +259,7 @@ export function createBoard(ctx, look = {}) {
       const isLegal = open.has(`${cellType}:${id}`);
       const isSelected = picked.has(`${cellType}:${id}`) || pieceCells.has(id);
       node.classList.toggle("legal", isLegal);
+      if (isLegal || isSelected) node.setAttribute("tabindex", "0"); else node.removeAttribute("tabindex");
       node.classList.toggle("selected", isSelected);
       // outlines on a layer of their own, so that neighbouring cells never cover them
       if (isLegal || isSelected) layers.highlights.append(svg("polygon", { points: node.getAttribute("points"), class: `hl ${isSelected ? "selected" : "legal"}` }));
@@ -242,14 +280,28 @@ export function createBoard(ctx, look = {}) {
       const n = list.length;
       const cols = Math.min(n, geometry === "areas" ? 2 : 3);
       const rows = Math.ceil(n / cols);
-      const r = Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4));
-      list.forEach((p, i) => {
-        const style = look.piece?.(p, view);
-        const wide = style?.shape === "chip" ? 1.3 : 1; // chips are wider than tall
+      // within the cell: start from the size the cell's chords allow, then shrink until every
+      // token's corners lie inside the cell's outline
+      const styles = list.map((p) => look.piece?.(p, view));
+      const chipWide = styles.some((st) => st?.shape === "chip") ? 1.3 : 1;
+      const { w, h } = reach(c);
+      const dy = c.label ? u * 0.12 : 0;
+      const place = (r) => list.map((p, i) => {
+        const wide = styles[i]?.shape === "chip" ? 1.3 : 1; // chips are wider than tall
         const row = Math.floor(i / cols), col = i % cols;
         const inRow = Math.min(cols, n - row * cols);
-        const x = c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide;
-        const y = c.cy + (row - (rows - 1) / 2) * r * 2.2 + (c.label ? u * 0.12 : 0);
+        return { x: c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide, y: c.cy + (row - (rows - 1) / 2) * r * 2.2 + dy, wide };
+      });
+      const fits = (r) => place(r).every(({ x, y, wide }) => {
+        const hw = wide > 1 ? 1.105 * r : r, hh = wide > 1 ? 0.765 * r : r;
+        return [[x - hw, y - hh], [x + hw, y - hh], [x - hw, y + hh], [x + hw, y + hh]].every(([px, py]) => inside(c.points, px, py));
+      });
+      let r = Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4), Math.min((w * 0.9) / (1.1 * cols * chipWide), (h * 0.9) / (1.1 * rows)));
+      for (let k = 0; k < 10 && !fits(r); k++) r *= 0.88;
+      const spots = place(r);
+      list.forEach((p, i) => {
+        const style = styles[i];
+        const { x, y, wide } = spots[i];
         const id = p.id !== undefined && p.id !== null ? String(p.id) : null;
         const g = token(p, x, y, r * (wide > 1 ? 0.85 : 1), style, "piece");
         g.dataset.at = at;
@@ -261,6 +313,12 @@ export function createBoard(ctx, look = {}) {
         }
         const options = id !== null ? [{ value: id, type: "unit" }, { value: at, type: cellType }] : [{ value: at, type: cellType }];
         g.addEventListener("click", (ev) => onClick(options, ev, id !== null ? nameOf(id, "unit") : c.name));
+        if (id !== null && (open.has(`unit:${id}`) || picked.has(`unit:${id}`))) {
+          g.setAttribute("tabindex", "0");
+          g.setAttribute("role", "button");
+          g.setAttribute("aria-label", style?.title ?? p.label ?? id);
+          g.addEventListener("keydown", (ev) => keyClick(ev, g));
+        }
         layers.pieces.append(g);
       });
     }
@@ -347,6 +405,17 @@ export function createBoard(ctx, look = {}) {
   }
 
   return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay };
+}
+
+// Whether (x, y) lies inside the polygon `points` (even-odd rule).
+function inside(points, x, y) {
+  if (!points || points.length < 3) return true;
+  let hit = false;
+  for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+    const [xi, yi] = points[i], [xj, yj] = points[j];
+    if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
+  }
+  return hit;
 }
 
 function group(items) {

@@ -20,6 +20,8 @@ export function createView(ctx) {
   const stat = ctx.staticInfo;
   const areas = new Map(stat.map.areas.map((a) => [String(a.id), a]));
   let view = null;
+  let lastBattle = null; // the last fight's result stays on show after the battle ends
+  let finished = false;
 
   const obs = () => view.observation;
   const factionOf = (seat) => view?.observation.players[seat]?.faction;
@@ -43,12 +45,15 @@ export function createView(ctx) {
     },
     handTitle: (v) => {
       const me = v.observation.players[v.observation.seat];
-      return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: `${me?.hand_count ?? 0} of ${me?.hand_limit ?? "?"} tiles · bag ${me?.bag_count ?? "?"}` })];
+      if (!me?.faction) return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: "your tiles come with your faction" })];
+      return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: `${me.hand_count ?? 0} of ${me.hand_limit ?? me.hand_count} tiles · bag ${me.bag_count ?? 0}` })];
     },
     handItem: (item, v) => {
       const info = unitInfo(v.observation.seat, item.id) || {};
       const cost = info.build_cost !== null && info.build_cost !== undefined ? `cost ${info.build_cost}` : "—";
-      return [el("span", { class: "tile-name", text: nice(item.id) }), pips(info.pips ?? 0), el("span", { class: "tile-cost", text: cost })];
+      // the tooltip says what the tile does: money (its pips), a unit to build, its battle modifier
+      const tip = `${nice(item.id)}: ${info.pips ?? 0} pips to pay with${info.buildable ? `; build for ${info.build_cost}` : ""}${info.modifier ? `; in battle ${modText(info.modifier)}` : ""}`;
+      return [el("span", { class: "tile-name", text: nice(item.id), title: tip }), pips(info.pips ?? 0), el("span", { class: "tile-cost", text: cost, title: tip })];
     },
   };
 
@@ -63,7 +68,44 @@ export function createView(ctx) {
     drawPlayers();
     drawPending();
     drawBattle();
+    drawFactionCards(legal || []);
     drawAreaInfo(legal);
+  }
+
+  // At faction choice: one card per faction that may still be chosen, with what it plays like.
+  function modText(m) {
+    if (!m) return "";
+    const when = m.when === "always" ? "" : ` ${m.when}`;
+    const where = m.terrain ? ` in ${m.terrain}` : "";
+    const against = m.against?.length ? ` against ${m.against.map(nice).join(", ")}` : "";
+    return `${m.value >= 0 ? "+" : ""}${m.value}${when}${where}${against}${m.wins_ties_when_defending ? ", wins ties defending" : ""}`;
+  }
+
+  function drawFactionCards(legal) {
+    const choices = legal.filter((t) => t.startsWith("faction ")).map((t) => t.split(" ")[1]);
+    if (!choices.length || view.observation.battle) return;
+    const box = clear(ctx.extra);
+    box.hidden = false;
+    box.append(el("h3", { text: "Choose your faction" }));
+    const cards = el("div", { class: "faction-cards" });
+    for (const id of choices) {
+      const f = stat.factions[id];
+      if (!f) continue;
+      const units = el("ul", { class: "faction-units" });
+      for (const [name, u] of Object.entries(f.units)) {
+        if (!u.buildable && u.build_cost === null) continue;
+        units.append(el("li", { text: `${nice(name)}: ${u.pips} pips, cost ${u.build_cost ?? "—"}${u.modifier ? `, battle ${modText(u.modifier)}` : ""}` }));
+      }
+      const bonuses = (f.battle_bonuses || []).map(modText).join("; ");
+      cards.append(el("div", { class: "faction-card", dataset: { faction: id } },
+        el("div", { class: "faction-name" }, el("span", { class: "swatch", style: `background:${FACTION_COLOUR[id] || "#888"}` }), el("strong", { text: ` ${f.name}` })),
+        el("div", { class: "small", text: `hand ${f.hand_size} · ${f.villages} villages · captured village ${f.captured_village_vp} VP` }),
+        f.powers?.length ? el("div", { class: "small", text: `Powers: ${f.powers.map(nice).join("; ")}` }) : null,
+        bonuses ? el("div", { class: "small", text: `Battle bonus: ${bonuses}` }) : null,
+        units,
+        el("button", { type: "button", class: "primary", dataset: { action: `faction ${id}` }, onclick: () => ctx.act(`faction ${id}`), text: `Play the ${f.name}` })));
+    }
+    box.append(cards);
   }
 
   function prompt(v) {
@@ -75,6 +117,7 @@ export function createView(ctx) {
       if (has("casualty")) return "You lost the battle: choose the unit to eliminate.";
       if (has("retreat")) return "Retreat to a highlighted area.";
     }
+    if (has("faction")) return "Choose your faction: read the cards below and click one.";
     if (o.pending?.kind === "move") return has("to") ? "Add units (click their area) or click a destination; then pay with hand tiles." : "Pay for the move with hand tiles.";
     if (o.pending) return "Pay with hand tiles (click a tile).";
     if (o.phase === "setup_build") return `Spend your build points (${o.build_points} left): click a hand tile, then a highlighted area — or Done.`;
@@ -97,10 +140,11 @@ export function createView(ctx) {
         o.seat === p.seat ? el("span", { class: "you-flag", text: "you" }) : null));
       const regroups = el("span", { class: "regroups", title: "regroups" });
       for (let i = 0; i < o.regroup_target; i++) regroups.append(el("span", { class: `dot ${i < p.regroups ? "on" : ""}` }));
+      if (!p.faction) { box.append(card); continue; }
       card.append(el("div", { class: "player-stats" },
         el("span", { class: "vp", title: "victory points", text: `${p.vp} VP` }),
         el("span", {}, "regroups ", regroups),
-        el("span", { title: "tiles in hand (hand size)", text: `hand ${p.hand_count} (size ${p.hand_limit ?? "?"})` }),
+        el("span", { title: "tiles in hand (hand size)", text: `hand ${p.hand_count}${p.hand_limit === null || p.hand_limit === undefined ? "" : ` (size ${p.hand_limit})`}` }),
         el("span", { title: "tiles in bag", text: `bag ${p.bag_count}` }),
         el("span", { title: "villages on the map / in supply", text: `villages ${p.villages_on_map}/${p.village_supply}` }),
         p.captured_villages || p.captured_citadels ? el("span", { text: `captured ${p.captured_villages}v ${p.captured_citadels}c` }) : null,
@@ -130,24 +174,56 @@ export function createView(ctx) {
   }
 
   function drawBattle() {
-    const box = clear(ctx.extra);
-    const b = obs().battle;
-    box.hidden = !b;
+    const panel = clear(ctx.extra);
+    let box = panel;
+    let b = obs().battle;
+    if (b && b.winner !== null && b.winner !== undefined) lastBattle = b;
+    if (b) finished = false;
+    if (!b && lastBattle) { b = lastBattle; finished = true; }
+    panel.hidden = !b;
     if (!b) return;
-    box.append(el("h3", { text: `Battle in area ${b.area} (${areas.get(String(b.area))?.terrain ?? "?"})` }));
-    box.append(el("div", { class: "muted small", text: `step: ${b.step}${b.fights ? ` · re-fight ${b.fights}` : ""}` }));
+    const where = `area ${b.area} (${areas.get(String(b.area))?.terrain ?? "?"})`;
+    if (finished) {
+      // a fight that is over: one line with its result, the details on demand
+      const [a, d] = b.sides;
+      box = el("details", { class: "last-battle" });
+      box.append(el("summary", {}, el("strong", { text: `Last battle in ${where}: ` }),
+        `${seatName(b.winner)} won, ${a.total ?? "?"} to ${d.total ?? "?"}`));
+      panel.append(box);
+    } else {
+      box.append(el("h3", { text: `Battle in ${where}` }));
+      box.append(el("div", { class: "muted small", text: `step: ${b.step}${b.fights ? ` · re-fight ${b.fights}` : ""}` }));
+    }
+    const top = stat.count_top ?? 3;
     b.sides.forEach((side, i) => {
-      const tiles = el("div", { class: "battle-tiles" });
-      if (side.tiles) for (const t of side.tiles) tiles.append(el("span", { class: "btile", text: t }));
-      else for (let k = 0; k < side.tile_count; k++) tiles.append(el("span", { class: "btile hidden", text: "?" }));
-      if (side.substitute) tiles.append(el("span", { class: "sub", text: `+ ${nice(side.substitute)}` }));
-      else if (side.substituted) tiles.append(el("span", { class: "sub", text: "+ a hidden substitute" }));
-      if (side.total !== null && side.total !== undefined) tiles.append(el("strong", { class: "total", text: `= ${side.total}` }));
+      const tiles = el("div", { class: "battle-tiles", dataset: { side: String(i) } });
+      const fighting = side.fighting ?? side.tiles;
+      if (fighting) {
+        // the tiles the rules fight with (a substitute replaces the lowest drawn one); the best
+        // `top` of them count, the rest are shown struck through
+        fighting.forEach((t, k) => tiles.append(el("span", {
+          class: `btile ${k < top ? "counted" : "uncounted"}`, text: t,
+          title: k < top ? "counted" : `not counted: only the best ${top} tiles count`,
+        })));
+      } else {
+        for (let k = 0; k < side.tile_count; k++) tiles.append(el("span", { class: "btile hidden", text: "?", title: "hidden until the tiles are revealed" }));
+      }
+      const sub = side.substitute_used ?? side.substitute;
+      if (sub) tiles.append(el("span", { class: "sub", text: `(with ${nice(sub)} from hand for the lowest drawn tile${side.tiles ? `: drawn ${side.tiles.join(" ")}` : ""})` }));
+      else if (side.substituted) tiles.append(el("span", { class: "sub", text: "(a hidden substitute)" }));
+      const mods = el("div", { class: "battle-mods" });
+      for (const m of side.modifiers || []) mods.append(el("span", { class: "mod", text: `${m.value >= 0 ? "+" : ""}${m.value} ${nice(m.source)}` }));
+      if (!(side.modifiers || []).length) mods.append(el("span", { class: "mod muted", text: "no modifiers" }));
+      const counted = side.counted ? side.counted.reduce((a, x) => a + x, 0) : null;
+      const sum = side.total !== null && side.total !== undefined
+        ? el("div", { class: "battle-sum" }, el("strong", { class: "total", text: `${side.counted.join(" + ")} ${side.modifier >= 0 ? "+" : "−"} ${Math.abs(side.modifier)} = ${side.total}` }))
+        : counted !== null ? el("div", { class: "battle-sum muted" }, `so far: ${side.counted.join(" + ")} ${side.modifier >= 0 ? "+" : "−"} ${Math.abs(side.modifier)} = ${counted + side.modifier}`) : null;
       box.append(el("div", { class: "battle-side" },
         el("span", { class: "swatch", style: `background:${colour(side.seat)}` }),
         el("strong", { text: `${i === 0 ? "Attacker" : "Defender"} ${seatName(side.seat)}` }),
-        el("span", { class: "muted", text: ` ${side.units_at_start} unit(s)` })), tiles);
+        el("span", { class: "muted", text: ` ${side.units_at_start} unit(s)` })), tiles, mods, ...(sum ? [sum] : []));
     });
+    box.append(el("div", { class: "muted small", text: `The best ${top} tiles count, plus the modifiers of the units in the area; the higher total wins.` }));
     if (b.winner !== null && b.winner !== undefined) box.append(el("div", { class: "winner", text: `${seatName(b.winner)} wins the fight` }));
   }
 
@@ -175,5 +251,14 @@ export function createView(ctx) {
     box.append(el("div", { class: "muted small", text: `borders ${a?.adjacent.join(", ")}` }));
   }
 
-  return { look, render, prompt };
+  // Irreversible and weighty: starting a battle asks first, and Done in the action phase (it
+  // ends the turn; table.js asks when other moves are open). Done of the other phases never asks.
+  function confirm(text, v) {
+    if (text === "done" && v.observation.phase !== "main_actions") return false; // a phase step, not the turn
+    const m = /^battle (\S+) (\d+)$/.exec(text);
+    if (!m) return null;
+    return `Attack ${seatName(Number(m[2]))} in area ${m[1]}? A battle cannot be taken back.`;
+  }
+
+  return { look, render, prompt, confirm };
 }

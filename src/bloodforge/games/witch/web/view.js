@@ -68,12 +68,32 @@ export function createView(ctx) {
     box.append(el("div", { class: "muted small", text: `Turn ${o.turn_number} of ${o.max_turns} · acts ${t.acts_used ?? 0}/${(t.acts_limit ?? 0) + (t.extra_acts ?? 0)} · spells ${t.spells_used ?? 0}/${t.spell_limit ?? "?"} · phantoms ${o.phantoms}${o.winner ? ` · winner: the ${o.winner}` : ""}` }));
   }
 
+  const names = ctx.staticInfo.board?.names || {};
+  const nameOf = (id) => names[id] ?? String(id).replace(/_/g, " ");
+  const percent = (p) => `${Math.round(p * 100)}%`;
+
+  // The spell being cast, in words, with the chance it passes (computed by the game).
   function drawPending() {
     const box = clear(ctx.pending);
     const p = view.observation.pending;
     if (!p) return;
-    const text = typeof p === "object" ? Object.entries(p).map(([k, v]) => `${k} ${typeof v === "object" ? JSON.stringify(v) : v}`).join(" · ") : String(p);
-    box.append(el("div", { class: "pending-box" }, el("strong", { text: "Casting: " }), el("span", { text })));
+    const parts = [el("strong", { text: `Casting ${nameOf(p.card)}` })];
+    if (p.target) parts.push(el("span", { text: ` on ${nameOf(p.target)}` }));
+    const chances = view.observation.pass_chance || {};
+    if (chances.any !== undefined) parts.push(el("span", { class: "chance", text: ` · passes with ${percent(chances.any)}` }));
+    else if (Object.keys(chances).length) {
+      parts.push(el("div", { class: "chance small", text: `Chance to pass by blood paid: ${Object.entries(chances).filter(([x]) => x !== "0").map(([x, c]) => `X=${x}: ${percent(c)}`).join(" · ")}` }));
+    }
+    box.append(el("div", { class: "pending-box" }, ...parts));
+  }
+
+  // "pay 2" reads "Pay 2 blood — 50% to pass".
+  function label(text) {
+    const m = /^pay (\d+)$/.exec(text);
+    const chances = view?.observation.pass_chance;
+    if (!m || !chances) return undefined;
+    const c = chances[m[1]] ?? chances.any ?? (Number(m[1]) > 0 ? 1 : undefined);
+    return `Pay ${m[1]} blood${c === undefined ? "" : ` — ${percent(c)} to pass`}`;
   }
 
   function prompt(v) {
@@ -83,5 +103,5 @@ export function createView(ctx) {
     return "";
   }
 
-  return { look, render, prompt };
+  return { look, render, prompt, label };
 }
