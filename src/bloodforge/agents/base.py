@@ -55,4 +55,4 @@ def make_agent(name: str, seat: int, seed: int = 0, **options: Any) -> Agent:
 
 
 def _load_builtin_agents() -> None:
-    from . import greedy, random_agent  # noqa: F401  (importing registers them)
+    from . import greedy, mcts, random_agent  # noqa: F401  (importing registers them)

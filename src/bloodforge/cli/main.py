@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from . import lab as lab_cmd
 from . import odds as odds_cmd
 from . import play as play_cmd
 from . import replay as replay_cmd
@@ -24,6 +25,7 @@ app.command("games", help="List the games with their player counts and parameter
 app.command("play", help="Play a game in the terminal; AI seats move by themselves.")(play_cmd.play_command)
 app.command("selfplay", help="Play many games between agents and summarise them.")(selfplay_cmd.selfplay_command)
 app.command("replay", help="Replay a recorded game (JSONL from selfplay, or a record file).")(replay_cmd.replay_command)
+app.add_typer(lab_cmd.app, name="lab", help="The designer's lab: matchups, rule-variant A/B, sweeps, HTML reports.")
 app.command("odds", help="Exact odds of a battle, from the game's own calculator.")(odds_cmd.odds_command)
 
 

@@ -166,6 +166,19 @@ class Game(ABC):
         del options
         return None
 
+    def evaluate(self, state: State) -> list[float] | None:
+        """The game's estimate of every seat's return in a running position, or None (default:
+        no estimate; searchers then give every seat an even share at their cut-off).
+
+        Each value is in [0, 1] and they sum to about 1, like `returns()`. Search agents call it
+        only on states they sampled themselves (`resample_hidden`), so it may read the whole
+        state; a good one is judged from each seat's observation, as the game's policy is.
+        *Why a hook:* playing a long game out to the end inside a search is far too slow; a
+        static evaluation is game knowledge, so it lives in the game's folder.
+        """
+        del state
+        return None
+
     def web_dir(self) -> Path | None:
         """The folder of the game's browser view (`view.js`, optional `view.css`), if any."""
         return None

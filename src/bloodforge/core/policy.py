@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from .action import Action
@@ -20,3 +22,12 @@ class Policy(Protocol):
     """
 
     def choose(self, state: State, seat: int, rng: Rng) -> Action: ...
+
+
+def shares_from_values(values: Sequence[float], scale: float) -> list[float]:
+    """Estimated returns from each seat's heuristic value (in the game's own units): a logistic
+    of value / `scale` per seat, normalised to share 1, so a game's `evaluate` hook can turn the
+    static evaluation its policy already has into the [0, 1] returns searchers back up."""
+    raw = [1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, v / scale)))) for v in values]
+    total = sum(raw)
+    return [r / total for r in raw] if total > 0 else [1.0 / len(raw)] * len(raw)

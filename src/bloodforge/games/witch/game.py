@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
+from bloodforge.core.policy import shares_from_values
 
 from . import actions, rules
 from .content import Content, load_content
@@ -74,6 +75,15 @@ class WitchGame(Game):
 
     def policy(self, **options: Any) -> WitchPolicy:
         return WitchPolicy(**options)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Both sides' policy evaluations of their own observations as shares of the win
+        (about 15 points, a soldier with a few stones, makes a side a 3:1 favourite)."""
+        judge = self.__dict__.get("_judge_policy")
+        if judge is None:
+            judge = self.__dict__["_judge_policy"] = WitchPolicy()
+        values = [judge.evaluate(state.observation(s), s) for s in (SOLDIERS, WITCH)]
+        return shares_from_values(values, 15.0)
 
     def static_info(self) -> dict[str, Any]:
         return {"board": static_board(self.content)}

@@ -21,6 +21,17 @@ class WitchParams(GameParams):
         description="Blood Spells the Witch may use per turn. The rulebook says both 'once' "
         "and 'TWO'; the ruling is 2 (see Rulings), 1 plays the other reading.",
     )
+    blood_payment_cap: int | None = Field(
+        default=None,
+        ge=1,
+        description="Variant (lab study): the most blood X the Witch may pay for one spell; "
+        "default: the die's size (Ruling 3), so X = die is a certain success.",
+    )
+    blood_chance: Literal["at_least", "greater"] = Field(
+        default="at_least",
+        description="Variant (lab study): 'at_least' passes X > dN when X >= the roll (Ruling 2, the "
+        "worked example); 'greater' when X > the roll (the symbol), so no payment is certain.",
+    )
     max_turns: int = Field(
         default=100,
         ge=2,

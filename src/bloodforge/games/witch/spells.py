@@ -97,7 +97,8 @@ def pay_options(state: Position, spell: SpellCard) -> range:
     die = spell.chance.die
     assert die is not None
     blood = state.units[state.content.witch_id].blood
-    return range(1, min(die, blood - 1) + 1)
+    cap = state.params.blood_payment_cap or die
+    return range(1, min(die, cap, blood - 1) + 1)
 
 
 def castable(state: Position, spell: SpellCard) -> bool:
@@ -187,6 +188,8 @@ def _roll(state: Position, spell: SpellCard, x: int) -> tuple[bool, int | None]:
     assert chance.die is not None
     value = chance_number(chance.kind, chance.value, x, state.phantoms())
     roll = state.dice.roll(state.rng, chance.die)
+    if chance.kind == "blood" and state.params.blood_chance == "greater":
+        return value > roll, roll
     return passes(value, roll), roll
 
 

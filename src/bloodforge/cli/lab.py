@@ -1,0 +1,252 @@
+"""`bloodforge lab`: the designer's lab (matchups, rule-variant A/B, sweeps, HTML reports).
+
+Every subcommand builds an `Experiment` (the same thing a YAML config describes, see
+docs/lab.md), runs it on local processes or Ray, writes the result document as JSON and prints
+the summary. `lab report` turns result documents into one HTML file with plots.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from bloodforge.core import BloodforgeError
+from bloodforge.lab.experiments import (
+    Experiment,
+    FileEdit,
+    SprtSpec,
+    Variant,
+    load_experiment,
+    run_experiment,
+    write_result,
+)
+from bloodforge.lab.jobs import GameResult
+from bloodforge.lab.runner import BACKENDS
+
+from .options import default_players, parse_params
+
+console = Console(stderr=True)
+app = typer.Typer(help="The designer's lab: matchups, rule-variant A/B, sweeps, reports.", no_args_is_help=True)
+
+Backend = Annotated[str, typer.Option(help=f"where games run: {', '.join(BACKENDS)}")]
+Workers = Annotated[int, typer.Option(help="parallel games (processes or Ray CPUs)")]
+Out = Annotated[Path, typer.Option(help="result document (JSON); variant data files go beside it")]
+Games = Annotated[int, typer.Option(help="games (per pair in a matchup, per variant otherwise)")]
+Seed = Annotated[int, typer.Option(help="first seed; game i of a variant uses seed+i")]
+Param = Annotated[list[str] | None, typer.Option(help="game parameter KEY=VALUE (repeatable)")]
+Players = Annotated[int | None, typer.Option(help="number of players")]
+
+
+def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, Any]:
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console) as progress:
+        task: list[Any] = []
+
+        def stage(label: str, total: int) -> None:
+            task.append(progress.add_task(label, total=total))
+
+        def advance(_: GameResult) -> None:
+            progress.advance(task[-1])
+
+        try:
+            doc = run_experiment(exp, work_dir=out.parent, backend=backend, workers=workers,
+                                 on_result=advance, on_stage=stage)
+        except (BloodforgeError, ValueError) as err:
+            raise typer.BadParameter(str(err)) from None
+    write_result(doc, out)
+    print_summary(doc)
+    console.print(f"wrote {out} ({doc['run']['wall_seconds']} s wall)")
+    return doc
+
+
+def _base_params(game: str, players: int | None, param: list[str] | None) -> dict[str, Any]:
+    try:
+        params = parse_params(param, players)
+        params.setdefault("players", default_players(game))
+    except BloodforgeError as err:
+        raise typer.BadParameter(str(err)) from None
+    return params
+
+
+def _sprt(text: str | None) -> SprtSpec | None:
+    if not text:
+        return None
+    try:
+        p0, p1 = (float(x) for x in text.split(","))
+        return SprtSpec(p0=p0, p1=p1)
+    except ValueError as err:
+        raise typer.BadParameter(f"{text!r}: expected P0,P1 with 0 < P0 < P1 < 1 ({err})",
+                                 param_hint="--sprt") from None
+
+
+@app.command("run", help="Run an experiment described by a YAML or JSON config (see docs/lab.md).")
+def run_command(
+    config: Annotated[Path, typer.Argument(help="experiment config file")],
+    out: Out = Path("lab-results/result.json"),
+    backend: Backend = "process",
+    workers: Workers = 1,
+    games: Annotated[int | None, typer.Option(help="override the config's number of games")] = None,
+    agent: Annotated[list[str] | None, typer.Option(help="override the config's agents (repeatable)")] = None,
+) -> None:
+    try:
+        exp = load_experiment(config)
+    except BloodforgeError as err:
+        raise typer.BadParameter(str(err)) from None
+    update: dict[str, Any] = {}
+    if games is not None:
+        update["games"] = games
+    if agent:
+        update["agents"] = agent
+    _run(exp.model_copy(update=update), out, backend, workers)
+
+
+@app.command("matchup", help="Agents against each other: matrix, seat advantage, SPRT, Elo.")
+def matchup_command(
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    agent: Annotated[list[str], typer.Option(help="agent NAME[:key=value...] (repeat, two or more)")],
+    games: Games = 100,
+    players: Players = None,
+    param: Param = None,
+    seed: Seed = 0,
+    sprt: Annotated[str | None, typer.Option(help="stop early by SPRT: P0,P1, e.g. 0.5,0.75")] = None,
+    out: Out = Path("lab-results/matchup.json"),
+    backend: Backend = "process",
+    workers: Workers = 1,
+) -> None:
+    exp = Experiment(kind="matchup", name=f"{game} matchup", game=game, params=_base_params(game, players, param),
+                     agents=agent, games=games, seed=seed, sprt=_sprt(sprt))
+    _run(exp, out, backend, workers)
+
+
+def _variant(name: str, pairs: list[str] | None) -> Variant:
+    params = parse_params(pairs, None)
+    return Variant(name=name, params=params)
+
+
+@app.command("ab", help="Two rule variants on the same seeds (paired): which side gains, with CIs.")
+def ab_command(
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    a: Annotated[list[str] | None, typer.Option("--a", help="variant A parameter KEY=VALUE (repeatable)")] = None,
+    b: Annotated[list[str] | None, typer.Option("--b", help="variant B parameter KEY=VALUE (repeatable)")] = None,
+    agents: Annotated[str, typer.Option(help="agent per seat, comma separated; one fills all")] = "greedy",
+    games: Games = 100,
+    players: Players = None,
+    param: Param = None,
+    seed: Seed = 0,
+    out: Out = Path("lab-results/ab.json"),
+    backend: Backend = "process",
+    workers: Workers = 1,
+) -> None:
+    exp = Experiment(kind="variants", name=f"{game} A/B", game=game, params=_base_params(game, players, param),
+                     agents=[x for x in agents.split(",") if x], games=games, seed=seed,
+                     variants=[_variant("A", a), _variant("B", b)])
+    _run(exp, out, backend, workers)
+
+
+@app.command("sweep", help="One parameter or one data-file value over several values, on paired seeds.")
+def sweep_command(
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    vary: Annotated[str, typer.Option(help="KEY=V1,V2,... (a game parameter) or PATH=V1,V2,... with --file")],
+    file: Annotated[
+        str | None, typer.Option(help="FILE_PARAM=BASE_FILE: vary a value inside a copy of BASE_FILE")
+    ] = None,
+    agents: Annotated[str, typer.Option(help="agent per seat, comma separated; one fills all")] = "greedy",
+    games: Games = 100,
+    players: Players = None,
+    param: Param = None,
+    seed: Seed = 0,
+    out: Out = Path("lab-results/sweep.json"),
+    backend: Backend = "process",
+    workers: Workers = 1,
+) -> None:
+    key, raw = _split_assignment(vary)
+    values = [_json_or_text(v) for v in raw.split(",") if v.strip()]
+    variants = []
+    for v in values:
+        if file is None:
+            variants.append(Variant(name=f"{key}={v}", params={key.strip().replace("-", "_"): v}))
+        else:
+            if "=" not in file:
+                raise typer.BadParameter(f"{file!r}: expected FILE_PARAM=BASE_FILE", param_hint="--file")
+            fparam, base = file.split("=", 1)
+            edit = FileEdit(base=str(Path(base).resolve()), set={key.strip(): v})
+            variants.append(Variant(name=f"{key}={v}", files={fparam.strip(): edit}))
+    exp = Experiment(kind="variants", name=f"{game} sweep {key}", game=game,
+                     params=_base_params(game, players, param), agents=[x for x in agents.split(",") if x],
+                     games=games, seed=seed, variants=variants)
+    _run(exp, out, backend, workers)
+
+
+@app.command("report", help="An HTML report (tables and plots) of one or more result documents.")
+def report_command(
+    results: Annotated[list[Path], typer.Argument(help="result documents written by the lab")],
+    out: Annotated[Path, typer.Option(help="HTML file to write")] = Path("lab-results/report.html"),
+    title: Annotated[str, typer.Option(help="report title")] = "bloodforge lab report",
+) -> None:
+    # matplotlib loads only for this command (an optional extra; slow to import)
+    from bloodforge.lab.report import render_report
+
+    docs = []
+    for path in results:
+        try:
+            docs.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, json.JSONDecodeError) as err:
+            raise typer.BadParameter(f"{path}: not a lab result document ({err})") from None
+    try:
+        page = render_report(docs, title)
+    except (KeyError, TypeError) as err:
+        raise typer.BadParameter(f"not a lab result document: missing {err}") from None
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(page, encoding="utf-8")
+    console.print(f"wrote {out}")
+
+
+def _split_assignment(text: str) -> tuple[str, str]:
+    """`PATH=VALUES` at the first `=` outside brackets (`cards[id=bolt].cost=1,2`)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        depth += {"[": 1, "]": -1}.get(ch, 0)
+        if ch == "=" and depth == 0:
+            return text[:i], text[i + 1 :]
+    raise typer.BadParameter(f"{text!r}: expected KEY=V1,V2,...", param_hint="--vary")
+
+
+def _json_or_text(raw: str) -> Any:
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        return raw.strip()
+
+
+def print_summary(doc: dict[str, Any]) -> None:
+    s = doc["summary"]
+    out = Console()
+    if s["kind"] == "matchup":
+        t = Table(title="matchup (score of A, 95% Wilson CI)")
+        for col in ("A", "B", "games", "score", "95% CI", "Elo A-B", "SPRT"):
+            t.add_column(col)
+        for p in s["pairs"]:
+            sprt = p.get("sprt")
+            t.add_row(p["a"], p["b"], str(p["games"]), f"{p['rate']:.3f}", f"[{p['low']:.3f}, {p['high']:.3f}]",
+                      ("+inf" if p["rate"] > 0.5 else "-inf") if p["elo"] is None else f"{p['elo']:+.0f}",
+                      "" if sprt is None else str(sprt["decision"] or "undecided"))
+        out.print(t)
+        out.print("Bradley-Terry Elo: " + ", ".join(f"{k} {v:+.0f}" for k, v in s["elo"].items()))
+        return
+    t = Table(title=f"variants (paired against {s['baseline']})")
+    for col in ("variant", "games", "seat win rates [95% CI]", "draws", "vs first (seat 0 return)"):
+        t.add_column(col)
+    for v in s["variants"]:
+        seats = "; ".join(f"{k}: {r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]" for k, r in v["seats"].items())
+        vs = v.get("vs_first", {}).get("0")
+        diff = "" if vs is None else f"{vs['diff']:+.3f} [{vs['low']:+.3f}, {vs['high']:+.3f}] p={vs['p_value']:.3g}"
+        t.add_row(v["name"], str(v["games"]), seats, str(v["draws"]), diff)
+    out.print(t)

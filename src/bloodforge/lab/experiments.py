@@ -1,0 +1,340 @@
+"""Lab experiments: a config (YAML or JSON, or built by the CLI) -> jobs -> results -> summary.
+
+Two kinds:
+
+* `matchup`: agents against each other, every pair on the same seeds with the first agent of the
+  pair rotated through every seat (seat-swapped pairs in two-player games), with an optional
+  SPRT early stop per pair, Wilson intervals, Elo differences and a Bradley-Terry rating list.
+* `variants`: rule variants (parameters, or copies of a data file with some values changed)
+  played on the same seeds with the same agents, each compared with the first variant as
+  paired samples; seat and faction/side win rates with Wilson intervals for every variant.
+
+Summaries are pure functions of the results (timings left out), so a run on Ray and a run on
+local processes give identical summaries.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+import bloodforge
+from bloodforge.core import BloodforgeError, format_validation_error
+
+from .datafiles import write_variant
+from .jobs import AgentSpec, GameResult, Job
+from .runner import OnResult, run_jobs
+from .stats import bradley_terry, elo_with_interval, paired_difference, sprt, sprt_stop_index, wilson_interval
+
+
+class ExperimentError(BloodforgeError, ValueError):
+    """A lab config that cannot run: the message names the file, the field and why."""
+
+
+class SprtSpec(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    p0: float = Field(0.5, gt=0, lt=1, description="win rate of the null hypothesis (no better)")
+    p1: float = Field(0.75, gt=0, lt=1, description="win rate of the alternative (clearly better)")
+    alpha: float = Field(0.05, gt=0, lt=1)
+    beta: float = Field(0.05, gt=0, lt=1)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> SprtSpec:
+        if self.p0 >= self.p1:
+            raise ValueError(f"p0 ({self.p0}) must be below p1 ({self.p1})")
+        return self
+
+
+class FileEdit(BaseModel):
+    """A copy of `base` (a data file) with the values at JSON paths replaced."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base: str
+    set: dict[str, Any]
+
+
+class Variant(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    files: dict[str, FileEdit] = Field(default_factory=dict, description="file parameter -> edited copy")
+
+
+class Experiment(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["matchup", "variants"]
+    name: str = "experiment"
+    description: str = ""
+    game: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    agents: list[str]
+    games: int = Field(100, ge=1, description="matchup: games per pair (at most); variants: seeds per variant")
+    seed: int = 0
+    sprt: SprtSpec | None = None
+    variants: list[Variant] = Field(default_factory=list)
+    max_plies: int = Field(200_000, ge=1)
+
+    @model_validator(mode="after")
+    def _shape(self) -> Experiment:
+        if self.kind == "matchup" and len(self.agents) < 2:
+            raise ValueError("a matchup needs at least two agents")
+        if self.kind == "variants" and not self.variants:
+            raise ValueError("a variants experiment needs at least one variant")
+        names = [v.name for v in self.variants]
+        if len(set(names)) != len(names):
+            raise ValueError(f"variant names must be distinct: {names}")
+        return self
+
+    @property
+    def players(self) -> int:
+        return int(self.params.get("players", 2))
+
+
+def load_experiment(path: str | Path) -> Experiment:
+    p = Path(path)
+    try:
+        raw = yaml.safe_load(p.read_text(encoding="utf-8"))
+    except OSError as err:
+        raise ExperimentError(f"{p}: cannot read ({err.strerror or err})") from None
+    except yaml.YAMLError as err:
+        raise ExperimentError(f"{p}: not YAML/JSON ({err})") from None
+    try:
+        exp = Experiment.model_validate(raw)
+    except ValidationError as err:
+        raise ExperimentError(format_validation_error(err, str(p))) from None
+    # relative data-file bases are relative to the config file
+    for v in exp.variants:
+        for edit in v.files.values():
+            base = Path(edit.base)
+            if not base.is_absolute():
+                edit.base = str((p.parent / base).resolve())
+    return exp
+
+
+# -- jobs -------------------------------------------------------------------------------------
+def matchup_jobs(exp: Experiment, a: int, b: int, specs: Sequence[AgentSpec]) -> list[Job]:
+    """Games of agent `a` against `b` (every other seat): per seed, `a` sits once in every seat."""
+    n = exp.players
+    seeds = math.ceil(exp.games / n)
+    jobs: list[Job] = []
+    for s in range(seeds):
+        for seat in range(n):
+            seats = [specs[b]] * n
+            seats[seat] = specs[a]
+            jobs.append(Job(index=len(jobs), game=exp.game, params=exp.params, seed=exp.seed + s, agents=seats,
+                            tags={"pair": [a, b], "a_seat": seat}, max_plies=exp.max_plies))
+    return jobs
+
+
+def variant_params(exp: Experiment, variant: Variant, work_dir: Path) -> dict[str, Any]:
+    params = {**exp.params, **variant.params}
+    for name, edit in variant.files.items():
+        try:
+            params[name] = str(write_variant(Path(edit.base), edit.set, work_dir / "variants"))
+        except ValueError as err:
+            raise ExperimentError(f"variant {variant.name!r}, file parameter {name!r}: {err}") from None
+    return params
+
+
+def variant_jobs(exp: Experiment, work_dir: Path, specs: Sequence[AgentSpec]) -> list[Job]:
+    jobs: list[Job] = []
+    for v in exp.variants:
+        params = variant_params(exp, v, work_dir)
+        for s in range(exp.games):
+            jobs.append(Job(index=len(jobs), game=exp.game, params=params, seed=exp.seed + s, agents=list(specs),
+                            tags={"variant": v.name}, max_plies=exp.max_plies))
+    return jobs
+
+
+def check_experiment(exp: Experiment, work_dir: Path) -> list[AgentSpec]:
+    """Refuse a config that cannot run before any game starts (unknown game or agent, bad
+    parameters, a data-file path that names nothing), each with the reason."""
+    try:
+        specs = [AgentSpec.parse(a) for a in exp.agents]
+    except ValueError as err:
+        raise ExperimentError(f"experiment {exp.name!r}: {err}") from None
+    if exp.kind == "variants" and len(specs) not in (1, exp.players):
+        raise ExperimentError(f"experiment {exp.name!r}: give one agent per seat ({exp.players}) or one for all")
+    if exp.kind == "variants" and len(specs) == 1:
+        specs = specs * exp.players
+    param_sets = [exp.params] if exp.kind == "matchup" else [variant_params(exp, v, work_dir) for v in exp.variants]
+    for params in param_sets:
+        try:
+            game = bloodforge.load_game(exp.game, seed=exp.seed, **params)
+            game.new_initial_state()
+        except BloodforgeError as err:
+            raise ExperimentError(f"experiment {exp.name!r}: {err}") from None
+    return specs
+
+
+# -- running ----------------------------------------------------------------------------------
+def run_experiment(
+    exp: Experiment,
+    *,
+    work_dir: Path,
+    backend: str = "process",
+    workers: int = 1,
+    on_result: OnResult | None = None,
+    on_stage: Callable[[str, int], None] | None = None,
+) -> dict[str, Any]:
+    """Run an experiment; the result document holds the config, every game and the summary."""
+    specs = check_experiment(exp, work_dir)
+    start = time.perf_counter()
+    results: list[GameResult] = []
+    if exp.kind == "matchup":
+        for a in range(len(specs)):
+            for b in range(a + 1, len(specs)):
+                jobs = matchup_jobs(exp, a, b, specs)
+                if on_stage is not None:
+                    on_stage(f"{specs[a].label} vs {specs[b].label}", len(jobs))
+                stop = _sprt_stop(exp.sprt) if exp.sprt is not None else None
+                results += run_jobs(jobs, backend=backend, workers=workers, stop=stop, on_result=on_result)
+    else:
+        jobs = variant_jobs(exp, work_dir, specs)
+        if on_stage is not None:
+            on_stage(exp.name, len(jobs))
+        results = run_jobs(jobs, backend=backend, workers=workers, on_result=on_result)
+    wall = time.perf_counter() - start
+    return {
+        "experiment": exp.model_dump(mode="json"),
+        "summary": summarise(exp, results),
+        "games": [r.model_dump(mode="json", exclude={"record"}) for r in results],
+        "run": {"backend": backend, "workers": workers, "wall_seconds": round(wall, 2),
+                "game_seconds": round(sum(r.seconds for r in results), 2)},
+    }
+
+
+def _sprt_stop(spec: SprtSpec) -> Callable[[Sequence[GameResult]], int | None]:
+    def stop(done: Sequence[GameResult]) -> int | None:
+        scores = [_a_score(r) for r in done]
+        n, result = sprt_stop_index(scores, spec.p0, spec.p1, spec.alpha, spec.beta)
+        return n if result.decision is not None else None
+
+    return stop
+
+
+def _a_score(r: GameResult) -> float:
+    return r.returns[int(r.tags["a_seat"])]
+
+
+# -- summaries --------------------------------------------------------------------------------
+def rate(score: float, n: int) -> dict[str, float | int]:
+    low, high = wilson_interval(score, n)
+    return {"games": n, "score": round(score, 6), "rate": round(score / n, 6) if n else 0.0,
+            "low": round(low, 6), "high": round(high, 6)}
+
+
+def summarise(exp: Experiment, results: Sequence[GameResult]) -> dict[str, Any]:
+    if exp.kind == "matchup":
+        return summarise_matchup(exp, results)
+    return summarise_variants(exp, results)
+
+
+def summarise_matchup(exp: Experiment, results: Sequence[GameResult]) -> dict[str, Any]:
+    labels = [AgentSpec.parse(a).label for a in exp.agents]
+    k = len(labels)
+    wins = [[0.0] * k for _ in range(k)]
+    pairs = []
+    by_pair: dict[tuple[int, int], list[GameResult]] = defaultdict(list)
+    for r in results:
+        a, b = r.tags["pair"]
+        by_pair[(a, b)].append(r)
+    for (a, b), games in sorted(by_pair.items()):
+        scores = [_a_score(r) for r in games]
+        total = sum(scores)
+        n = len(games)
+        wins[a][b] += total
+        wins[b][a] += n - total
+        elo, elo_low, elo_high = elo_with_interval(total, n)
+        by_seat = {}
+        for seat in range(exp.players):
+            seat_scores = [_a_score(r) for r in games if r.tags["a_seat"] == seat]
+            by_seat[str(seat)] = rate(sum(seat_scores), len(seat_scores))
+        entry: dict[str, Any] = {
+            "a": labels[a], "b": labels[b], **rate(total, n),
+            "elo": _finite(elo), "elo_low": _finite(elo_low), "elo_high": _finite(elo_high),
+            "a_by_seat": by_seat, "mean_plies": round(sum(r.plies for r in games) / n, 2),
+        }
+        if exp.sprt is not None:
+            s = sprt(total, n, exp.sprt.p0, exp.sprt.p1, exp.sprt.alpha, exp.sprt.beta)
+            entry["sprt"] = {"llr": round(s.llr, 6), "lower": round(s.lower, 6), "upper": round(s.upper, 6),
+                             "decision": s.decision, "p0": exp.sprt.p0, "p1": exp.sprt.p1}
+        pairs.append(entry)
+    ratings = bradley_terry(wins) if results else [0.0] * k
+    return {
+        "kind": "matchup", "agents": labels, "pairs": pairs,
+        "matrix": [[round(x, 6) for x in row] for row in wins],
+        "elo": {labels[i]: round(ratings[i], 2) for i in range(k)},
+        "seats": seat_summary(results, exp.players), "roles": role_summary(results),
+    }
+
+
+def summarise_variants(exp: Experiment, results: Sequence[GameResult]) -> dict[str, Any]:
+    by_variant: dict[str, list[GameResult]] = defaultdict(list)
+    for r in results:
+        by_variant[r.tags["variant"]].append(r)
+    names = [v.name for v in exp.variants]
+    base = sorted(by_variant.get(names[0], []), key=lambda r: r.seed)
+    variants = []
+    for name in names:
+        games = sorted(by_variant.get(name, []), key=lambda r: r.seed)
+        entry: dict[str, Any] = {
+            "name": name, "games": len(games),
+            "seats": seat_summary(games, exp.players), "roles": role_summary(games),
+            "mean_plies": round(sum(r.plies for r in games) / len(games), 2) if games else 0.0,
+            # games without a sole winner: draws, shared wins, or a boss win (every seat 0)
+            "draws": sum(1 for r in games if max(r.returns) < 1.0),
+        }
+        if name != names[0] and games and len(games) == len(base):
+            entry["vs_first"] = {
+                str(seat): _paired(base, games, seat) for seat in range(exp.players)
+            }
+        variants.append(entry)
+    return {"kind": "variants", "baseline": names[0], "variants": variants}
+
+
+def _paired(base: Sequence[GameResult], games: Sequence[GameResult], seat: int) -> dict[str, Any]:
+    if [r.seed for r in base] != [r.seed for r in games]:
+        raise ExperimentError("variants were not played on the same seeds; cannot pair them")
+    p = paired_difference([r.returns[seat] for r in games], [r.returns[seat] for r in base])
+    return {"diff": round(p.diff, 6), "low": round(p.low, 6), "high": round(p.high, 6),
+            "variant_only_wins": p.a_only, "first_only_wins": p.b_only, "p_value": round(p.p_value, 6)}
+
+
+def seat_summary(results: Sequence[GameResult], players: int) -> dict[str, Any]:
+    """Win rate of each seat (whoever plays it) with Wilson intervals: the seat advantage."""
+    n = len(results)
+    return {str(s): rate(sum(r.returns[s] for r in results), n) for s in range(players)}
+
+
+def role_summary(results: Sequence[GameResult]) -> dict[str, Any]:
+    """Win rate of each faction / side with Wilson intervals: the faction advantage."""
+    score: dict[str, float] = defaultdict(float)
+    games: dict[str, int] = defaultdict(int)
+    for r in results:
+        for seat, role in enumerate(r.roles):
+            if role:
+                score[role] += r.returns[seat]
+                games[role] += 1
+    return {role: rate(score[role], games[role]) for role in sorted(games)}
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 2) if math.isfinite(x) else None
+
+
+def write_result(doc: dict[str, Any], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")

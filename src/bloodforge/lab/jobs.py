@@ -1,0 +1,102 @@
+"""One lab game as plain data: what to play (a `Job`) and what came of it (a `GameResult`).
+
+Jobs are small JSON-safe values so that any backend (this process, a process pool, Ray) can
+carry them; a job fixes the game, parameters, seed and every seat's agent with its options, and
+the agents' seeds derive from the game seed, so a job's result is the same wherever it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+import bloodforge
+from bloodforge.agents import Agent, agent_names, make_agent
+from bloodforge.core.rng import mix_seed
+from bloodforge.match import Record, play_match
+
+
+class AgentSpec(BaseModel):
+    """An agent by name with options, written `name` or `name:key=value:key=value`
+    (values are JSON where they parse, e.g. `mcts:seconds=1:rollout=greedy`)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    options: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def label(self) -> str:
+        return ":".join([self.name, *(f"{k}={v}" for k, v in sorted(self.options.items()))])
+
+    @classmethod
+    def parse(cls, text: str) -> AgentSpec:
+        parts = [p.strip() for p in text.split(":")]
+        if not parts[0]:
+            raise ValueError(f"agent {text!r}: empty name")
+        options: dict[str, Any] = {}
+        for part in parts[1:]:
+            if "=" not in part:
+                raise ValueError(f"agent {text!r}: option {part!r} is not key=value")
+            key, raw = part.split("=", 1)
+            try:
+                options[key.strip()] = json.loads(raw)
+            except json.JSONDecodeError:
+                options[key.strip()] = raw
+        if parts[0] not in agent_names():
+            raise ValueError(f"agent {text!r}: unknown agent {parts[0]!r}; known: {', '.join(agent_names())}")
+        return cls(name=parts[0], options=options)
+
+    def make(self, seat: int, seed: int) -> Agent:
+        return make_agent(self.name, seat=seat, seed=seed, **self.options)
+
+
+class Job(BaseModel):
+    """One game to play. `tags` say where it belongs in the experiment (pair, variant, ...)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    index: int
+    game: str
+    params: dict[str, Any]
+    seed: int
+    agents: list[AgentSpec]
+    tags: dict[str, Any] = Field(default_factory=dict)
+    max_plies: int = 200_000
+
+
+class GameResult(BaseModel):
+    """What the lab keeps of a game: the outcome, the roles, and the record's digest (so a
+    game can be replayed and checked from its job)."""
+
+    index: int
+    tags: dict[str, Any]
+    seed: int
+    agents: list[str]
+    returns: list[float]
+    scores: list[float]
+    roles: list[str]
+    plies: int
+    digest: str
+    seconds: float
+    record: dict[str, Any] | None = None
+
+
+def play_job(job: Job, keep_record: bool = False) -> GameResult:
+    """Play one job to the end (the `match` driver is the one loop)."""
+    game = bloodforge.load_game(job.game, seed=job.seed, **job.params)
+    agents = {seat: spec.make(seat, mix_seed(job.seed, "agent", seat)) for seat, spec in enumerate(job.agents)}
+    labels = [spec.label for spec in job.agents]
+    start = time.perf_counter()
+    result = play_match(game.new_initial_state(), agents, agent_names=labels, max_plies=job.max_plies,
+                        host_seed=mix_seed(job.seed, "host"))
+    state = result.state
+    record: Record = result.record
+    return GameResult(
+        index=job.index, tags=job.tags, seed=job.seed, agents=labels, returns=state.returns(),
+        scores=state.scores(), roles=state.seat_roles(), plies=result.plies, digest=state.digest(),
+        seconds=round(time.perf_counter() - start, 4), record=record.to_json() if keep_record else None,
+    )

@@ -1,0 +1,132 @@
+"""Running many jobs: in this process, on a local process pool (default) or on Ray.
+
+Every backend returns results in job order and decides early stops on the ordered prefix of
+results, never on which game happened to finish first, so aggregates are identical on every
+backend and worker count (timings aside).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from .jobs import GameResult, Job, play_job
+
+#: Given the results so far (in job order, a prefix of the jobs), how many of them to keep if
+#: the run should stop now, else None.
+StopRule = Callable[[Sequence[GameResult]], int | None]
+OnResult = Callable[[GameResult], None]
+
+BACKENDS = ("local", "process", "ray")
+
+
+def run_jobs(
+    jobs: Sequence[Job],
+    *,
+    backend: str = "process",
+    workers: int = 1,
+    stop: StopRule | None = None,
+    on_result: OnResult | None = None,
+    keep_records: bool = False,
+) -> list[GameResult]:
+    """Play `jobs`; with `stop`, as soon as the ordered prefix of results satisfies it, the
+    remaining jobs are cancelled and only the prefix it names is returned."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if backend == "local" or (backend == "process" and workers == 1):
+        stream: Iterator[GameResult] = (play_job(j, keep_records) for j in jobs)
+        return _collect(stream, stop, on_result)
+    if backend == "process":
+        return _collect_pool(jobs, workers, stop, on_result, keep_records)
+    return _collect_ray(jobs, workers, stop, on_result, keep_records)
+
+
+def _collect(stream: Iterator[GameResult], stop: StopRule | None, on_result: OnResult | None) -> list[GameResult]:
+    done: list[GameResult] = []
+    for result in stream:
+        done.append(result)
+        if on_result is not None:
+            on_result(result)
+        if stop is not None:
+            keep = stop(done)
+            if keep is not None:
+                return done[:keep]
+    return done
+
+
+def _window(workers: int) -> int:
+    """Jobs in flight: enough to keep every worker busy, few enough that an early stop wastes
+    little."""
+    return 2 * workers
+
+
+def _collect_pool(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_result: OnResult | None,
+                  keep_records: bool) -> list[GameResult]:
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        pending: list[Future[GameResult]] = []
+        it = iter(jobs)
+
+        def refill() -> None:
+            while len(pending) < _window(workers):
+                job = next(it, None)
+                if job is None:
+                    return
+                pending.append(pool.submit(play_job, job, keep_records))
+
+        def stream() -> Iterator[GameResult]:
+            refill()
+            while pending:
+                result = pending.pop(0).result()
+                refill()
+                yield result
+
+        try:
+            return _collect(stream(), stop, on_result)
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def _collect_ray(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_result: OnResult | None,
+                 keep_records: bool) -> list[GameResult]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("the ray backend needs Ray: pip install 'bloodforge[research]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
+    remote_play: Any = ray.remote(_ray_play)
+    try:
+        pending: list[Any] = []
+        it = iter(jobs)
+
+        def refill() -> None:
+            while len(pending) < _window(workers):
+                job = next(it, None)
+                if job is None:
+                    return
+                pending.append(remote_play.remote(job.model_dump(mode="json"), keep_records))
+
+        def stream() -> Iterator[GameResult]:
+            refill()
+            while pending:
+                data = ray.get(pending.pop(0))
+                refill()
+                yield GameResult.model_validate(data)
+
+        try:
+            return _collect(stream(), stop, on_result)
+        finally:
+            for ref in pending:
+                ray.cancel(ref, force=True)
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+def _ray_play(job: dict[str, Any], keep_records: bool) -> dict[str, Any]:
+    return play_job(Job.model_validate(job), keep_records).model_dump(mode="json")

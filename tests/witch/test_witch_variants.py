@@ -1,0 +1,62 @@
+"""Rule variants for the lab's Blood Stone study (docs/games/witch.md, "Lab study"): a cap on
+the blood paid for one spell, and the literal reading of `X > dN` (Ruling 2's alternative)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+import bloodforge
+from bloodforge.core import IllegalAction, State
+
+SCENARIO = Path(bloodforge.__file__).parent / "games" / "witch" / "scenarios" / "worked_example.yaml"
+
+
+def worked_example(**params: Any) -> State:
+    data = yaml.safe_load(SCENARIO.read_text(encoding="utf-8"))
+    data["params"] = params
+    return bloodforge.load_scenario(data)
+
+
+def pays(state: State) -> list[str]:
+    return [str(a) for a in state.legal_actions() if a.kind == "pay"]
+
+
+def test_ruling_3_x_up_to_the_die_size_by_default() -> None:
+    state = worked_example()
+    state.apply("cast manipulate")
+    assert pays(state) == ["pay 1", "pay 2", "pay 3", "pay 4"]
+
+
+def test_variant_blood_payment_cap_limits_x() -> None:
+    state = worked_example(blood_payment_cap=2)
+    state.apply("cast manipulate")
+    assert pays(state) == ["pay 1", "pay 2"]
+    with pytest.raises(IllegalAction):
+        state.apply("pay 3")
+
+
+def test_ruling_2_worked_example_passes_when_x_equals_the_roll() -> None:
+    state = worked_example()
+    state.apply("cast manipulate")
+    state.apply("pay 2")  # the die is rigged to 2
+    assert any("rolled 2, passes" in t for t in state.event_log(1)[-3:])
+
+
+def test_variant_blood_chance_greater_fails_when_x_equals_the_roll() -> None:
+    state = worked_example(blood_chance="greater")
+    state.apply("cast manipulate")
+    state.apply("pay 2")  # rolled 2: 2 is not greater than 2
+    log = state.event_log(1)
+    assert any("rolled 2, fails" in t for t in log[-3:])
+    assert not any(a.kind in {"move", "attack"} and a.args[0].startswith("minion") for a in state.legal_actions())
+
+
+def test_variant_parameters_are_validated() -> None:
+    with pytest.raises(bloodforge.core.ParameterError, match="blood_payment_cap"):
+        bloodforge.load_game("witch", blood_payment_cap=0)
+    with pytest.raises(bloodforge.core.ParameterError, match="blood_chance"):
+        bloodforge.load_game("witch", blood_chance="sometimes")
