@@ -19,40 +19,15 @@ import argparse
 import platform
 import time
 from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import bloodforge
 from bloodforge.agents import make_agent
-from bloodforge.core import Rng, State
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.match import play_match
+from playouts import mean_us, random_playouts
 
 CHAMPIONS = ("vhrak", "ulwazi", "lienne", "cynwrig", "calvio", "maere")
-
-
-def playouts(games: int, players: int) -> tuple[float, int, list[State]]:
-    samples: list[State] = []
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(games):
-        state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
-        rng = Rng(seed)
-        while not state.is_terminal():
-            seat = rng.choice(state.actors())
-            legal = [a for a in state.legal_actions(seat) if not a.is_cancel]
-            state.apply_unchecked(rng.choice(legal), seat)
-            actions += 1
-            if actions % 53 == 0 and len(samples) < 1000:
-                samples.append(state.clone())
-    return time.perf_counter() - start, actions, samples
-
-
-def mean_us(states: list[State], fn: Callable[[State], object]) -> float:
-    start = time.perf_counter()
-    for s in states:
-        fn(s)
-    return (time.perf_counter() - start) / max(1, len(states)) * 1e6
 
 
 def speed(games: int) -> None:
@@ -60,7 +35,7 @@ def speed(games: int) -> None:
     print(f"{'players':>7} {'games':>6} {'games/s':>8} {'actions/s':>10} {'legal us':>9} {'clone us':>9} "
           f"{'obs us':>8} {'json us':>8}")
     for players in (1, 3, 6):
-        secs, actions, states = playouts(games, players)
+        secs, actions, states = random_playouts("arena", games, skip_cancel=True, max_samples=1000, players=players)
         live = [s for s in states if s.actors()]
         legal = mean_us(live, lambda s: s._legal_actions(s.actors()[0]))
         clone = mean_us(states, lambda s: s.clone())

@@ -20,38 +20,11 @@ import math
 import platform
 import time
 from collections import Counter
-from collections.abc import Callable
 
 import bloodforge
-from bloodforge.core import Action, Rng, State
+from bloodforge.core import Action, State
 from bloodforge.lab.selfplay import play_game
-
-
-def playouts(games: int, players: int, checked: bool) -> tuple[float, int, list[State]]:
-    samples: list[State] = []
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(games):
-        state = bloodforge.load_game("forts", players=players, seed=seed).new_initial_state()
-        rng = Rng(seed)
-        while not state.is_terminal():
-            action = rng.choice(state.legal_actions())
-            if checked:
-                state.apply(action)
-            else:
-                state.apply_unchecked(action)
-            actions += 1
-            if actions % 53 == 0 and len(samples) < 2000:
-                samples.append(state.clone())
-    return time.perf_counter() - start, actions, samples
-
-
-def mean_us(states: list[State], fn: Callable[[State], object], repeat: int = 3) -> float:
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for s in states:
-            fn(s)
-    return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
+from playouts import mean_us, random_playouts
 
 
 def apply_first(state: State, legal: dict[int, list[Action]]) -> None:
@@ -59,8 +32,8 @@ def apply_first(state: State, legal: dict[int, list[Action]]) -> None:
 
 
 def speed(games: int, players: int) -> None:
-    secs, actions, states = playouts(games, players, checked=False)
-    csecs, cactions, _ = playouts(games, players, checked=True)
+    secs, actions, states = random_playouts("forts", games, players=players)
+    csecs, cactions, _ = random_playouts("forts", games, checked=True, players=players)
     live = [s for s in states if not s.is_terminal()]
     legal = {id(s): s.legal_actions() for s in live}
     clone_us = mean_us(live, lambda s: s.clone())

@@ -15,39 +15,9 @@ from __future__ import annotations
 
 import argparse
 import platform
-import time
-from collections.abc import Callable
 
-import bloodforge
-from bloodforge.core import Rng, State
-
-
-def playouts(games: int, checked: bool) -> tuple[float, int, list[State]]:
-    """Play `games` uniformly random games; return seconds, actions and sampled states."""
-    samples: list[State] = []
-    actions = 0
-    start = time.perf_counter()
-    for seed in range(games):
-        state = bloodforge.load_game("witch", players=2, seed=seed).new_initial_state()
-        rng = Rng(seed)
-        while not state.is_terminal():
-            action = rng.choice(state.legal_actions())
-            if checked:
-                state.apply(action)
-            else:
-                state.apply_unchecked(action)
-            actions += 1
-            if actions % 97 == 0 and len(samples) < 2000:
-                samples.append(state.clone())
-    return time.perf_counter() - start, actions, samples
-
-
-def mean_us(states: list[State], fn: Callable[[State], object], repeat: int = 3) -> float:
-    start = time.perf_counter()
-    for _ in range(repeat):
-        for s in states:
-            fn(s)
-    return (time.perf_counter() - start) / (repeat * len(states)) * 1e6
+from bloodforge.core import State
+from playouts import mean_us, random_playouts
 
 
 def main() -> None:
@@ -57,8 +27,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     args = parser.parse_args()
 
-    secs, actions, states = playouts(args.games, checked=False)
-    csecs, cactions, _ = playouts(args.games, checked=True)
+    secs, actions, states = random_playouts("witch", args.games, sample_every=97, players=2)
+    csecs, cactions, _ = random_playouts("witch", args.games, checked=True, sample_every=97, players=2)
     live = [s for s in states if not s.is_terminal()]
     legal = {id(s): s.legal_actions() for s in live}
 
