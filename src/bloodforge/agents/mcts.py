@@ -25,6 +25,14 @@ and gets a bias that fades with its visits; off by default, because in 16 seat-s
 Stone games at 0.2 s per decision it scored 0.375 against greedy where the unbiased search
 scored 0.50 (same seeds; too few games to tell them apart, so the simpler search is the default).
 
+Plans (`plans=root` or `tree`): where the game's policy is a `PlanningPolicy`, a node's
+options are the policy's candidate plans (compound actions: select units, destination, pay)
+instead of single actions, applied whole; the chosen plan's later steps are then played without
+a new search, as the policy itself would. A search over single steps in such a game spends its
+budget on half-built plans that the heuristic rollout cancels; over plans it compares what the
+heuristic compares, by sampled outcomes instead of the heuristic's static score. Rollouts then
+use a fresh `fork()` of the policy per iteration, so no turn counter leaks between samples.
+
 Forced decisions (one legal action) are applied without a tree level. `cancel` is never
 searched while anything else is legal: it only loops back to an earlier decision.
 
@@ -45,7 +53,7 @@ import math
 import time
 from typing import Any
 
-from bloodforge.core import Action, Policy, Rng, State
+from bloodforge.core import Action, PlanningPolicy, Policy, Rng, State
 
 from .base import Agent, register_agent
 
@@ -53,12 +61,19 @@ from .base import Agent, register_agent
 DEFAULT_ITERATIONS = 200
 
 
-class _Edge:
-    __slots__ = ("action", "avail", "child", "seat", "value", "visits")
+#: An option at a node: the first action, and the texts of the plan's later steps.
+_Option = tuple[Action, tuple[str, ...]]
+#: How an edge is found at its node: the action (a single step) or the plan's texts.
+_Key = Action | tuple[str, ...]
 
-    def __init__(self, seat: int, action: Action) -> None:
+
+class _Edge:
+    __slots__ = ("action", "avail", "child", "seat", "steps", "value", "visits")
+
+    def __init__(self, seat: int, action: Action, steps: tuple[str, ...] = ()) -> None:
         self.seat = seat
         self.action = action
+        self.steps = steps
         self.visits = 0
         self.value = 0.0
         self.avail = 0
@@ -69,7 +84,7 @@ class _Node:
     __slots__ = ("edges", "visits")
 
     def __init__(self) -> None:
-        self.edges: dict[tuple[int, Action], _Edge] = {}
+        self.edges: dict[tuple[int, _Key], _Edge] = {}
         self.visits = 0
 
 
@@ -81,7 +96,13 @@ class MctsAgent(Agent):
     `greedy`), `exploration` (UCB constant, default 0.7 for returns in [0, 1]), `policy_options`
     (dict passed to the game's policy), `prior` (`none`, or `greedy`: the policy's own choice at
     the root is tried first and favoured by `prior_bias` / sqrt(visits)), `widening` (progressive
-    widening: at most 1 + widening * sqrt(visits) children per node; 0 = all, plain UCT).
+    widening: at most 1 + widening * sqrt(visits) children per node; 0 = all, plain UCT),
+    `plans` (`off`: single actions; `root`: the policy's candidate plans at the root, where it
+    offers them; `tree`: at every node, costly when the policy's plans are), `root` (`ucb`: the
+    tree search; `paired`: every root option on the same samples, see `_paired`), `margin`
+    (`paired`: how much better on average another option must do to replace the policy's own),
+    `rollout_turns` (also end a rollout when this many new turns have begun, by the game's
+    `turn_marker`; 0 = by `rollout_depth` only, which stays the cap).
     """
 
     name = "mcts"
@@ -99,12 +120,17 @@ class MctsAgent(Agent):
         prior: str = "none",
         prior_bias: float = 0.5,
         widening: float = 1.0,
+        plans: str = "off",
+        rollout_turns: int = 0,
+        root: str = "ucb",
+        margin: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(seat, seed, **options)
         if options:
             raise ValueError(f"unknown mcts option(s) {sorted(options)}; known: iterations, seconds, "
-                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias, widening")
+                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias, widening, plans, "
+                             "root, margin, rollout_turns")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and int(iterations) < 1:
@@ -128,21 +154,45 @@ class MctsAgent(Agent):
         if float(widening) < 0:
             raise ValueError(f"widening must be 0 or more, got {widening}")
         self.widening = float(widening)
+        if plans not in ("off", "root", "tree"):
+            raise ValueError(f"plans must be 'off', 'root' or 'tree', got {plans!r}")
+        self.plans = plans
+        if root not in ("ucb", "paired"):
+            raise ValueError(f"root must be 'ucb' or 'paired', got {root!r}")
+        self.root = root
+        if int(rollout_turns) < 0:
+            raise ValueError(f"rollout_turns must be 0 or more, got {rollout_turns}")
+        self.rollout_turns = int(rollout_turns)
+        self.margin = float(margin)
         self._root_policy: Policy | None = None
+        self._root_policy_made = False
+        #: the chosen plan's steps still to play, and where in the history the plan stands
+        self._plan: list[str] = []
+        self._plan_from = -1
+        self._plan_done = 0
         #: Iterations run for the last decision (for benchmarks and reports).
         self.last_iterations = 0
 
     # -- the decision ---------------------------------------------------------------------------
     def select_action(self, state: State) -> Action:
+        planned = self._continue_plan(state)
+        if planned is not None:
+            return planned
         legal = _useful(state.legal_actions(self.seat))
         if not legal:
             raise ValueError(f"no legal action for seat {self.seat}: {state}")
-        if len(legal) == 1:
-            self.last_iterations = 0
-            return legal[0]
         rng = Rng(self.rng.next_u64())
+        root_options = self._options(state, self.seat, self._policy(state), rng)
+        if len(root_options) == 1:
+            self.last_iterations = 0
+            return self._commit(state, root_options[0])
+        if self.root == "paired":
+            return self._commit(state, self._paired(state, root_options, rng))
         root = _Node()
-        hint = self._hint(state, rng)
+        hint = root_options[0] if self.prior == "greedy" and self._policy(state) is not None else None
+        if hint is None and self.prior == "greedy":
+            hinted = self._hint(state, rng)
+            hint = None if hinted is None else (hinted, ())
         policies: dict[int, Policy] = {}
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         n = 0
@@ -151,15 +201,100 @@ class MctsAgent(Agent):
                 break
             if deadline is not None and n > 0 and time.perf_counter() >= deadline:
                 break
-            self._iterate(state, root, rng, policies, hint)
+            self._iterate(state, root, rng, policies, root_options, hint)
             n += 1
         self.last_iterations = n
         best: _Edge | None = None
-        for action in legal:
-            edge = root.edges.get((self.seat, action))
+        for option in root_options:
+            edge = root.edges.get((self.seat, _key(option)))
             if edge is not None and (best is None or (edge.visits, edge.value) > (best.visits, best.value)):
                 best = edge
-        return legal[0] if best is None else best.action
+        return self._commit(state, root_options[0] if best is None else (best.action, best.steps))
+
+    def _paired(self, state: State, options: list[_Option], rng: Rng) -> _Option:
+        """Every option on the same samples: one determinization and one rollout seed per
+        sample, shared by all options (common random numbers), so the options are compared
+        on the same tile draws, dice and hidden hands; the policy's own choice (first) is kept
+        unless another beats it by `margin` on average."""
+        planner = self._policy(state)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        totals = [0.0] * len(options)
+        shared: dict[int, Policy] = {}  # without plans the rollout policies keep no plan state
+        n = 0
+        while True:
+            if self.iterations is not None and n * len(options) >= self.iterations:
+                break
+            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+                break
+            sample = state.resample_hidden(self.seat, rng)
+            seed = rng.next_u64()
+            for i, option in enumerate(options):
+                t = sample.clone()
+                _apply(t, self.seat, option)
+                totals[i] += self._rollout(t, Rng(seed), shared, planner)[self.seat]
+            n += 1
+        self.last_iterations = n * len(options)
+        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        if n and (totals[best] - totals[0]) / n > self.margin:
+            return options[best]
+        return options[0]
+
+    # -- plans --------------------------------------------------------------------------------
+    def _policy(self, state: State) -> PlanningPolicy | None:
+        """The game's policy if it offers plans and plans are on (made once per agent)."""
+        if self.plans == "off":
+            return None
+        if not self._root_policy_made:
+            self._root_policy = state.game.policy(**self.policy_options)
+            self._root_policy_made = True
+        policy = self._root_policy
+        return policy if isinstance(policy, PlanningPolicy) else None
+
+    def _commit(self, state: State, option: _Option) -> Action:
+        action, steps = option
+        self._plan = list(steps)
+        self._plan_from = len(state.history)
+        self._plan_done = 0
+        return action
+
+    def _continue_plan(self, state: State) -> Action | None:
+        """The next step of the plan chosen earlier, if nobody else has acted since (only this
+        seat and the game's own steps in the history) and the step is still legal."""
+        if not self._plan:
+            return None
+        since = state.history_seats[self._plan_from:]
+        mine = sum(1 for s in since if s == self.seat)
+        if any(s is not None and s != self.seat for s in since) or mine != self._plan_done + 1:
+            self._plan = []
+            return None
+        by_text = {str(a): a for a in state.legal_actions(self.seat)}
+        action = by_text.get(self._plan[0])
+        if action is None:
+            self._plan = []
+            return None
+        self._plan.pop(0)
+        self._plan_done += 1
+        self.last_iterations = 0
+        return action
+
+    def _options(self, state: State, seat: int, planner: PlanningPolicy | None, rng: Rng) -> list[_Option]:
+        """What `seat` may choose here: the policy's plans when it offers them, else the legal
+        actions (never `cancel` while anything else is legal)."""
+        legal = _useful(state.legal_actions(seat))
+        if planner is not None and len(legal) > 1:
+            plans = planner.plans(state, seat, rng)
+            if plans:
+                by_text = {str(a): a for a in legal}
+                options: list[_Option] = []
+                seen: set[tuple[str, ...]] = set()
+                for plan in plans:
+                    key = tuple(plan)
+                    if plan and plan[0] in by_text and key not in seen:
+                        seen.add(key)
+                        options.append((by_text[plan[0]], key[1:]))
+                if options:
+                    return options
+        return [(a, ()) for a in legal]
 
     def _hint(self, state: State, rng: Rng) -> Action | None:
         """The game policy's own choice here (it sees only the seat's observation): searched
@@ -169,46 +304,52 @@ class MctsAgent(Agent):
             return None
         if self._root_policy is None:
             self._root_policy = state.game.policy(**self.policy_options)
+            self._root_policy_made = True
             if self._root_policy is None:
                 self.prior = "none"
                 return None
         return self._root_policy.choose(state, self.seat, rng)
 
     def _iterate(self, real: State, root: _Node, rng: Rng, policies: dict[int, Policy],
-                 hint: Action | None = None) -> None:
+                 root_options: list[_Option], hint: _Option | None = None) -> None:
         state = real.resample_hidden(self.seat, rng)
+        planner = self._policy(real)
         node = root
         path: list[_Edge] = []
         expanded = False
         while not expanded and not state.is_terminal():
-            seat, legal = self._turn(state)
-            if len(legal) == 1:
-                state.apply_unchecked(legal[0], seat)
+            seat = self._turn(state)
+            if node is root and seat == self.seat and not path:
+                options = root_options
+            else:
+                options = self._options(state, seat, planner if self.plans == "tree" else None, rng)
+            if len(options) == 1:
+                _apply(state, seat, options[0])
                 continue
-            untried: list[Action] = []
+            untried: list[_Option] = []
             available: list[_Edge] = []
-            for action in legal:
-                edge = node.edges.get((seat, action))
+            for option in options:
+                edge = node.edges.get((seat, _key(option)))
                 if edge is None:
-                    untried.append(action)
+                    untried.append(option)
                 else:
                     edge.avail += 1
                     available.append(edge)
             node.visits += 1
             if untried and (not available or self._may_widen(node, len(available))):
                 if node is root and hint is not None and seat == self.seat and hint in untried:
-                    action = hint
+                    option = hint
                 else:
-                    action = untried[rng.randbelow(len(untried))]
-                edge = node.edges[(seat, action)] = _Edge(seat, action)
+                    option = untried[rng.randbelow(len(untried))]
+                edge = node.edges[(seat, _key(option))] = _Edge(seat, *option)
                 edge.avail += 1
                 expanded = True
             else:
-                edge = self._ucb(available, hint if node is root else None)
-            state.apply_unchecked(edge.action, seat)
+                edge = self._ucb(available, _key(hint) if node is root and hint is not None else None)
+            _apply(state, seat, (edge.action, edge.steps))
             path.append(edge)
             node = edge.child
-        value = self._rollout(state, rng, policies)
+        value = self._rollout(state, rng, policies, planner)
         for edge in path:
             edge.visits += 1
             edge.value += value[edge.seat]
@@ -222,30 +363,38 @@ class MctsAgent(Agent):
             return True
         return children < 1 + self.widening * math.sqrt(node.visits)
 
-    def _turn(self, state: State) -> tuple[int, list[Action]]:
+    def _turn(self, state: State) -> int:
         actors = state.actors()
-        seat = self.seat if self.seat in actors else actors[0]
-        return seat, _useful(state.legal_actions(seat))
+        return self.seat if self.seat in actors else actors[0]
 
-    def _ucb(self, edges: list[_Edge], hint: Action | None = None) -> _Edge:
+    def _ucb(self, edges: list[_Edge], hint: _Key | None = None) -> _Edge:
         c = self.exploration
         best = edges[0]
         best_score = -math.inf
         for e in edges:
             score = e.value / e.visits + c * math.sqrt(math.log(e.avail) / e.visits)
-            if e.action == hint and e.seat == self.seat:
+            if hint is not None and e.seat == self.seat and _key((e.action, e.steps)) == hint:
                 score += self.prior_bias / math.sqrt(e.visits)
             if score > best_score:
                 best, best_score = e, score
         return best
 
     # -- rollout and cut-off --------------------------------------------------------------------
-    def _rollout(self, state: State, rng: Rng, policies: dict[int, Policy]) -> list[float]:
+    def _rollout(self, state: State, rng: Rng, policies: dict[int, Policy],
+                 planner: PlanningPolicy | None = None) -> list[float]:
         decisions = 0
+        turns = 0
+        marker = state.turn_marker() if self.rollout_turns else None
+        if planner is not None and self.rollout == "greedy":
+            # fresh policies per sample: a policy's plan in progress or turn counters must not
+            # carry over from one determinization into the next
+            policies = {}
         while not state.is_terminal() and decisions < self.rollout_depth:
             seat = state.actors()[0]
             if self.rollout == "greedy":
                 policy = policies.get(seat)
+                if policy is None and planner is not None:
+                    policy = policies[seat] = planner.fork()
                 if policy is None:
                     made = state.game.policy(**self.policy_options)
                     if made is None:
@@ -257,6 +406,12 @@ class MctsAgent(Agent):
                 action = legal[rng.randbelow(len(legal))]
             state.apply_unchecked(action, seat)
             decisions += 1
+            if marker is not None:
+                now = state.turn_marker()
+                if now != marker:
+                    marker, turns = now, turns + 1
+                    if turns >= self.rollout_turns:
+                        break
         return cut_off_value(state)
 
 
@@ -270,6 +425,25 @@ def cut_off_value(state: State) -> list[float]:
         return list(estimate)
     n = state.num_players
     return [1.0 / n] * n
+
+
+def _key(option: _Option) -> _Key:
+    action, steps = option
+    return (str(action), *steps) if steps else action
+
+
+def _apply(state: State, seat: int, option: _Option) -> None:
+    """Play an option: its first action, then the plan's later steps while they stay legal for
+    the same seat (a determinization may end a plan early; the rollout carries on from there)."""
+    action, steps = option
+    state.apply_unchecked(action, seat)
+    for text in steps:
+        if state.is_terminal() or seat not in state.actors():
+            return
+        step = next((a for a in state.legal_actions(seat) if str(a) == text), None)
+        if step is None:
+            return
+        state.apply_unchecked(step, seat)
 
 
 def _useful(legal: list[Action]) -> list[Action]:

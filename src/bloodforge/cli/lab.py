@@ -44,14 +44,21 @@ Players = Annotated[int | None, typer.Option(help="number of players")]
 
 
 def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, Any]:
+    """Run with a progress bar; every finished game is also appended to `<out>.games.jsonl`
+    at once, so a run of hours that is stopped early keeps the games it finished."""
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=console) as progress:
+    games_log = games_log_path(out)
+    games_log.parent.mkdir(parents=True, exist_ok=True)
+    games_log.write_text("", encoding="utf-8")
+    with Progress(*columns, console=console) as progress, games_log.open("a", encoding="utf-8") as log:
         task: list[Any] = []
 
         def stage(label: str, total: int) -> None:
             task.append(progress.add_task(label, total=total))
 
-        def advance(_: GameResult) -> None:
+        def advance(result: GameResult) -> None:
+            log.write(result.model_dump_json(exclude={"record"}) + "\n")
+            log.flush()
             progress.advance(task[-1])
 
         try:
@@ -63,6 +70,11 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, An
     print_summary(doc)
     console.print(f"wrote {out} ({doc['run']['wall_seconds']} s wall)")
     return doc
+
+
+def games_log_path(out: Path) -> Path:
+    """Where a run logs its games one JSON line each as they finish."""
+    return out.with_name(out.name + ".games.jsonl")
 
 
 def _base_params(game: str, players: int | None, param: list[str] | None) -> dict[str, Any]:

@@ -28,7 +28,7 @@ from .game import (
 )
 from .graph import AreaGraph, SquareGrid
 from .log import EventLog, LogEvent, seats
-from .policy import Policy
+from .policy import PlanningPolicy, Policy
 from .registry import create_game, describe_games, game_class, register_game, registered_ids, unregister_game
 from .rng import Rng, mix_seed
 from .scenario import Scenario, read_scenario
@@ -57,6 +57,7 @@ __all__ = [
     "LogEvent",
     "Outcome",
     "ParameterError",
+    "PlanningPolicy",
     "Policy",
     "Rng",
     "Scenario",

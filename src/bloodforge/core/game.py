@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Self
@@ -401,6 +401,14 @@ class State(ABC):
     @abstractmethod
     def _position_json(self) -> dict[str, Any]:
         """Everything of this state except game, params, RNG, history and events, JSON-safe."""
+
+    def turn_marker(self) -> Hashable | None:
+        """A value that changes exactly when a new player's turn begins (None: the game has no
+        turns worth naming). *Why:* a searcher cutting its rollouts at the same point of the
+        turn order compares its options fairly; cut after a fixed number of actions, an option
+        that ends the turn early is judged further into the opponent's turn than one that
+        does not."""
+        return None
 
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         """Default for games whose only hidden information is future chance: reseed the RNG."""

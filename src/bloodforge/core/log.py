@@ -92,17 +92,29 @@ class EventLog:
     long log on every clone would dominate; copy-on-write keeps `clone` O(1) here.
     """
 
-    __slots__ = ("_events", "_shared")
+    __slots__ = ("_events", "_private", "_public", "_shared")
 
     def __init__(self, events: Iterable[LogEvent] = ()) -> None:
-        self._events: list[LogEvent] = list(events)
+        self._events: list[LogEvent] = []
         self._shared = False
+        #: lines everyone may read (public or with a masked face), and private lines per seat:
+        #: counted as events arrive so `count_for` (asked by every observation) is O(1)
+        self._public = 0
+        self._private: dict[int, int] = {}
+        for event in events:
+            self.append(event)
 
     def append(self, event: LogEvent) -> None:
         if self._shared:
             self._events = list(self._events)
+            self._private = dict(self._private)
             self._shared = False
         self._events.append(event)
+        if event.visible is None or event.masked is not None:
+            self._public += 1
+        else:
+            for seat in event.visible:
+                self._private[seat] = self._private.get(seat, 0) + 1
 
     def add(
         self,
@@ -122,6 +134,8 @@ class EventLog:
     def copy(self) -> EventLog:
         new = EventLog.__new__(EventLog)
         new._events = self._events
+        new._public = self._public
+        new._private = self._private
         new._shared = True
         self._shared = True
         return new
@@ -158,8 +172,7 @@ class EventLog:
 
     def count_for(self, seat: int | None) -> int:
         """How many lines `seat` may read."""
-        return sum(1 for e in self._events if e.visible is None or e.masked is not None
-                   or (seat is not None and seat in e.visible))
+        return self._public + (0 if seat is None else self._private.get(seat, 0))
 
     def views_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         out = []

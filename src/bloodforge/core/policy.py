@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from .action import Action
 from .rng import Rng
@@ -22,6 +22,29 @@ class Policy(Protocol):
     """
 
     def choose(self, state: State, seat: int, rng: Rng) -> Action: ...
+
+
+@runtime_checkable
+class PlanningPolicy(Policy, Protocol):
+    """A policy that can also name the compound actions it weighs, so a search can compare
+    whole plans instead of single steps.
+
+    *Why:* in games where one decision takes several actions (select units, pick a destination,
+    pay tiles), a search over single steps spends its budget on half-finished plans that a
+    heuristic rollout then cancels; searching over the policy's own candidate plans compares
+    what the heuristic compares, but by sampled outcomes instead of its static score.
+    """
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """Candidate plans for `seat` here, each a list of action texts whose first step is
+        legal now; the policy's own choice first. None when the policy decides one step at a
+        time here (the searcher then uses the legal actions)."""
+        ...
+
+    def fork(self) -> PlanningPolicy:
+        """A new policy with no memory of a game (no plan in progress, no turn counters) that
+        shares what never changes (static facts, caches), for one rollout."""
+        ...
 
 
 def shares_from_values(values: Sequence[float], scale: float) -> list[float]:

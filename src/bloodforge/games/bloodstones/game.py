@@ -8,7 +8,7 @@ heuristic policy both use them.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Self
@@ -209,6 +209,9 @@ class BloodstonesState(Position, State):
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    def turn_marker(self) -> Hashable:
+        return (self.turns_taken, self.active)
 
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         new = self.clone()

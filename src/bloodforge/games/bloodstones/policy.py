@@ -107,6 +107,9 @@ class View:
             if a["village"]:
                 self.villages[a["id"]] = (a["village"]["seat"], a["village"]["count"])
         self.hand: dict[str, int] = dict(obs["hand"] or {})
+        self._pips: dict[str, int] = {}
+        #: best payment per cost, for this view's hand (asked once per destination otherwise)
+        self.payments: dict[int, list[str] | None] = {}
 
     @property
     def me(self) -> str:
@@ -122,7 +125,10 @@ class View:
         return sorted(a for a, by in self.units.items() if self.seat in by)
 
     def pips(self, tile: str) -> int:
-        return int(self.model.unit(self.me, tile)["pips"])
+        pips = self._pips.get(tile)
+        if pips is None:
+            pips = self._pips[tile] = int(self.model.unit(self.me, tile)["pips"])
+        return pips
 
     def threat(self, area: int, seat: int | None = None) -> float:
         """Strength of other players' units next to (or in) an area."""
@@ -170,12 +176,17 @@ def evaluate(obs: Obs, model: Model, seat: int) -> float:
 # ----------------------------------------------------------------------------------------------
 # the policy
 # ----------------------------------------------------------------------------------------------
+#: A build or move is worth a main action only above this score (else the actions end).
+MAIN_ACTION_THRESHOLD = 0.6
+
 FACTION_PREFERENCE = ("dragon_riders", "horse_lords", "hill_folk", "corsairs", "necromancers", "chaos_horde")
 
 
 class BloodstonesPolicy:
     def __init__(self, **options: Any) -> None:
         self.attack_threshold = float(options.get("attack_threshold", 0.62))
+        #: how many of its best builds and moves it offers a searcher as plans
+        self.plan_width = int(options.get("plan_width", 3))
         self.plan: list[str] = []
         self.plan_at = -1
         self.model: Model | None = None
@@ -192,10 +203,7 @@ class BloodstonesPolicy:
             self.plan_at += 1
             return by_text[text]
         self.plan = []
-        key = state.game.id + repr(sorted(state.game.params_dict().items()))
-        if self.model is None or self.model_key != key:
-            self.model = Model(state.game.static_info())
-            self.model_key = key
+        self.know(state)
         obs = state.observation(seat)
         marker = (obs["turns_taken"], obs["active"])
         if marker != self.turn_marker:
@@ -207,6 +215,56 @@ class BloodstonesPolicy:
         self.plan = texts[1:]
         self.plan_at = len(state.history) + 1
         return by_text[texts[0]]
+
+    def know(self, state: State) -> Model:
+        """The static facts of this game (rebuilt only when the game or its parameters change)."""
+        key = state.game.id + repr(sorted(state.game.params_dict().items()))
+        if self.model is None or self.model_key != key:
+            self.model = Model(state.game.static_info())
+            self.model_key = key
+        return self.model
+
+    def fork(self) -> BloodstonesPolicy:
+        fresh = BloodstonesPolicy(attack_threshold=self.attack_threshold, plan_width=self.plan_width)
+        fresh.model, fresh.model_key = self.model, self.model_key
+        return fresh
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """The compound actions this policy weighs at the start of a step, its own choice first:
+        in the main actions its best `plan_width` builds and moves by its score, and ending the
+        actions; captures and villages as planned or none. Battles, set-up and single steps are
+        left to the searcher (None)."""
+        del rng  # the candidates are ranked by score; ties keep the order they were found in
+        legal = state.legal_actions(seat)
+        model = self.know(state)
+        obs = state.observation(seat)
+        if obs["battle"] is not None or obs["pending"] is not None:
+            return None
+        view = View(obs, model, seat)
+        kinds = {a.kind for a in legal}
+        phase = obs["phase"]
+        plans: list[list[str]] = []
+        if phase == "main_actions" and "battle" not in kinds:
+            if "capture" in kinds:
+                capture = self.capture_plan(view, legal, "")
+                if capture and capture[0]:
+                    plans.append(capture)
+            ranked = self.main_candidates(state, view, legal)
+            if ranked and ranked[0][0] > MAIN_ACTION_THRESHOLD:
+                plans.append(ranked[0][1])
+            plans.append(["done"])
+            plans.extend(plan for _, plan in ranked[: self.plan_width])
+        elif phase == "capture_villages":
+            plans = [self.capture_plan(view, legal, "done"), ["done"]]
+        elif phase == "construct_villages":
+            plans = [self.village_plan(view, legal), ["done"]]
+        else:
+            return None
+        unique: list[list[str]] = []
+        for plan in plans:
+            if plan and plan not in unique:
+                unique.append(plan)
+        return unique
 
     def fallback(self, legal: Sequence[Action], rng: Rng) -> Action:
         for kind in ("done", "keep", "stay"):
@@ -473,18 +531,18 @@ class BloodstonesPolicy:
                 return plan
         if self.moves_this_turn >= 6:
             return ["done"]
-        best_plan: list[str] = []
-        best_value = 0.6
-        for value, plan in self.build_candidates(view, legal):
-            if value > best_value:
-                best_value, best_plan = value, plan
-        for value, plan in self.move_candidates(state, view, legal):
-            if value > best_value:
-                best_value, best_plan = value, plan
-        if best_plan:
+        ranked = self.main_candidates(state, view, legal)
+        if ranked and ranked[0][0] > MAIN_ACTION_THRESHOLD:
             self.moves_this_turn += 1
-            return best_plan
+            return ranked[0][1]
         return ["done"]
+
+    def main_candidates(self, state: State, view: View, legal: Sequence[Action]) -> list[tuple[float, list[str]]]:
+        """Every build and move this policy considers, best score first (builds before moves
+        on equal scores, as the greedy choice always took them)."""
+        candidates = [*self.build_candidates(view, legal), *self.move_candidates(state, view, legal)]
+        order = sorted(range(len(candidates)), key=lambda i: (-candidates[i][0], i))
+        return [candidates[i] for i in order]
 
     def reserve(self, view: View) -> int:
         """Pips kept back for constructing villages at the end of the turn."""
@@ -645,6 +703,11 @@ class BloodstonesPolicy:
         return score - 0.35
 
     def payment(self, view: View, cost: int) -> list[str] | None:
+        if cost not in view.payments:
+            view.payments[cost] = self._payment(view, cost)
+        return view.payments[cost]
+
+    def _payment(self, view: View, cost: int) -> list[str] | None:
         tiles = [t for t, n in sorted(view.hand.items()) for _ in range(n)]
         best: tuple[float, list[str]] | None = None
         for r in range(1, len(tiles) + 1):

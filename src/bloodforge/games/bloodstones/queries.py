@@ -171,15 +171,22 @@ def attack_win_probability(facts: Facts, att_faction: str, att: Force, def_facti
                            terrain: str) -> float:
     """Chance that the attacker wins the battle, ties fought again unless defending Shields win
     them, no substitutions (they come from hands, which the rules cannot foresee)."""
-    values = tuple(facts["battle_tiles"])
-    top = int(facts["count_top"])
-    win, lose, _tie = fight_odds(
-        values, top,
+    return _battle_win_probability(
+        tuple(facts["battle_tiles"]), int(facts["count_top"]),
         tiles_drawn(facts, att_faction, att, dfn),
         battle_modifier(facts, att_faction, att, terrain, True, def_faction, dfn),
         tiles_drawn(facts, def_faction, dfn, att),
         battle_modifier(facts, def_faction, dfn, terrain, False, att_faction, att),
+        defender_wins_ties(facts, def_faction, dfn),
     )
-    if defender_wins_ties(facts, def_faction, dfn):
+
+
+@cache
+def _battle_win_probability(values: tuple[int, ...], count_top: int, att_tiles: int, att_mod: int,
+                            def_tiles: int, def_mod: int, defender_takes_ties: bool) -> float:
+    """Cached on the few numbers the odds depend on: policies ask it thousands of times a turn
+    for the same handful of tile counts and modifiers, and the exact sums are slow."""
+    win, lose, _tie = fight_odds(values, count_top, att_tiles, att_mod, def_tiles, def_mod)
+    if defender_takes_ties:
         return float(win)
     return float(win / (win + lose)) if win + lose > 0 else 0.5

@@ -6,7 +6,7 @@ Layers (docs/architecture.md): board <- content, params <- model <- effects <- s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
@@ -155,6 +155,9 @@ class WitchState(Position, State):
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    def turn_marker(self) -> Hashable:
+        return self.turn_number
 
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         new = self.clone()

@@ -83,8 +83,10 @@ def pass_probability(card: dict[str, Any], x: int, phantoms: int) -> float:
 
 
 class WitchPolicy:
-    def __init__(self, samples: int = 6, lookahead: int = 6, **weights: float) -> None:
+    def __init__(self, samples: int = 6, lookahead: int = 6, plan_width: int = 5, **weights: float) -> None:
         self.lookahead = lookahead
+        #: how many of its best first steps it offers a searcher as plans
+        self.plan_width = max(1, int(plan_width))
         known = {f.name for f in fields(Weights)}
         unknown = sorted(set(weights) - known)
         if unknown:
@@ -116,6 +118,24 @@ class WitchPolicy:
             return plan[0]
         best_v = -float("inf")
         best: list[list[Action]] = []
+        for v, plan in self._scored(root, legal, seat, rng, obs):
+            if v > best_v + 1e-9:
+                best_v, best = v, [plan]
+            elif abs(v - best_v) <= 1e-9:
+                best.append(plan)
+        plan = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
+        if plan[0].kind == "end":
+            dead = self._dead_card(legal, obs)
+            if dead is not None:
+                return dead
+        self._plan = list(plan[1:])
+        self._plan_at = len(state.history) + 1
+        return plan[0]
+
+    def _scored(self, root: State, legal: list[Action], seat: int, rng: Rng,
+                obs: dict[str, Any]) -> list[tuple[float, list[Action]]]:
+        """Every legal first step (discards aside) with the value of its best completion."""
+        scored: list[tuple[float, list[Action]]] = []
         for action in legal:
             if action.kind == "discard":
                 continue
@@ -129,18 +149,31 @@ class WitchPolicy:
                 s = root.clone()
                 s.apply_unchecked(action)
                 v, plan = self._value(s, seat), [action]
-            if v > best_v + 1e-9:
-                best_v, best = v, [plan]
-            elif abs(v - best_v) <= 1e-9:
-                best.append(plan)
-        plan = best[rng.randbelow(len(best))] if len(best) > 1 else best[0]
-        if plan[0].kind == "end":
+            scored.append((v, plan))
+        return scored
+
+    def fork(self) -> WitchPolicy:
+        fresh = WitchPolicy.__new__(WitchPolicy)
+        fresh.__dict__.update(self.__dict__)
+        fresh._plan, fresh._plan_at = [], -1
+        return fresh
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """Its `plan_width` best first steps, each with its best completion (a whole cast:
+        card, target, blood), best value first, and a dead card thrown away where it would end
+        the turn. Set-up and granted Acts are left to the searcher step by step (None)."""
+        legal = state.legal_actions(seat)
+        obs = state.observation(seat)
+        if len(legal) == 1 or obs["phase"] == "place" or obs["grant"] is not None:
+            return None
+        root = state.resample_hidden(seat, rng)
+        ranked = sorted(self._scored(root, legal, seat, rng, obs), key=lambda vp: -vp[0])
+        plans = [[str(a) for a in plan] for _, plan in ranked[: self.plan_width]]
+        if ranked and ranked[0][1][0].kind == "end":
             dead = self._dead_card(legal, obs)
             if dead is not None:
-                return dead
-        self._plan = list(plan[1:])
-        self._plan_at = len(state.history) + 1
-        return plan[0]
+                plans.insert(0, [str(dead)])
+        return plans
 
     @staticmethod
     def _dead_card(legal: list[Action], obs: dict[str, Any]) -> Action | None:
