@@ -27,6 +27,7 @@ from bloodforge.lab.experiments import (
     write_result,
 )
 from bloodforge.lab.jobs import GameResult
+from bloodforge.lab.merge import merge_runs, read_run
 from bloodforge.lab.runner import BACKENDS
 
 from .options import default_players, parse_params
@@ -45,11 +46,12 @@ Players = Annotated[int | None, typer.Option(help="number of players")]
 
 def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, Any]:
     """Run with a progress bar; every finished game is also appended to `<out>.games.jsonl`
-    at once, so a run of hours that is stopped early keeps the games it finished."""
+    at once (after a first line naming the experiment), so a run of hours that is stopped
+    early keeps the games it finished, and `lab merge` can pool them with other runs."""
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     games_log = games_log_path(out)
     games_log.parent.mkdir(parents=True, exist_ok=True)
-    games_log.write_text("", encoding="utf-8")
+    games_log.write_text(json.dumps({"experiment": exp.model_dump(mode="json")}) + "\n", encoding="utf-8")
     with Progress(*columns, console=console) as progress, games_log.open("a", encoding="utf-8") as log:
         task: list[Any] = []
 
@@ -193,6 +195,23 @@ def sweep_command(
                      params=_base_params(game, players, param), agents=[x for x in agents.split(",") if x],
                      games=games, seed=seed, variants=variants)
     _run(exp, out, backend, workers)
+
+
+@app.command("merge", help="Pool the games of several runs of one experiment (result documents or games logs).")
+def merge_command(
+    runs: Annotated[list[Path], typer.Argument(help="result documents (.json) or games logs (.games.jsonl)")],
+    out: Out = Path("lab-results/merged.json"),
+) -> None:
+    try:
+        doc = merge_runs([(path, *read_run(path)) for path in runs])
+    except BloodforgeError as err:
+        raise typer.BadParameter(str(err)) from None
+    write_result(doc, out)
+    print_summary(doc)
+    decided = doc["run"].get("sprt_decided_after")
+    if decided is not None:
+        console.print(f"SPRT decided on the interleaved games after {decided} of {doc['run']['games_pooled']}")
+    console.print(f"wrote {out} ({len(doc['games'])} games from {doc['run']['runs']} runs)")
 
 
 @app.command("report", help="An HTML report (tables and plots) of one or more result documents.")
