@@ -126,3 +126,40 @@ def test_with_plans_off_the_searcher_sees_single_actions(root: str) -> None:
 def test_bad_plan_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         MctsAgent(0, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("game_id", PLANNING_GAMES)
+@pytest.mark.parametrize("root", ["ucb", "paired"])
+def test_plan_search_never_reads_the_hidden_truth(game_id: str, root: str) -> None:
+    """Swap the true state for a resample with the same observation: the plans offered and the
+    choice made are the same (the policy's plans see only the seat's observation)."""
+    state, seat, plans = decision_with_plans(game_id, 12)
+    other = state.resample_hidden(seat, Rng(77))
+    assert other.observation(seat) == state.observation(seat)
+    policy = state.game.policy()
+    assert isinstance(policy, PlanningPolicy)
+    assert policy.plans(other, seat, Rng(1)) == plans
+    options = {"iterations": 16, "rollout": "greedy", "rollout_depth": 30, "rollout_turns": 1,
+               "root": root, "plans": "root"}
+    a = MctsAgent(seat, seed=5, **options)  # type: ignore[arg-type]
+    b = MctsAgent(seat, seed=5, **options)  # type: ignore[arg-type]
+    assert a.select_action(state) == b.select_action(other)
+    assert a._plan == b._plan
+
+
+@pytest.mark.parametrize("game_id", PLANNING_GAMES)
+def test_rollouts_end_when_the_turns_have_changed(game_id: str) -> None:
+    """`rollout_turns=1`: the rollout stops as soon as the game's turn marker changes."""
+    state, seat, _ = decision_with_plans(game_id, 13)
+    agent = MctsAgent(seat, seed=1, iterations=1, rollout="greedy", rollout_depth=10_000, rollout_turns=1)
+    start = state.turn_marker()
+    assert start is not None
+    copy = state.clone()
+    agent._rollout(copy, Rng(2), {})
+    assert copy.is_terminal() or copy.turn_marker() != start
+    # and not a step beyond: undo the last action by replaying the history minus one entry
+    before = state.clone()
+    for text, who in zip(copy.history[len(state.history):-1], copy.history_seats[len(state.history):-1], strict=True):
+        if who is not None:
+            before.apply(text, who)
+    assert before.turn_marker() == start
