@@ -163,3 +163,19 @@ def test_rollouts_end_when_the_turns_have_changed(game_id: str) -> None:
         if who is not None:
             before.apply(text, who)
     assert before.turn_marker() == start
+
+
+@pytest.mark.parametrize("game_id", PLANNING_GAMES)
+def test_paired_search_keeps_the_policys_plan_unless_the_gain_is_significant(game_id: str) -> None:
+    """With an impossible guard (a gain of a billion standard errors) the paired search plays
+    the policy's own plan; with none it may play any offered plan."""
+    state, seat, plans = decision_with_plans(game_id, 14)
+    options = {"iterations": 24, "rollout": "greedy", "rollout_depth": 20, "root": "paired", "plans": "root"}
+    cautious = MctsAgent(seat, seed=2, z=1e9, **options)  # type: ignore[arg-type]
+    first = cautious.select_action(state)
+    assert [str(first), *cautious._plan] == plans[0]
+    bold = MctsAgent(seat, seed=2, margin=-1.0, **options)  # type: ignore[arg-type]
+    first = bold.select_action(state)
+    assert [str(first), *bold._plan] in plans
+    with pytest.raises(ValueError, match="z must be"):
+        MctsAgent(seat, z=-1)

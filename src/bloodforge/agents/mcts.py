@@ -101,6 +101,7 @@ class MctsAgent(Agent):
     offers them; `tree`: at every node, costly when the policy's plans are), `root` (`ucb`: the
     tree search; `paired`: every root option on the same samples, see `_paired`), `margin`
     (`paired`: how much better on average another option must do to replace the policy's own),
+    `z` (`paired`: and by this many standard errors of its paired gain; 0 = the mean decides),
     `rollout_turns` (also end a rollout when this many new turns have begun, by the game's
     `turn_marker`; 0 = by `rollout_depth` only, which stays the cap).
     """
@@ -124,13 +125,14 @@ class MctsAgent(Agent):
         rollout_turns: int = 0,
         root: str = "ucb",
         margin: float = 0.0,
+        z: float = 0.0,
         **options: Any,
     ) -> None:
         super().__init__(seat, seed, **options)
         if options:
             raise ValueError(f"unknown mcts option(s) {sorted(options)}; known: iterations, seconds, "
                              "rollout_depth, rollout, exploration, policy_options, prior, prior_bias, widening, plans, "
-                             "root, margin, rollout_turns")
+                             "root, margin, z, rollout_turns")
         if iterations is None and seconds is None:
             iterations = DEFAULT_ITERATIONS
         if iterations is not None and int(iterations) < 1:
@@ -164,6 +166,9 @@ class MctsAgent(Agent):
             raise ValueError(f"rollout_turns must be 0 or more, got {rollout_turns}")
         self.rollout_turns = int(rollout_turns)
         self.margin = float(margin)
+        if float(z) < 0:
+            raise ValueError(f"z must be 0 or more, got {z}")
+        self.z = float(z)
         self._root_policy: Policy | None = None
         self._root_policy_made = False
         #: the chosen plan's steps still to play, and where in the history the plan stands
@@ -215,10 +220,13 @@ class MctsAgent(Agent):
         """Every option on the same samples: one determinization and one rollout seed per
         sample, shared by all options (common random numbers), so the options are compared
         on the same tile draws, dice and hidden hands; the policy's own choice (first) is kept
-        unless another beats it by `margin` on average."""
+        unless another beats it by `margin` on average, plus `z` standard errors of the gain
+        (the best of several noisy means is optimistic; the guard keeps a short search from
+        trading the policy's move for one that was only lucky on a few samples)."""
         planner = self._policy(state)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         totals = [0.0] * len(options)
+        squares = [0.0] * len(options)  # of each option's gain over the policy's own, per sample
         shared: dict[int, Policy] = {}  # without plans the rollout policies keep no plan state
         n = 0
         while True:
@@ -228,16 +236,22 @@ class MctsAgent(Agent):
                 break
             sample = state.resample_hidden(self.seat, rng)
             seed = rng.next_u64()
-            for i, option in enumerate(options):
+            values = []
+            for option in options:
                 t = sample.clone()
                 _apply(t, self.seat, option)
-                totals[i] += self._rollout(t, Rng(seed), shared, planner)[self.seat]
+                values.append(self._rollout(t, Rng(seed), shared, planner)[self.seat])
+            for i, v in enumerate(values):
+                totals[i] += v
+                squares[i] += (v - values[0]) ** 2
             n += 1
         self.last_iterations = n * len(options)
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
-        if n and (totals[best] - totals[0]) / n > self.margin:
-            return options[best]
-        return options[0]
+        if n == 0 or best == 0:
+            return options[0]
+        gain = (totals[best] - totals[0]) / n
+        spread = math.sqrt(max(0.0, squares[best] / n - gain * gain) / max(1, n - 1))
+        return options[best] if gain > self.margin + self.z * spread else options[0]
 
     # -- plans --------------------------------------------------------------------------------
     def _policy(self, state: State) -> PlanningPolicy | None:
