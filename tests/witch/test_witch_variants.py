@@ -11,6 +11,7 @@ import yaml
 
 import bloodforge
 from bloodforge.core import IllegalAction, State
+from bloodforge.games.witch.queries import pass_probability
 
 SCENARIO = Path(bloodforge.__file__).parent / "games" / "witch" / "scenarios" / "worked_example.yaml"
 
@@ -60,3 +61,35 @@ def test_variant_parameters_are_validated() -> None:
         bloodforge.load_game("witch", blood_payment_cap=0)
     with pytest.raises(bloodforge.core.ParameterError, match="blood_chance"):
         bloodforge.load_game("witch", blood_chance="sometimes")
+
+
+@pytest.mark.parametrize(("blood_chance", "expected"), [("at_least", [0.25, 0.5, 0.75, 1.0]),
+                                                        ("greater", [0.0, 0.25, 0.5, 0.75])])
+def test_the_chance_shown_and_used_by_agents_follows_the_variant(blood_chance: str, expected: list[float]) -> None:
+    """The observation's pass chances (the browser's help) and the exported query the greedy
+    policy uses follow `blood_chance`, so under the literal reading nobody counts X = 4 on a d4
+    as certain."""
+    state = worked_example(blood_chance=blood_chance)
+    state.apply("cast manipulate")
+    obs = state.observation(1)
+    assert obs["blood_chance"] == blood_chance
+    assert [obs["pass_chance"][str(x)] for x in range(1, 5)] == expected
+    assert [pass_probability("blood", 4, None, x, 0, blood_chance) for x in range(1, 5)] == expected
+    # fixed and phantom chances are not blood-paid: the variant leaves them alone
+    assert pass_probability("fixed", 4, 3, 0, 0, blood_chance) == 0.75
+
+
+@pytest.mark.parametrize("blood_chance", ["at_least", "greater"])
+@pytest.mark.parametrize("x", [1, 2, 3, 4])
+def test_the_rules_roll_agrees_with_the_exported_query(blood_chance: str, x: int) -> None:
+    """Over every die face, the rules pass a blood-paid spell exactly as often as the query says."""
+    passed = 0
+    for roll in range(1, 5):
+        data = yaml.safe_load(SCENARIO.read_text(encoding="utf-8"))
+        data["params"] = {"blood_chance": blood_chance}
+        data["rig"]["dice"] = [roll]
+        state = bloodforge.load_scenario(data)
+        state.apply("cast manipulate")
+        state.apply(f"pay {x}")
+        passed += any(f"rolled {roll}, passes" in t for t in state.event_log(1)[-3:])
+    assert passed / 4 == pass_probability("blood", 4, None, x, 0, blood_chance)

@@ -15,6 +15,7 @@ from bloodforge.core import Dice, Rng
 
 from .content import Chance, Content, SpellCard, shape_reach, shape_text
 from .model import OVER, SIDE_NAMES, SOLDIER_ACTS, SOLDIERS, WITCH, Position
+from .queries import pass_probability
 
 #: How many of the latest visible log lines an observation carries.
 LOG_WINDOW = 30
@@ -117,6 +118,8 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
             "spells_used": state.rec.spells_used,
             "spell_limit": 1 if state.side == SOLDIERS else state.params.blood_spells_per_turn,
         },
+        # how blood-paid chances compare (a lab variant; public, like every rule)
+        "blood_chance": state.params.blood_chance,
         "pending": None,
         # while this seat casts: the chance the spell passes, by X paid (browser help)
         "pass_chance": None,
@@ -129,27 +132,24 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
         if state.pending is not None and state.side == seat:
             obs["pending"] = state.pending.to_json()
             obs["pass_chance"] = _pass_chances(
-                state.content.spells[state.pending.card].chance, state.phantoms())
+                state.content.spells[state.pending.card].chance, state.phantoms(), state.params.blood_chance)
     obs["board"].update(_board_view(obs))
     return obs
 
 
-def pass_chance(chance: Chance, x: int, phantoms: int) -> float:
-    """The probability that the card's Chance passes: "N > dD" passes when N >= the roll
-    (spells.py, after the rulebook's worked example), so min(N, D) / D."""
-    if chance.kind == "always" or chance.die is None:
-        return 1.0
-    n = {"blood": x, "phantoms": phantoms, "fixed": chance.value or 0}[chance.kind]
-    return max(0, min(n, chance.die)) / chance.die
+def pass_chance(chance: Chance, x: int, phantoms: int, blood_chance: str = "at_least") -> float:
+    """The probability that the card's Chance passes (the rules' own query: "N > dD" passes
+    when N >= the roll, Ruling 2, or N > roll for blood under the lab variant)."""
+    return pass_probability(chance.kind, chance.die, chance.value, x, phantoms, blood_chance)
 
 
-def _pass_chances(chance: Chance, phantoms: int) -> dict[str, float]:
+def _pass_chances(chance: Chance, phantoms: int, blood_chance: str) -> dict[str, float]:
     """For the player choosing X: the chance the spell passes for each X ("0".."die"; more
     blood than the die's faces passes surely), or the one chance as "any" when X does not
     matter."""
     if chance.kind != "blood" or chance.die is None:
-        return {"any": pass_chance(chance, 0, phantoms)}
-    return {str(x): pass_chance(chance, x, phantoms) for x in range(chance.die + 1)}
+        return {"any": pass_chance(chance, 0, phantoms, blood_chance)}
+    return {str(x): pass_chance(chance, x, phantoms, blood_chance) for x in range(chance.die + 1)}
 
 
 def _board_view(obs: dict[str, Any]) -> dict[str, Any]:

@@ -76,10 +76,11 @@ def _dist(a: str, b: str) -> int:
     return abs(ac - bc) + abs(ar - br)
 
 
-def pass_probability(card: dict[str, Any], x: int, phantoms: int) -> float:
+def pass_probability(card: dict[str, Any], x: int, phantoms: int, blood_chance: str = "at_least") -> float:
     """Chance that the card passes (the rule is the game's exported query)."""
     chance = card["chance"]
-    return spell_pass_probability(chance["kind"], chance.get("die"), chance.get("value"), x, phantoms)
+    return spell_pass_probability(chance["kind"], chance.get("die"), chance.get("value"), x, phantoms,
+                                  blood_chance)
 
 
 class WitchPolicy:
@@ -222,7 +223,7 @@ class WitchPolicy:
         card_id = self._pending_card(state, action)
         card = next((c for c in root_obs["hand"] or () if c["id"] == card_id), None)
         x = int(action.args[0]) if action.kind == "pay" else 0
-        p = pass_probability(card, x, int(obs["phantoms"])) if card else 0.5
+        p = pass_probability(card, x, int(obs["phantoms"]), str(obs["blood_chance"])) if card else 0.5
         outcomes: dict[bool, list[float]] = {True: [], False: []}
         outcomes[bool(event["passed"])].append(self._value(s, seat, obs))
         tries = 1

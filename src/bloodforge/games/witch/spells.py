@@ -19,7 +19,7 @@ from . import effects
 from .board import Square
 from .content import AllShape, AnywhereShape, Effect, NoShape, SpellCard
 from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Grant, PendingCast, Position, side_does
-from .queries import chance_number, passes
+from .queries import chance_number, passes, strict_chance
 
 
 def spell_limit(state: Position) -> int:
@@ -188,9 +188,7 @@ def _roll(state: Position, spell: SpellCard, x: int) -> tuple[bool, int | None]:
     assert chance.die is not None
     value = chance_number(chance.kind, chance.value, x, state.phantoms())
     roll = state.dice.roll(state.rng, chance.die)
-    if chance.kind == "blood" and state.params.blood_chance == "greater":
-        return value > roll, roll
-    return passes(value, roll), roll
+    return passes(value, roll, strict_chance(chance.kind, state.params.blood_chance)), roll
 
 
 def _effect(
