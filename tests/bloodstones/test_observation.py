@@ -195,3 +195,31 @@ def test_determinism_scenario_replay() -> None:
     for text in st.history:
         fresh.apply(text)
     assert fresh.digest() == st.digest()
+
+
+@pytest.mark.parametrize("params", PARAMS[:2])
+def test_a_selected_group_shows_its_player_every_destination_with_the_cost_the_move_charges(
+    params: dict[str, Any],
+) -> None:
+    """Action: Move Units: the pips a group pays depend on the areas it enters. The mover's
+    observation names each destination of the selected group with that cost: exactly the legal
+    `to` actions, each charging what it says, and nobody else sees it (it bounds the hand's pips)."""
+    checked = 0
+    for st in _positions(params, seed=5, every=1):
+        p = st.pending
+        if p is None or p.kind != "move" or not p.group:
+            continue
+        seat = st.active
+        reach = st.observation(seat)["pending"]["reach"]
+        assert {int(d) for d in reach} == {int(a.args[0]) for a in st.legal_actions() if a.kind == "to"}
+        for dest, cost in reach.items():
+            after = st.clone()
+            before = after.pending.cost
+            after.apply(f"to {dest}")
+            assert after.pending.cost - before == cost
+        for other in [None, *range(st.num_players)]:
+            if other != seat:
+                pending = st.observation(other)["pending"]
+                assert pending is None or "reach" not in pending
+        checked += 1
+    assert checked >= 3

@@ -161,6 +161,21 @@ def reachable(
     return out
 
 
+def group_reach(st: Position, seat: int) -> dict[int, int]:
+    """Where the group selected in the pending move may go with the pips left in `seat`'s
+    hand, and each destination's cost; computed once per position (legal actions, the `to`
+    action and the observation all ask)."""
+    p = st.pending
+    if p is None or p.kind != "move" or not p.group or p.group_area is None:
+        return {}
+    memo = st.reach_memo
+    if memo is not None and memo[0] == len(st.history):
+        return memo[1]
+    reach = reachable(st, seat, p.group_area, p.group, st.hand_pips(seat) - p.cost)
+    st.reach_memo = (len(st.history), reach)
+    return reach
+
+
 def undead_destinations(st: Position, seat: int, source: int) -> list[int]:
     """Undead move phase: up to two land areas at no cost, any terrain, seas only by own ships."""
     board = st.ruleset.board

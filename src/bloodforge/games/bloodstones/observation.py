@@ -14,6 +14,7 @@ from bloodforge.core import Bag, Rng
 
 from .battle import fighting_values, modifier_parts
 from .model import Battle, Phase, Position
+from .movement import group_reach
 
 
 def observe(st: Position, seat: int | None) -> dict[str, Any]:
@@ -119,6 +120,11 @@ def _pending_view(st: Position, seat: int | None) -> dict[str, Any] | None:
     view: dict[str, Any] = {"kind": p.kind, "legs": p.legs, "targets": p.targets, "area": p.area}
     if seat == st.active:
         view.update(unit=p.unit, cost=p.cost, paid=p.paid, group_area=p.group_area, group=p.group)
+        if p.kind == "move" and p.group and p.group_area is not None:
+            # what the selected group may reach with the pips in hand, and at what cost: the
+            # player's own arithmetic, shown so that nobody (a player, the UI, an agent) has to
+            # try each destination to learn its price
+            view["reach"] = {str(d): c for d, c in sorted(group_reach(st, st.active).items())}
     return view
 
 

@@ -110,6 +110,11 @@ class View:
         self._pips: dict[str, int] = {}
         #: best payment per cost, for this view's hand (asked once per destination otherwise)
         self.payments: dict[int, list[str] | None] = {}
+        self._enemies: dict[int, dict[int, dict[str, int]]] = {}
+        #: a group's readiness to attack from an area next door, per (group, area)
+        self.readiness: dict[tuple[tuple[tuple[str, int], ...], int], float] = {}
+        #: per area without enemies, what it offers any group (`peaceful_parts`)
+        self.peaceful: dict[int, tuple[float, float, float]] = {}
 
     @property
     def me(self) -> str:
@@ -119,7 +124,10 @@ class View:
         return self.units.get(area, {}).get(self.seat, {})
 
     def enemies_in(self, area: int) -> dict[int, dict[str, int]]:
-        return {s: c for s, c in self.units.get(area, {}).items() if s != self.seat}
+        found = self._enemies.get(area)
+        if found is None:
+            found = self._enemies[area] = {s: c for s, c in self.units.get(area, {}).items() if s != self.seat}
+        return found
 
     def my_areas(self) -> list[int]:
         return sorted(a for a, by in self.units.items() if self.seat in by)
@@ -632,12 +640,17 @@ class BloodstonesPolicy:
         model = view.model
         sel = [f"move {area} {u}" for u, n in sorted(group.items()) for _ in range(n)]
         probe = state.clone()
-        for text in sel:
-            acts = {str(a): a for a in probe.legal_actions()}
-            if text not in acts:
-                return []
-            probe.apply_unchecked(acts[text])
-        dests = [int(a.args[0]) for a in probe.legal_actions() if a.kind == "to"]
+        # every movable unit of the area may join the group (the legal `move` actions say so),
+        # so the selection is applied unchecked and verified once on the observation after it
+        for u, n in sorted(group.items()):
+            for _ in range(n):
+                probe.apply_unchecked(Action.of("move", area, u))
+        pending = probe.observation(view.seat)["pending"]
+        if pending is None or pending.get("group") != dict(group) or pending.get("group_area") != area:
+            return []
+        # every destination with its cost, as the observation states it for the selected group
+        # (in the order of the legal `to` actions, by the destination's text, as before)
+        reach = {int(d): int(c) for d, c in sorted((pending or {}).get("reach", {}).items()) if int(c) <= budget}
         my_value = sum(model.unit_value(view.me, u) * n for u, n in group.items())
         leaving_exposed = 0.0
         v_here = view.villages.get(area)
@@ -645,15 +658,9 @@ class BloodstonesPolicy:
         if ((v_here and v_here[0] == view.seat) or "citadel" in view.mine(area)) and not remaining:
             leaving_exposed = view.threat(area) * 0.4 * (v_here[1] if v_here else 2)
         out = []
-        for dest in dests:
+        for dest, cost in reach.items():
             score = self.destination_value(view, dest, group, my_value)
             if score <= 0.3:
-                continue
-            probe2 = probe.clone()
-            probe2.apply_unchecked(Action.of("to", dest))
-            pend = probe2.observation(view.seat)["pending"]
-            cost = int(pend["cost"]) if pend else 0
-            if cost > budget:
                 continue
             pay = self.payment(view, cost)
             if pay is None:
@@ -678,29 +685,48 @@ class BloodstonesPolicy:
             dragons = sum(n for u, n in group.items() if model.unit(view.me, u)["base"] == "dragon")
             loss = 1.2 + 0.3 * my_value
             return p * (prize - dragons * 2.5) - (1 - p) * loss
-        score = 0.0
-        v = view.villages.get(dest)
-        if v and v[0] != view.seat:
-            score += 1.1 * v[1] * (2 if view.me == "chaos_horde" else 1) - 0.3 * view.threat(dest)
-        # readiness to attack next turn: weak enemy stacks next door
-        for b in model.adj[dest]:
-            for s, c in view.enemies_in(b).items():
-                p = model.attack_odds(view.me, group, view.faction[s], c, b)
-                if p >= self.attack_threshold:
-                    score += 0.35 * sum(c.values())
-        # room for new villages around the destination
-        if view.me != "chaos_horde" and not model.is_sea(dest):
-            free = [b for b in model.adj[dest] if model.village_capacity.get(model.terrain[b], 0)
-                    and b not in view.villages and not view.units.get(b)]
-            score += 0.12 * len(free)
-        # defending own villages under threat
-        vd = view.villages.get(dest)
-        if vd and vd[0] == view.seat and not view.mine(dest):
-            score += 0.5 * min(view.threat(dest), 3)
         if model.terrain[dest] == "desert" and not all(
                 model.unit(view.me, u)["may_stay_in_desert"] for u in group):
             return -5.0
+        parts = view.peaceful.get(dest)
+        if parts is None:
+            parts = view.peaceful[dest] = self.peaceful_parts(view, dest)
+        village, room, defence = parts
+        score = 0.0 + village
+        # readiness to attack next turn: weak enemy stacks next door
+        key = tuple(sorted(group.items()))
+        for b in model.adj[dest]:
+            ready = view.readiness.get((key, b))
+            if ready is None:
+                ready = 0.0
+                for s, c in view.enemies_in(b).items():
+                    p = model.attack_odds(view.me, group, view.faction[s], c, b)
+                    if p >= self.attack_threshold:
+                        ready += 0.35 * sum(c.values())
+                view.readiness[(key, b)] = ready
+            score += ready
+        score += room
+        score += defence
         return score - 0.35
+
+    def peaceful_parts(self, view: View, dest: int) -> tuple[float, float, float]:
+        """What an area without enemies offers any group (asked once per area and view): an
+        enemy village to take, room for new villages around it, an own village to guard."""
+        model = view.model
+        village = 0.0
+        v = view.villages.get(dest)
+        if v and v[0] != view.seat:
+            village = 1.1 * v[1] * (2 if view.me == "chaos_horde" else 1) - 0.3 * view.threat(dest)
+        room = 0.0
+        if view.me != "chaos_horde" and not model.is_sea(dest):
+            free = [b for b in model.adj[dest] if model.village_capacity.get(model.terrain[b], 0)
+                    and b not in view.villages and not view.units.get(b)]
+            room = 0.12 * len(free)
+        defence = 0.0
+        vd = view.villages.get(dest)
+        if vd and vd[0] == view.seat and not view.mine(dest):
+            defence = 0.5 * min(view.threat(dest), 3)
+        return village, room, defence
 
     def payment(self, view: View, cost: int) -> list[str] | None:
         if cost not in view.payments:

@@ -22,7 +22,7 @@ from bloodforge.core import CANCEL, Action
 from . import battle as battles
 from . import setup, turn, villages
 from .model import Pending, Phase, Position, copy_units
-from .movement import movable_units, passage_seas, reachable, undead_destinations
+from .movement import group_reach, movable_units, passage_seas, undead_destinations
 from .units import CUTIECORN
 
 _ORDER = attrgetter("kind", "args")
@@ -164,10 +164,7 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
             assert p.group_area is not None
             avail = movable_units(st, seat, p.group_area)
             acts.extend(act("move", p.group_area, u) for u, n in avail.items() if n > p.group.get(u, 0))
-            budget = st.hand_pips(seat) - p.cost
-            reach = reachable(st, seat, p.group_area, p.group, budget)
-            st.reach_memo = (len(st.history), reach)  # reused by `to` on this position
-            acts.extend(act("to", d) for d in reach)
+            acts.extend(act("to", d) for d in group_reach(st, seat))
             return acts
         acts.extend(act("pay", t) for t in st.hands[seat])
         if not p.paid:
@@ -379,11 +376,7 @@ def _to(st: Position, args: tuple[str, ...]) -> None:
     p = st.pending
     assert p is not None
     assert p.group_area is not None
-    memo = st.reach_memo
-    if memo is not None and memo[0] == len(st.history):
-        cost = memo[1][dest]
-    else:
-        cost = reachable(st, seat, p.group_area, p.group, st.hand_pips(seat) - p.cost)[dest]
+    cost = group_reach(st, seat)[dest]
     for unit, n in p.group.items():
         st.remove_units(p.group_area, seat, unit, n)
         st.add_units(dest, seat, unit, n)
