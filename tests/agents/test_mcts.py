@@ -9,7 +9,7 @@ import pytest
 
 import bloodforge
 from bloodforge.agents import make_agent
-from bloodforge.agents.mcts import MctsAgent, cut_off_value
+from bloodforge.agents.mcts import MctsAgent, SearchSettings, cut_off_value
 from bloodforge.core import Rng, State, register_game, unregister_game
 from bloodforge.match import play_match
 from tests.toy_bids import BidsGame
@@ -118,7 +118,7 @@ def test_cut_off_uses_the_game_evaluation_or_an_even_share() -> None:
     ("options", "message"),
     [({"iterations": 0}, "iterations"), ({"seconds": -1}, "seconds"), ({"rollout": "smart"}, "rollout"),
      ({"rollout_depth": -2}, "rollout_depth"), ({"depth": 3}, "unknown mcts option"),
-     ({"prior": "oracle"}, "prior"), ({"widening": -1}, "widening")],
+     ({"prior": "oracle"}, "prior"), ({"widening": -1}, "widening"), ({"clock": "sundial"}, "clock")],
 )
 def test_bad_mcts_options_are_refused(options: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -134,6 +134,28 @@ def test_a_time_budget_ends_the_search() -> None:
     agent.select_action(state)
     assert agent.last_iterations >= 1
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_cpu_time_budget_counts_the_search_process_time_not_the_wall() -> None:
+    """`clock=cpu`: a search that sleeps (as a busy machine makes it wait) spends no budget
+    while it sleeps, so it still gets its full CPU second; on the wall clock it would not."""
+    state = advanced("witch", seed=1, plies=40)
+    while len(state.legal_actions()) < 2:
+        state.apply(state.legal_actions()[0])
+    searched: dict[str, int] = {}
+    for clock in ("wall", "cpu"):
+        agent = MctsAgent(state.actors()[0], seed=1, seconds=0.2, clock=clock)
+        real = agent._iterate
+
+        def slow(*args: object, real: object = real) -> None:
+            time.sleep(0.02)
+            real(*args)  # type: ignore[operator]
+
+        agent._iterate = slow  # type: ignore[method-assign]
+        agent.select_action(state)
+        searched[clock] = agent.last_iterations
+    assert searched["wall"] <= 11
+    assert searched["cpu"] > 2 * searched["wall"]
 
 
 def test_greedy_rollouts_play_the_games_policy() -> None:
@@ -155,3 +177,32 @@ def test_the_policy_prior_is_searched_first(game_id: str) -> None:
     expected = policy.choose(state, seat, Rng(Rng(9).next_u64()))
     assert MctsAgent(seat, seed=9, iterations=1, prior="greedy").select_action(state) == expected
     assert MctsAgent(seat, seed=9, iterations=1).select_action(state) in state.legal_actions(seat)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_every_games_search_options_are_valid_settings(game_id: str) -> None:
+    game = bloodforge.load_game(game_id, players=2 if game_id != "arena" else 1, seed=0)
+    SearchSettings(**game.search_options())
+
+
+def test_the_games_search_options_apply_unless_the_user_gives_others() -> None:
+    state = advanced("bloodstones", seed=2, plies=60)
+    seat = state.actors()[0]
+    tuned = MctsAgent(seat, seed=1, iterations=2)
+    assert tuned.plans == "off"  # the game is not known before the first decision
+    tuned.select_action(state)
+    assert (tuned.plans, tuned.root, tuned.rollout) == ("root", "paired", "greedy")
+    assert tuned.iterations == 2
+    mine = MctsAgent(seat, seed=1, iterations=2, root="ucb", rollout="random")
+    mine.select_action(state)
+    assert (mine.plans, mine.root, mine.rollout) == ("root", "ucb", "random")
+
+
+def test_strength_sets_the_seconds_per_decision_as_the_browser_asks() -> None:
+    """The lobby sends a strength 1-10 for every AI seat: 10 is one second per decision."""
+    assert MctsAgent(0, strength=10).seconds == pytest.approx(1.0)
+    assert MctsAgent(0, strength=3).seconds == pytest.approx(0.3)
+    assert MctsAgent(0, strength=3, iterations=50).seconds is None  # an explicit budget wins
+    for bad in (0, 11, "strong", True):
+        with pytest.raises(ValueError, match="strength"):
+            MctsAgent(0, strength=bad)  # type: ignore[arg-type]

@@ -261,6 +261,25 @@ def test_ai_seats_play_a_whole_game_and_the_result_is_public(client: TestClient)
     assert client.get(f"/api/tables/{tid}/replay/3?seat=1").status_code == 200, "any seat's view once over"
 
 
+def test_an_mcts_seat_with_the_lobbys_strength_searches_instead_of_falling_back(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The lobby sends a strength with every AI seat; the search agent takes it as its time
+    per decision (strength 1: 0.1 s) rather than failing into the random fallback."""
+    caplog.set_level("WARNING", logger="bloodforge.server.ai")
+    data = create_table(client, game="witch", params={"players": 2},
+                        seats=[{"kind": "agent", "agent": "mcts", "strength": 1},
+                               {"kind": "agent", "agent": "mcts", "strength": 1}])
+    tid = data["table"]["id"]
+    deadline = time.monotonic() + 60
+    plies = 0
+    while plies < 12 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        plies = len(client.get(f"/api/tables/{tid}/history").json())
+    assert plies >= 12
+    assert not [r for r in caplog.records if "random move" in r.getMessage()], caplog.text
+
+
 def _file_parameter_cases() -> list[tuple[str, str]]:
     cases = []
     for info in bloodforge.list_games():

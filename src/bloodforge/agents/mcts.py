@@ -51,7 +51,9 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from bloodforge.core import Action, PlanningPolicy, Policy, Rng, State
 
@@ -59,6 +61,51 @@ from .base import Agent, register_agent
 
 #: Iterations per decision when neither `iterations` nor `seconds` is given.
 DEFAULT_ITERATIONS = 200
+
+#: What a `seconds` budget counts (option `clock`).
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+#: Seconds per decision for each step of `strength` (the browser's 1-10): 10 is one second.
+STRENGTH_SECONDS = 0.1
+
+
+class SearchSettings(BaseModel):
+    """Every option of the search, validated (see `MctsAgent`); a game's `search_options()`
+    fills in what the user did not give."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    iterations: int | None = Field(default=None, ge=1)
+    seconds: float | None = Field(default=None, gt=0)
+    rollout_depth: int = Field(default=6, ge=0)
+    rollout: Literal["random", "greedy"] = "random"
+    exploration: float = Field(default=0.7, ge=0)
+    policy_options: dict[str, Any] = Field(default_factory=dict)
+    prior: Literal["none", "greedy"] = "none"
+    prior_bias: float = 0.5
+    widening: float = Field(default=1.0, ge=0)
+    plans: Literal["off", "root", "tree"] = "off"
+    root: Literal["ucb", "paired"] = "ucb"
+    rollout_turns: int = Field(default=0, ge=0)
+    margin: float = 0.0
+    z: float = Field(default=0.0, ge=0)
+    clock: Literal["wall", "cpu"] = "wall"
+
+
+def _settings(options: dict[str, Any]) -> SearchSettings:
+    """The options as settings, or a ValueError naming each bad option and why."""
+    try:
+        return SearchSettings(**options)
+    except ValidationError as err:
+        problems = []
+        for e in err.errors():
+            name = ".".join(str(x) for x in e["loc"])
+            if e["type"] == "extra_forbidden":
+                known = ", ".join(["strength", *SearchSettings.model_fields])
+                problems.append(f"unknown mcts option {name!r}; known: {known}")
+            else:
+                problems.append(f"mcts option {name}: {e['msg']} (got {e['input']!r})")
+        raise ValueError("; ".join(problems)) from None
 
 
 #: An option at a node: the first action, and the texts of the plan's later steps.
@@ -103,72 +150,24 @@ class MctsAgent(Agent):
     (`paired`: how much better on average another option must do to replace the policy's own),
     `z` (`paired`: and by this many standard errors of its paired gain; 0 = the mean decides),
     `rollout_turns` (also end a rollout when this many new turns have begun, by the game's
-    `turn_marker`; 0 = by `rollout_depth` only, which stays the cap).
+    `turn_marker`; 0 = by `rollout_depth` only, which stays the cap), `clock` (`wall`: `seconds`
+    of wall time, what a player waits; `cpu`: of this process's CPU time, so a lab run on a
+    busy machine searches as much as on an idle one).
     """
 
     name = "mcts"
 
-    def __init__(
-        self,
-        seat: int,
-        seed: int = 0,
-        iterations: int | None = None,
-        seconds: float | None = None,
-        rollout_depth: int = 6,
-        rollout: str = "random",
-        exploration: float = 0.7,
-        policy_options: dict[str, Any] | None = None,
-        prior: str = "none",
-        prior_bias: float = 0.5,
-        widening: float = 1.0,
-        plans: str = "off",
-        rollout_turns: int = 0,
-        root: str = "ucb",
-        margin: float = 0.0,
-        z: float = 0.0,
-        **options: Any,
-    ) -> None:
-        super().__init__(seat, seed, **options)
-        if options:
-            raise ValueError(f"unknown mcts option(s) {sorted(options)}; known: iterations, seconds, "
-                             "rollout_depth, rollout, exploration, policy_options, prior, prior_bias, widening, plans, "
-                             "root, margin, z, rollout_turns")
-        if iterations is None and seconds is None:
-            iterations = DEFAULT_ITERATIONS
-        if iterations is not None and int(iterations) < 1:
-            raise ValueError(f"iterations must be at least 1, got {iterations}")
-        if seconds is not None and float(seconds) <= 0:
-            raise ValueError(f"seconds must be positive, got {seconds}")
-        if int(rollout_depth) < 0:
-            raise ValueError(f"rollout_depth must be 0 or more, got {rollout_depth}")
-        if rollout not in ("random", "greedy"):
-            raise ValueError(f"rollout must be 'random' or 'greedy', got {rollout!r}")
-        if prior not in ("greedy", "none"):
-            raise ValueError(f"prior must be 'greedy' or 'none', got {prior!r}")
-        self.iterations = None if iterations is None else int(iterations)
-        self.seconds = None if seconds is None else float(seconds)
-        self.rollout_depth = int(rollout_depth)
-        self.rollout = rollout
-        self.exploration = float(exploration)
-        self.policy_options = dict(policy_options or {})
-        self.prior = prior
-        self.prior_bias = float(prior_bias)
-        if float(widening) < 0:
-            raise ValueError(f"widening must be 0 or more, got {widening}")
-        self.widening = float(widening)
-        if plans not in ("off", "root", "tree"):
-            raise ValueError(f"plans must be 'off', 'root' or 'tree', got {plans!r}")
-        self.plans = plans
-        if root not in ("ucb", "paired"):
-            raise ValueError(f"root must be 'ucb' or 'paired', got {root!r}")
-        self.root = root
-        if int(rollout_turns) < 0:
-            raise ValueError(f"rollout_turns must be 0 or more, got {rollout_turns}")
-        self.rollout_turns = int(rollout_turns)
-        self.margin = float(margin)
-        if float(z) < 0:
-            raise ValueError(f"z must be 0 or more, got {z}")
-        self.z = float(z)
+    def __init__(self, seat: int, seed: int = 0, strength: int | None = None, **options: Any) -> None:
+        super().__init__(seat, seed)
+        if strength is not None:
+            if isinstance(strength, bool) or not isinstance(strength, int) or not 1 <= strength <= 10:
+                raise ValueError(f"mcts option strength must be an integer 1..10, got {strength!r}")
+            if "seconds" not in options and "iterations" not in options:
+                options["seconds"] = STRENGTH_SECONDS * strength
+        #: the options given here; they override the game's own `search_options()`
+        self.given = dict(options)
+        self._use(_settings(self.given))
+        self._tuned_for: str | None = None
         self._root_policy: Policy | None = None
         self._root_policy_made = False
         #: the chosen plan's steps still to play, and where in the history the plan stands
@@ -178,8 +177,33 @@ class MctsAgent(Agent):
         #: Iterations run for the last decision (for benchmarks and reports).
         self.last_iterations = 0
 
+    def _use(self, settings: SearchSettings) -> None:
+        self.settings = settings
+        self.iterations = settings.iterations
+        if settings.iterations is None and settings.seconds is None:
+            self.iterations = DEFAULT_ITERATIONS
+        self.seconds = settings.seconds
+        self.rollout_depth = settings.rollout_depth
+        self.rollout = settings.rollout
+        self.exploration = settings.exploration
+        self.policy_options = dict(settings.policy_options)
+        self.prior = settings.prior
+        self.prior_bias = settings.prior_bias
+        self.widening = settings.widening
+        self.plans = settings.plans
+        self.root = settings.root
+        self.rollout_turns = settings.rollout_turns
+        self.margin = settings.margin
+        self.z = settings.z
+        #: what `seconds` counts: wall time (what a player waits) or this process's CPU time
+        #: (the same search on a busy machine as on an idle one: lab measurements)
+        self.clock = CLOCKS[settings.clock]
+
     # -- the decision ---------------------------------------------------------------------------
     def select_action(self, state: State) -> Action:
+        if self._tuned_for != state.game.id:
+            self._use(_settings({**state.game.search_options(), **self.given}))
+            self._tuned_for = state.game.id
         planned = self._continue_plan(state)
         if planned is not None:
             return planned
@@ -199,12 +223,12 @@ class MctsAgent(Agent):
             hinted = self._hint(state, rng)
             hint = None if hinted is None else (hinted, ())
         policies: dict[int, Policy] = {}
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else self.clock() + self.seconds
         n = 0
         while True:
             if self.iterations is not None and n >= self.iterations:
                 break
-            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and n > 0 and self.clock() >= deadline:
                 break
             self._iterate(state, root, rng, policies, root_options, hint)
             n += 1
@@ -224,7 +248,7 @@ class MctsAgent(Agent):
         (the best of several noisy means is optimistic; the guard keeps a short search from
         trading the policy's move for one that was only lucky on a few samples)."""
         planner = self._policy(state)
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        deadline = None if self.seconds is None else self.clock() + self.seconds
         totals = [0.0] * len(options)
         squares = [0.0] * len(options)  # of each option's gain over the policy's own, per sample
         shared: dict[int, Policy] = {}  # without plans the rollout policies keep no plan state
@@ -232,7 +256,7 @@ class MctsAgent(Agent):
         while True:
             if self.iterations is not None and n * len(options) >= self.iterations:
                 break
-            if deadline is not None and n > 0 and time.perf_counter() >= deadline:
+            if deadline is not None and n > 0 and self.clock() >= deadline:
                 break
             sample = state.resample_hidden(self.seat, rng)
             seed = rng.next_u64()

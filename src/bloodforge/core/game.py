@@ -166,6 +166,14 @@ class Game(ABC):
         del options
         return None
 
+    def search_options(self) -> dict[str, Any]:
+        """Options of the IS-MCTS agent (agents/mcts.py) that suit this game, used unless the
+        user gives others; default none. *Why a hook:* which search works is game knowledge
+        (a game of long compound moves wants a search over its policy's plans, a tactical
+        skirmish a tree over single actions), and a player choosing "mcts" should get the
+        strong one without knowing the options."""
+        return {}
+
     def evaluate(self, state: State) -> list[float] | None:
         """The game's estimate of every seat's return in a running position, or None (default:
         no estimate; searchers then give every seat an even share at their cut-off).

@@ -127,6 +127,13 @@ class BloodstonesGame(Game):
     def policy(self, **options: Any) -> BloodstonesPolicy:
         return BloodstonesPolicy(**options)
 
+    def search_options(self) -> dict[str, Any]:
+        """A move is `move`, more `move`s, `to`, `pay`: the search weighs the policy's whole
+        plans at the root, each on the same samples (tile draws, battle tiles, the other
+        hands), played on by the policy to the end of the turn and judged there
+        (docs/lab.md; measured in docs/games/bloodstones.md)."""
+        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 1, "rollout_depth": 80}
+
     @cached_property
     def _policy_model(self) -> Model:
         return Model(self.static_info())
