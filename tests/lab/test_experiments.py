@@ -169,3 +169,27 @@ def test_lab_sweep_and_ab_commands(tmp_path: Path) -> None:
                                  "--sprt", "0.8,0.2", "--out", str(out)])
     assert result.exit_code != 0
     assert "P0,P1" in result.output
+
+
+def test_a_matchup_can_demand_that_the_first_agent_passes_from_every_seat(tmp_path: Path) -> None:
+    """`--sprt-by-seat`: one SPRT per seat of the first agent, the run stopping once every
+    seat has passed (or one has failed); the games stop at that point of the seed order."""
+    out = tmp_path / "by_seat.json"
+    result = CliRunner().invoke(app, ["lab", "matchup", "toy_bids", "--agent", "mcts:iterations=40",
+                                      "--agent", "random", "--games", "80", "--sprt", "0.2,0.5", "--sprt-by-seat",
+                                      "--backend", "local", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(out.read_text())
+    (pair,) = doc["summary"]["pairs"]
+    seats = pair["sprt"]["by_seat"]
+    assert set(seats) == {"0", "1"}
+    assert pair["sprt"]["decision"] == "H1"
+    assert all(s["decision"] == "H1" for s in seats.values())
+    # it stopped at the game where the later seat decided: that seat used all its games
+    assert pair["games"] < 80
+    later = max(seats, key=lambda k: seats[k]["games"])
+    assert seats[later]["games"] == pair["a_by_seat"][later]["games"]
+    result = CliRunner().invoke(app, ["lab", "matchup", "toy_bids", "--agent", "random", "--agent", "random",
+                                      "--sprt-by-seat", "--out", str(out)])
+    assert result.exit_code != 0
+    assert "--sprt" in result.output

@@ -14,6 +14,7 @@ from bloodforge.lab.stats import (
     paired_difference,
     sprt,
     sprt_bounds,
+    sprt_by_group,
     sprt_stop_index,
     wilson_interval,
 )
@@ -58,6 +59,27 @@ def test_sprt_stops_at_the_first_decisive_prefix() -> None:
     assert r.decision == "H1"
     n, r = sprt_stop_index([0.5] * 6, 0.5, 0.75)
     assert (n, r.decision) == (6, None)
+
+
+def test_sprt_by_seat_needs_every_seat_to_pass_and_fails_on_the_first_that_fails() -> None:
+    # seat "0" wins every game, seat "1" loses every game: seat 1's test rejects first
+    games = [(str(i % 2), 1.0 if i % 2 == 0 else 0.0) for i in range(40)]
+    n, decision, seats = sprt_by_group(games, 0.5, 0.75)
+    assert decision == "H0"
+    assert seats["1"][0] == 5  # 5 ln 0.5 = -3.47 <= -2.94
+    assert seats["1"][1].decision == "H0"
+    assert n == 10  # the tenth game in order is seat 1's fifth
+    # both win every game: each seat accepts after 8 of its own games (see above), so after 16
+    n, decision, seats = sprt_by_group([(str(i % 2), 1.0) for i in range(40)], 0.5, 0.75)
+    assert (n, decision) == (16, "H1")
+    assert {k: v[0] for k, v in seats.items()} == {"0": 8, "1": 8}
+    # a seat that decided keeps its decision while the other plays on; one that never decides
+    # leaves the whole undecided
+    games = [("0", 1.0)] * 8 + [("1", 0.5)] * 6
+    n, decision, seats = sprt_by_group(games, 0.5, 0.75)
+    assert (n, decision) == (14, None)
+    assert seats["0"][1].decision == "H1"
+    assert seats["1"][1].decision is None
 
 
 def test_sprt_refuses_inverted_hypotheses() -> None:

@@ -88,12 +88,14 @@ def _base_params(game: str, players: int | None, param: list[str] | None) -> dic
     return params
 
 
-def _sprt(text: str | None) -> SprtSpec | None:
+def _sprt(text: str | None, by_seat: bool = False) -> SprtSpec | None:
     if not text:
+        if by_seat:
+            raise typer.BadParameter("give the test's rates with --sprt P0,P1", param_hint="--sprt-by-seat")
         return None
     try:
         p0, p1 = (float(x) for x in text.split(","))
-        return SprtSpec(p0=p0, p1=p1)
+        return SprtSpec(p0=p0, p1=p1, by_seat=by_seat)
     except ValueError as err:
         raise typer.BadParameter(f"{text!r}: expected P0,P1 with 0 < P0 < P1 < 1 ({err})",
                                  param_hint="--sprt") from None
@@ -129,12 +131,14 @@ def matchup_command(
     param: Param = None,
     seed: Seed = 0,
     sprt: Annotated[str | None, typer.Option(help="stop early by SPRT: P0,P1, e.g. 0.5,0.75")] = None,
+    sprt_by_seat: Annotated[bool, typer.Option(
+        "--sprt-by-seat", help="one SPRT per seat of the first agent: it must pass from every seat")] = False,
     out: Out = Path("lab-results/matchup.json"),
     backend: Backend = "process",
     workers: Workers = 1,
 ) -> None:
     exp = Experiment(kind="matchup", name=f"{game} matchup", game=game, params=_base_params(game, players, param),
-                     agents=agent, games=games, seed=seed, sprt=_sprt(sprt))
+                     agents=agent, games=games, seed=seed, sprt=_sprt(sprt, sprt_by_seat))
     _run(exp, out, backend, workers)
 
 
@@ -257,6 +261,15 @@ def _json_or_text(raw: str) -> Any:
         return raw.strip()
 
 
+def _verdict(sprt: dict[str, Any]) -> str:
+    text = str(sprt["decision"] or "undecided")
+    seats = sprt.get("by_seat")
+    if seats:
+        text += " (" + ", ".join(f"seat {k}: {v['decision'] or 'undecided'} after {v['games']}"
+                                 for k, v in seats.items()) + ")"
+    return text
+
+
 def print_summary(doc: dict[str, Any]) -> None:
     s = doc["summary"]
     out = Console()
@@ -268,7 +281,7 @@ def print_summary(doc: dict[str, Any]) -> None:
             sprt = p.get("sprt")
             t.add_row(p["a"], p["b"], str(p["games"]), f"{p['rate']:.3f}", f"[{p['low']:.3f}, {p['high']:.3f}]",
                       ("+inf" if p["rate"] > 0.5 else "-inf") if p["elo"] is None else f"{p['elo']:+.0f}",
-                      "" if sprt is None else str(sprt["decision"] or "undecided"))
+                      "" if sprt is None else _verdict(sprt))
         out.print(t)
         out.print("Bradley-Terry Elo: " + ", ".join(f"{k} {v:+.0f}" for k, v in s["elo"].items()))
         return

@@ -32,7 +32,15 @@ from bloodforge.core import BloodforgeError, format_validation_error
 from .datafiles import write_variant
 from .jobs import AgentSpec, GameResult, Job
 from .runner import OnResult, run_jobs
-from .stats import bradley_terry, elo_with_interval, paired_difference, sprt, sprt_stop_index, wilson_interval
+from .stats import (
+    bradley_terry,
+    elo_with_interval,
+    paired_difference,
+    sprt,
+    sprt_by_group,
+    sprt_stop_index,
+    wilson_interval,
+)
 
 
 class ExperimentError(BloodforgeError, ValueError):
@@ -46,6 +54,8 @@ class SprtSpec(BaseModel):
     p1: float = Field(0.75, gt=0, lt=1, description="win rate of the alternative (clearly better)")
     alpha: float = Field(0.05, gt=0, lt=1)
     beta: float = Field(0.05, gt=0, lt=1)
+    by_seat: bool = Field(False, description="one test per seat of the first agent: every seat must pass "
+                          "(an asymmetric game beaten from both sides)")
 
     @model_validator(mode="after")
     def _ordered(self) -> SprtSpec:
@@ -218,11 +228,20 @@ def run_experiment(
 
 def _sprt_stop(spec: SprtSpec) -> Callable[[Sequence[GameResult]], int | None]:
     def stop(done: Sequence[GameResult]) -> int | None:
-        scores = [_a_score(r) for r in done]
-        n, result = sprt_stop_index(scores, spec.p0, spec.p1, spec.alpha, spec.beta)
-        return n if result.decision is not None else None
+        n, decision = sprt_stop(spec, done)
+        return n if decision is not None else None
 
     return stop
+
+
+def sprt_stop(spec: SprtSpec, games: Sequence[GameResult]) -> tuple[int, str | None]:
+    """After how many of the ordered games the test decides, and how (all games, None: not yet)."""
+    if spec.by_seat:
+        n, decision, _ = sprt_by_group([(str(r.tags["a_seat"]), _a_score(r)) for r in games],
+                                       spec.p0, spec.p1, spec.alpha, spec.beta)
+        return n, decision
+    n, result = sprt_stop_index([_a_score(r) for r in games], spec.p0, spec.p1, spec.alpha, spec.beta)
+    return n, result.decision
 
 
 def _a_score(r: GameResult) -> float:
@@ -268,9 +287,18 @@ def summarise_matchup(exp: Experiment, results: Sequence[GameResult]) -> dict[st
             "a_by_seat": by_seat, "mean_plies": round(sum(r.plies for r in games) / n, 2),
         }
         if exp.sprt is not None:
-            s = sprt(total, n, exp.sprt.p0, exp.sprt.p1, exp.sprt.alpha, exp.sprt.beta)
+            spec = exp.sprt
+            s = sprt(total, n, spec.p0, spec.p1, spec.alpha, spec.beta)
             entry["sprt"] = {"llr": round(s.llr, 6), "lower": round(s.lower, 6), "upper": round(s.upper, 6),
-                             "decision": s.decision, "p0": exp.sprt.p0, "p1": exp.sprt.p1}
+                             "decision": s.decision, "p0": spec.p0, "p1": spec.p1}
+            if spec.by_seat:
+                _, decision, groups = sprt_by_group([(str(r.tags["a_seat"]), _a_score(r)) for r in games],
+                                                    spec.p0, spec.p1, spec.alpha, spec.beta)
+                entry["sprt"]["decision"] = decision
+                entry["sprt"]["by_seat"] = {
+                    seat: {"games": used, "llr": round(res.llr, 6), "decision": res.decision}
+                    for seat, (used, res) in sorted(groups.items())
+                }
         pairs.append(entry)
     ratings = bradley_terry(wins) if results else [0.0] * k
     return {

@@ -20,9 +20,8 @@ from pydantic import ValidationError
 
 from bloodforge.core import format_validation_error
 
-from .experiments import Experiment, ExperimentError, _a_score, summarise
+from .experiments import Experiment, ExperimentError, sprt_stop, summarise
 from .jobs import GameResult
-from .stats import sprt_stop_index
 
 
 def read_run(path: Path) -> tuple[Experiment, list[GameResult]]:
@@ -83,10 +82,8 @@ def merge_runs(runs: Sequence[tuple[Path, Experiment, list[GameResult]]]) -> dic
                 pooled.append(games[i].model_copy(update={"index": len(pooled)}))
     merged: dict[str, Any] = {}
     if exp.sprt is not None and exp.kind == "matchup" and len(exp.agents) == 2 and pooled:
-        stop, result = sprt_stop_index([_a_score(g) for g in pooled], exp.sprt.p0, exp.sprt.p1,
-                                       exp.sprt.alpha, exp.sprt.beta)
-        merged = {"games_pooled": len(pooled),
-                  "sprt_decided_after": stop if result.decision is not None else None}
+        stop, decision = sprt_stop(exp.sprt, pooled)
+        merged = {"games_pooled": len(pooled), "sprt_decided_after": stop if decision is not None else None}
         pooled = pooled[:stop]
     return {
         "experiment": exp.model_dump(mode="json"),

@@ -86,7 +86,10 @@ def _matchup_section(s: dict[str, Any]) -> str:
     rows = []
     for p in s["pairs"]:
         sprt = p.get("sprt")
-        verdict = "" if sprt is None else f"{sprt['decision'] or 'undecided'} (LLR {sprt['llr']:.2f})"
+        verdict = "" if sprt is None else (
+            f"{sprt['decision'] or 'undecided'} (H0 p={sprt['p0']}, H1 p={sprt['p1']}; LLR {sprt['llr']:.2f})"
+            + "".join(f"; seat {k}: {v['decision'] or 'undecided'} after {v['games']} (LLR {v['llr']:.2f})"
+                      for k, v in sprt.get("by_seat", {}).items()))
         elo = "" if p["elo"] is None else f"{p['elo']:+.0f} [{p['elo_low'] or '-inf'}, {p['elo_high'] or 'inf'}]"
         seats = "; ".join(f"seat {k}: {_ci(v)}" for k, v in p["a_by_seat"].items())
         rows.append([p["a"], p["b"], _ci(p), elo, verdict, seats])

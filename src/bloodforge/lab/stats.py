@@ -79,6 +79,39 @@ def sprt_stop_index(scores: Sequence[float], p0: float, p1: float, alpha: float 
     return len(scores), result
 
 
+def sprt_by_group(scores: Sequence[tuple[str, float]], p0: float, p1: float, alpha: float = 0.05,
+                  beta: float = 0.05) -> tuple[int, str | None, dict[str, tuple[int, SprtResult]]]:
+    """One SPRT per group (e.g. per seat of an asymmetric game) on the ordered games, each
+    group's test frozen once it decides. The whole decides H0 as soon as one group does (some
+    group is no better than p0) and H1 once every group has (all are at least p1).
+
+    Returns the number of games in order after which the whole decided (all of them if it
+    never did), the decision, and per group the games it used and its result."""
+    seen: dict[str, list[float]] = {}
+    done: dict[str, tuple[int, SprtResult]] = {}
+    for i, (group, score) in enumerate(scores, 1):
+        if group in done:
+            continue
+        seen.setdefault(group, []).append(score)
+        result = sprt(sum(seen[group]), len(seen[group]), p0, p1, alpha, beta)
+        if result.decision is not None:
+            done[group] = (len(seen[group]), result)
+            if result.decision == "H0":
+                return i, "H0", _with_open(done, seen, p0, p1, alpha, beta)
+            if len(done) == len({g for g, _ in scores}):
+                return i, "H1", done
+    return len(scores), None, _with_open(done, seen, p0, p1, alpha, beta)
+
+
+def _with_open(done: dict[str, tuple[int, SprtResult]], seen: dict[str, list[float]], p0: float, p1: float,
+               alpha: float, beta: float) -> dict[str, tuple[int, SprtResult]]:
+    out = dict(done)
+    for group, scores in seen.items():
+        if group not in out:
+            out[group] = (len(scores), sprt(sum(scores), len(scores), p0, p1, alpha, beta))
+    return out
+
+
 # -- Elo --------------------------------------------------------------------------------------
 def elo_difference(rate: float) -> float:
     """Elo difference implied by an expected score (0.75 -> +190.8); infinite at 0 or 1."""
