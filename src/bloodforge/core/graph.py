@@ -116,7 +116,7 @@ class AreaGraph:
 class SquareGrid:
     """Rectangular board of squares addressed (col, row); blocked squares cannot be entered."""
 
-    __slots__ = ("blocked", "height", "width")
+    __slots__ = ("_open", "blocked", "height", "width")
 
     def __init__(self, width: int, height: int, blocked: Iterable[tuple[int, int]] = ()) -> None:
         if width < 1 or height < 1:
@@ -127,6 +127,9 @@ class SquareGrid:
         for sq in self.blocked:
             if not self.on_board(sq):
                 raise ValueError(f"blocked square {sq} is off the {width}x{height} board")
+        #: each square's passable orthogonal neighbours, in `orthogonal` order (movement asks
+        #: for them inside every search iteration)
+        self._open = {sq: tuple(n for n in self.orthogonal(sq) if n not in self.blocked) for sq in self.squares()}
 
     def on_board(self, sq: tuple[int, int]) -> bool:
         return 0 <= sq[0] < self.width and 0 <= sq[1] < self.height
@@ -143,16 +146,18 @@ class SquareGrid:
     ) -> dict[tuple[int, int], int]:
         """Squares reachable in at most `steps` orthogonal moves through passable, free squares."""
         dist = {start: 0}
-        queue = deque([start])
-        while queue:
-            sq = queue.popleft()
-            if dist[sq] == steps:
-                continue
-            for nxt in self.orthogonal(sq):
-                if nxt in dist or not self.passable(nxt) or occupied(nxt):
-                    continue
-                dist[nxt] = dist[sq] + 1
-                queue.append(nxt)
+        frontier = [start]
+        opened = self._open
+        for d in range(1, steps + 1):
+            reached = []
+            for sq in frontier:
+                for nxt in opened[sq] if sq in opened else [n for n in self.orthogonal(sq) if self.passable(n)]:
+                    if nxt not in dist and not occupied(nxt):
+                        dist[nxt] = d
+                        reached.append(nxt)
+            if not reached:
+                break
+            frontier = reached
         return dist
 
     def squares(self) -> Sequence[tuple[int, int]]:
