@@ -88,6 +88,10 @@ def test_a_matchup_rotates_seats_and_rates_agents(tmp_path: Path) -> None:
     assert pair["games"] == 9
     assert set(pair["a_by_seat"]) == {"0", "1", "2"}
     assert all(v["games"] == 3 for v in pair["a_by_seat"].values())
+    # each seat is one side here, so A's score by seat is also A's score by side
+    assert [pair["a_by_seat"][k]["role"] for k in ("0", "1", "2")] == ["bidder 1", "bidder 2", "bidder 3"]
+    assert {k: v["games"] for k, v in pair["a_by_role"].items()} == {"bidder 1": 3, "bidder 2": 3, "bidder 3": 3}
+    assert pair["a_by_role"]["bidder 2"]["score"] == pair["a_by_seat"]["1"]["score"]
     assert s["matrix"][0][1] + s["matrix"][1][0] == pytest.approx(9)
     assert set(s["roles"]) == {"bidder 1", "bidder 2", "bidder 3"}
 

@@ -277,14 +277,23 @@ def summarise_matchup(exp: Experiment, results: Sequence[GameResult]) -> dict[st
         wins[a][b] += total
         wins[b][a] += n - total
         elo, elo_low, elo_high = elo_with_interval(total, n)
-        by_seat = {}
+        by_seat: dict[str, dict[str, Any]] = {}
         for seat in range(exp.players):
-            seat_scores = [_a_score(r) for r in games if r.tags["a_seat"] == seat]
-            by_seat[str(seat)] = rate(sum(seat_scores), len(seat_scores))
+            seat_games = [r for r in games if r.tags["a_seat"] == seat]
+            by_seat[str(seat)] = dict(rate(sum(_a_score(r) for r in seat_games), len(seat_games)))
+            roles = {r.roles[seat] for r in seat_games}
+            if len(roles) == 1 and next(iter(roles)):
+                by_seat[str(seat)]["role"] = next(iter(roles))  # an asymmetric game's side
+        a_roles: dict[str, list[float]] = defaultdict(list)
+        for r in games:
+            role = r.roles[int(r.tags["a_seat"])]
+            if role:
+                a_roles[role].append(_a_score(r))
         entry: dict[str, Any] = {
             "a": labels[a], "b": labels[b], **rate(total, n),
             "elo": _finite(elo), "elo_low": _finite(elo_low), "elo_high": _finite(elo_high),
-            "a_by_seat": by_seat, "mean_plies": round(sum(r.plies for r in games) / n, 2),
+            "a_by_seat": by_seat, "a_by_role": {k: rate(sum(v), len(v)) for k, v in sorted(a_roles.items())},
+            "mean_plies": round(sum(r.plies for r in games) / n, 2),
         }
         if exp.sprt is not None:
             spec = exp.sprt

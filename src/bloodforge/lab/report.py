@@ -67,6 +67,10 @@ def _matrix_plot(labels: Sequence[str], matrix: Sequence[Sequence[float]]) -> st
     return _png(fig)
 
 
+def _elo(x: float | None, infinite: str) -> str:
+    return infinite if x is None else f"{x:+.0f}"
+
+
 def _esc(x: Any) -> str:
     return html.escape(str(x))
 
@@ -81,8 +85,20 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     return f"<table><tr>{th}</tr>{body}</table>"
 
 
+def _keys(labels: Sequence[str]) -> list[str]:
+    """Plot labels: the agents' own labels when short, else `#i name` (the key table gives the
+    full label with its options; long options would squeeze the plot to nothing)."""
+    if all(len(label) <= 24 for label in labels):
+        return list(labels)
+    return [f"#{i + 1} {label.split(':')[0]}" for i, label in enumerate(labels)]
+
+
 def _matchup_section(s: dict[str, Any]) -> str:
-    parts = [f'<img src="{_matrix_plot(s["agents"], s["matrix"])}" alt="matchup matrix">']
+    keys = _keys(s["agents"])
+    parts = [f'<img src="{_matrix_plot(keys, s["matrix"])}" alt="matchup matrix">']
+    if keys != list(s["agents"]):
+        parts.append(_table(["key", "agent"], list(zip(keys, s["agents"], strict=True))))
+    by_label = dict(zip(s["agents"], keys, strict=True))
     rows = []
     for p in s["pairs"]:
         sprt = p.get("sprt")
@@ -90,12 +106,22 @@ def _matchup_section(s: dict[str, Any]) -> str:
             f"{sprt['decision'] or 'undecided'} (H0 p={sprt['p0']}, H1 p={sprt['p1']}; LLR {sprt['llr']:.2f})"
             + "".join(f"; seat {k}: {v['decision'] or 'undecided'} after {v['games']} (LLR {v['llr']:.2f})"
                       for k, v in sprt.get("by_seat", {}).items()))
-        elo = "" if p["elo"] is None else f"{p['elo']:+.0f} [{p['elo_low'] or '-inf'}, {p['elo_high'] or 'inf'}]"
-        seats = "; ".join(f"seat {k}: {_ci(v)}" for k, v in p["a_by_seat"].items())
-        rows.append([p["a"], p["b"], _ci(p), elo, verdict, seats])
-    parts.append(_table(["A", "B", "A's score [95% CI] (games)", "Elo A-B [CI]", "SPRT", "A by seat"], rows))
-    parts.append(_table(["agent", "Bradley-Terry Elo"], [[k, f"{v:+.0f}"] for k, v in s["elo"].items()]))
-    pair_labels = [f"{p['a']} vs {p['b']}" for p in s["pairs"]]
+        elo = ("" if p["elo"] is None
+               else f"{p['elo']:+.0f} [{_elo(p['elo_low'], '-inf')}, {_elo(p['elo_high'], '+inf')}]")
+        seats = "; ".join(f"seat {k}{' (' + v['role'] + ')' if v.get('role') else ''}: {_ci(v)}"
+                          for k, v in p["a_by_seat"].items())
+        roles = "; ".join(f"{k}: {_ci(v)}" for k, v in p.get("a_by_role", {}).items())
+        rows.append([p["a"], p["b"], _ci(p), elo, verdict, seats, roles])
+    parts.append(_table(["A", "B", "A's score [95% CI] (games)", "Elo A-B [CI]", "SPRT", "A by seat",
+                         "A by side / faction"], rows))
+    parts.append(_table(["agent", "Bradley-Terry Elo (half a virtual draw per pair)"],
+                        [[k, f"{v:+.0f}"] for k, v in s["elo"].items()]))
+    parts.append(_table(["seat", "win rate of whoever sat there [95% CI] (games)"],
+                        [[k, _ci(r)] for k, r in s.get("seats", {}).items()]))
+    if s.get("roles"):
+        parts.append(_table(["side / faction", "win rate of whoever played it [95% CI] (games)"],
+                            [[k, _ci(r)] for k, r in s["roles"].items()]))
+    pair_labels = [f"{by_label[p['a']]} vs {by_label[p['b']]}" for p in s["pairs"]]
     if pair_labels:
         parts.append(f'<img src="{_interval_plot(pair_labels, s["pairs"], "score of A", 0.5)}" alt="pairs">')
     return "".join(parts)
