@@ -19,6 +19,7 @@ from bloodforge.lab.experiments import (
     load_experiment,
     run_experiment,
 )
+from bloodforge.lab.report import render_report
 
 DATA = {"house": {"prizes": 5, "note": "x"}, "cards": [{"id": "a", "cost": 1}, {"id": "b", "cost": 2}]}
 
@@ -197,3 +198,17 @@ def test_a_matchup_can_demand_that_the_first_agent_passes_from_every_seat(tmp_pa
                                       "--sprt-by-seat", "--out", str(out)])
     assert result.exit_code != 0
     assert "--sprt" in result.output
+
+
+def test_variants_average_the_games_own_statistics(tmp_path: Path) -> None:
+    """A designer sees the mechanism move, not only the win rate: with the blood payment
+    capped at 2, no spell is ever paid with more (Blood Stone's `State.statistics`)."""
+    exp = Experiment(kind="variants", game="witch", params={"players": 2}, agents=["greedy"], games=3,
+                     variants=[Variant(name="ruled"), Variant(name="cap 2", params={"blood_payment_cap": 2})])
+    doc = run_experiment(exp, work_dir=tmp_path, backend="local")
+    ruled, capped = doc["summary"]["variants"]
+    assert ruled["stats"]["turns"] > 0
+    assert capped["stats"]["blood_paid"] > 0
+    assert not [k for k in capped["stats"] if k.startswith(("x3.", "x4."))]
+    assert all(g["stats"]["turns"] > 0 for g in doc["games"])
+    assert "blood_paid" in render_report([doc])

@@ -93,3 +93,27 @@ def test_the_rules_roll_agrees_with_the_exported_query(blood_chance: str, x: int
         state.apply(f"pay {x}")
         passed += any(f"rolled {roll}, passes" in t for t in state.event_log(1)[-3:])
     assert passed / 4 == pass_probability("blood", 4, None, x, 0, blood_chance)
+
+
+def test_statistics_count_each_cast_the_blood_paid_and_the_manipulates_at_full_x() -> None:
+    """What the lab's study averages per variant (State.statistics): Manipulate paid with
+    X = 4 on its d4 (a sure pass under Ruling 2) is counted apart; X = 2 is not."""
+    state = worked_example()
+    state.apply("cast manipulate")
+    state.apply("pay 2")  # rigged roll 2: passes
+    stats = state.statistics()
+    assert stats["casts.manipulate"] == 1
+    assert stats["passes.manipulate"] == 1
+    assert stats["x2.manipulate"] == 1
+    assert "x_at_die.manipulate" not in stats
+    assert stats["blood_paid"] == 2
+    sure = worked_example()
+    sure.apply("cast manipulate")
+    sure.apply("pay 4")
+    assert sure.statistics()["x_at_die.manipulate"] == 1
+    assert sure.statistics()["blood_paid"] == 4
+    literal = worked_example(blood_chance="greater")
+    literal.apply("cast manipulate")
+    literal.apply("pay 2")  # rolled 2: fails under the literal reading
+    assert literal.statistics()["casts.manipulate"] == 1
+    assert "passes.manipulate" not in literal.statistics()

@@ -294,3 +294,12 @@ def print_summary(doc: dict[str, Any]) -> None:
         diff = "" if vs is None else f"{vs['diff']:+.3f} [{vs['low']:+.3f}, {vs['high']:+.3f}] p={vs['p_value']:.3g}"
         t.add_row(v["name"], str(v["games"]), seats, str(v["draws"]), diff)
     out.print(t)
+    names = sorted({k for v in s["variants"] for k in v.get("stats", {})})
+    if names:
+        st = Table(title="the game's statistics (mean per game)")
+        st.add_column("statistic")
+        for v in s["variants"]:
+            st.add_column(v["name"])
+        for k in names:
+            st.add_row(k, *(f"{v.get('stats', {}).get(k, 0.0):.3g}" for v in s["variants"]))
+        out.print(st)

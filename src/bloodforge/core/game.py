@@ -447,6 +447,13 @@ class State(ABC):
         """What each seat plays (faction, side), for summaries and UIs; '' where nothing yet."""
         return [""] * self.num_players
 
+    def statistics(self) -> dict[str, float]:
+        """Numbers about how this game went (spells cast, battles fought, ...), for the lab to
+        average per rule variant; default none. *Why:* a designer changing a rule wants to see
+        the mechanism move (how often a spell is cast at full price), not only the win rate.
+        Called by the lab on finished games, so it may read everything."""
+        return {}
+
     def seat_label(self, seat: int) -> str:
         role = self.seat_roles()[seat] if 0 <= seat < self.num_players else ""
         return f"seat {seat}" + (f" ({role})" if role else "")

@@ -293,7 +293,7 @@ def summarise_matchup(exp: Experiment, results: Sequence[GameResult]) -> dict[st
             "a": labels[a], "b": labels[b], **rate(total, n),
             "elo": _finite(elo), "elo_low": _finite(elo_low), "elo_high": _finite(elo_high),
             "a_by_seat": by_seat, "a_by_role": {k: rate(sum(v), len(v)) for k, v in sorted(a_roles.items())},
-            "mean_plies": round(sum(r.plies for r in games) / n, 2),
+            "mean_plies": round(sum(r.plies for r in games) / n, 2), "stats": mean_stats(games),
         }
         if exp.sprt is not None:
             spec = exp.sprt
@@ -333,6 +333,7 @@ def summarise_variants(exp: Experiment, results: Sequence[GameResult]) -> dict[s
             "mean_plies": round(sum(r.plies for r in games) / len(games), 2) if games else 0.0,
             # games without a sole winner: draws, shared wins, or a boss win (every seat 0)
             "draws": sum(1 for r in games if max(r.returns) < 1.0),
+            "stats": mean_stats(games),
         }
         if name != names[0] and games and len(games) == len(base):
             entry["vs_first"] = {
@@ -348,6 +349,12 @@ def _paired(base: Sequence[GameResult], games: Sequence[GameResult], seat: int) 
     p = paired_difference([r.returns[seat] for r in games], [r.returns[seat] for r in base])
     return {"diff": round(p.diff, 6), "low": round(p.low, 6), "high": round(p.high, 6),
             "variant_only_wins": p.a_only, "first_only_wins": p.b_only, "p_value": round(p.p_value, 6)}
+
+
+def mean_stats(games: Sequence[GameResult]) -> dict[str, float]:
+    """The mean of each of the game's statistics per game (a count missing from a game is 0)."""
+    names = sorted({k for r in games for k in r.stats})
+    return {k: round(sum(r.stats.get(k, 0.0) for r in games) / len(games), 6) for k in names} if games else {}
 
 
 def seat_summary(results: Sequence[GameResult], players: int) -> dict[str, Any]:

@@ -82,6 +82,8 @@ class GameResult(BaseModel):
     plies: int
     digest: str
     seconds: float
+    #: the game's own numbers about how it went (`State.statistics()`), averaged by the lab
+    stats: dict[str, float] = Field(default_factory=dict)
     record: dict[str, Any] | None = None
 
 
@@ -98,5 +100,6 @@ def play_job(job: Job, keep_record: bool = False) -> GameResult:
     return GameResult(
         index=job.index, tags=job.tags, seed=job.seed, agents=labels, returns=state.returns(),
         scores=state.scores(), roles=state.seat_roles(), plies=result.plies, digest=state.digest(),
-        seconds=round(time.perf_counter() - start, 4), record=record.to_json() if keep_record else None,
+        seconds=round(time.perf_counter() - start, 4), stats=state.statistics(),
+        record=record.to_json() if keep_record else None,
     )

@@ -153,6 +153,11 @@ def _variants_section(s: dict[str, Any]) -> str:
         rows.append([v["name"], v["games"], roles, v["draws"], v["mean_plies"], diff])
     parts.append(_table(["variant", "games", "win rate by side [95% CI]", "draws", "mean plies",
                          f"paired difference vs {s['baseline']}"], rows))
+    names = sorted({k for v in s["variants"] for k in v.get("stats", {})})
+    if names:
+        parts.append("<p>The game's own statistics, mean per game:</p>")
+        parts.append(_table(["statistic", *(v["name"] for v in s["variants"])],
+                            [[k, *(f"{v.get('stats', {}).get(k, 0.0):.3g}" for v in s["variants"])] for k in names]))
     return "".join(parts)
 
 

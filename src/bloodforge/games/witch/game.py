@@ -15,7 +15,7 @@ from bloodforge.core.policy import shares_from_values
 
 from . import actions, rules
 from .content import Content, load_content
-from .model import BOARD, OVER, SIDE_NAMES, SOLDIERS, WITCH, Position
+from .model import BOARD, OVER, REALM, SIDE_NAMES, SOLDIERS, WITCH, Position
 from .observation import observe, resample, static_board
 from .params import WitchParams
 from .policy import WitchPolicy
@@ -145,6 +145,32 @@ class WitchState(Position, State):
         self._clone_core(new)
         self.copy_position_into(new)
         return new
+
+    def statistics(self) -> dict[str, float]:
+        """How the game went, for the lab: turns; per spell, casts and casts that passed; blood
+        paid; each blood spell's casts at each X (`x2.manipulate`) and at the die's size
+        (`x_at_die.manipulate`: a sure pass under Ruling 2, 3 in 4 when read literally);
+        soldiers zombified and killed."""
+        out: dict[str, float] = {"turns": float(self.turn_number), "blood_paid": 0.0}
+        content = self.content
+        for event in self.events:
+            data = event.data or {}
+            if event.kind == "zombify":
+                out["soldiers_zombified"] = out.get("soldiers_zombified", 0.0) + 1
+            if event.kind != "cast" or "card" not in data:
+                continue
+            card, x = str(data["card"]), int(data.get("x", 0))
+            out[f"casts.{card}"] = out.get(f"casts.{card}", 0.0) + 1
+            if data.get("passed", True):
+                out[f"passes.{card}"] = out.get(f"passes.{card}", 0.0) + 1
+            out["blood_paid"] += x
+            die = content.spells[card].chance.die
+            if x and die is not None and x >= die:
+                out[f"x_at_die.{card}"] = out.get(f"x_at_die.{card}", 0.0) + 1
+            if x:
+                out[f"x{x}.{card}"] = out.get(f"x{x}.{card}", 0.0) + 1
+        out["soldiers_killed"] = float(sum(1 for uid in content.soldier_ids if self.units[uid].where == REALM))
+        return out
 
     def scores(self) -> list[float]:
         """Blood stones on each side's units in play (zombified soldiers count for the Witch)."""

@@ -212,10 +212,11 @@ class Position:
 
     def note(
         self, kind: str, text: str, *, seat: int | None = None, private: str | None = None,
-        roll: int | None = None, passed: bool | None = None,
+        roll: int | None = None, passed: bool | None = None, **facts: Any,
     ) -> None:
-        """Log an event; `private` is what `seat` reads instead of the public `text`."""
-        data: dict[str, Any] = {"turn": self.turn_number}
+        """Log an event; `private` is what `seat` reads instead of the public `text`; `facts`
+        are public numbers or ids kept with it (a cast's card and blood paid)."""
+        data: dict[str, Any] = {"turn": self.turn_number, **facts}
         if roll is not None:
             data.update(roll=roll, passed=passed)
         if private is not None:

@@ -173,7 +173,8 @@ def commit(state: Position, pending: PendingCast, x: int) -> None:
         verdict = "passes" if passed else "fails"
         words.append(f"({spell.chance.text()}: rolled {roll}, {verdict})")
     state.note(
-        "cast", " ".join(words) + ".", roll=roll, passed=passed if roll is not None else None
+        "cast", " ".join(words) + ".", roll=roll, passed=passed if roll is not None else None,
+        card=spell.id, x=x,
     )
     if passed:
         _effect(state, spell, spell.effect, pending.target, x)
