@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+import bloodforge
+from bloodforge.agents import make_agent
 from bloodforge.games.bloodstones.model import Phase
+from bloodforge.match import play_match
 
 from .helpers import legal, make, run
 from .test_turn import _empty_bag_player
@@ -135,3 +140,22 @@ def test_tie_break_most_villages_on_map_then_capture_vp_then_shared() -> None:
     run(st, "done")
     assert st.vp == [1, 1]
     assert st.returns() == [0.5, 0.5]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8)])
+def test_the_lab_statistics_account_for_every_victory_point(players: int, seed: int) -> None:
+    """Ending The Game: a faction's VP are its starting VP, the VP of battles won, of village
+    scoring at its regroups and its end-of-game bonus for captures; the statistics the lab
+    averages (`State.statistics`) must add up to the final score of every faction."""
+    state = bloodforge.load_game("bloodstones", players=players, seed=seed).new_initial_state()
+    result = play_match(state, {s: make_agent("greedy", s, seed=s) for s in range(players)})
+    st = result.state
+    stats = st.statistics()
+    assert stats["battles"] == sum(v for k, v in stats.items() if k.startswith("battles_won."))
+    for seat in range(players):
+        f = st.factions[seat]
+        start = st.ruleset.faction_rules(f).faction.starting_vp
+        accounted = (start + stats.get(f"vp_battles.{f}", 0) + stats.get(f"vp_regroups.{f}", 0)
+                     + st.end_bonus[seat])
+        assert stats[f"vp.{f}"] == st.vp[seat] == accounted, f
+        assert stats.get(f"villages_captured.{f}", 0) == st.captured_villages[seat]

@@ -263,7 +263,8 @@ def finish_fight(st: Position, b: Battle, winner_side: int) -> None:
         st.add_units(b.area, winner, CUTIECORN)
         st.log(f"{st.seat_label(winner)} takes control of the Cutiecorn")
     st.vp[winner] += gained
-    st.log(f"{st.seat_label(winner)} wins the battle in area {b.area} and scores {gained} VP")
+    st.log(f"{st.seat_label(winner)} wins the battle in area {b.area} and scores {gained} VP", kind="battle",
+           winner=winner, loser=loser, attacker=b.attacker, vp=gained)
     forts = [(u, n) for u, n in st.units_at(b.area, loser).items() if st.kind(loser, u).is_fortification]
     if forts:
         for u, n in forts:
@@ -350,7 +351,7 @@ def withdraw(st: Position, b: Battle, dest: int) -> None:
     options = withdraw_options(st, b)
     lost = move_force(st, b.defender, b.area, dest, options[dest])
     st.log(f"{st.seat_label(b.defender)} withdraws from area {b.area} to area {dest}"
-           + (f", losing {lost} units" if lost else ""))
+           + (f", losing {lost} units" if lost else ""), kind="withdraw", seat=b.defender)
     end_battle(st)
 
 

@@ -205,6 +205,39 @@ class BloodstonesState(Position, State):
             return f"battle in area {self.battle.area}: {self.battle.step}"
         return str(self.phase)
 
+    def statistics(self) -> dict[str, float]:
+        """How the game went, for the lab: turns, battles (won by the attacker, withdrawals
+        before them) and per faction its final VP and where they came from (battles, village
+        scoring at regroups), battles won, villages built and captured, units built."""
+        out: dict[str, float] = {"turns": float(self.turns_taken), "battles": 0.0, "attacker_wins": 0.0,
+                                 "withdrawals": 0.0}
+
+        def add(key: str, seat: int, amount: float = 1.0) -> None:
+            name = f"{key}.{self.factions[seat]}"
+            out[name] = out.get(name, 0.0) + amount
+
+        for event in self.events:
+            data = event.data or {}
+            if event.kind == "battle":
+                out["battles"] += 1
+                out["attacker_wins"] += data["winner"] == data["attacker"]
+                add("battles_won", data["winner"])
+                add("vp_battles", data["winner"], data["vp"])
+            elif event.kind == "withdraw":
+                out["withdrawals"] += 1
+            elif event.kind == "regroup":
+                add("vp_regroups", data["seat"], data["vp"])
+            elif event.kind == "villages":
+                add("villages_built", data["seat"], data["villages"])
+            elif event.kind == "capture":
+                add("villages_captured", data["seat"], data["villages"])
+            elif event.kind == "build":
+                add("units_built", data["seat"])
+        for seat in range(self.num_players):
+            if self.factions[seat] is not None:
+                add("vp", seat, self.vp[seat])
+        return out
+
     def scores(self) -> list[float]:
         return [float(v) for v in self.vp]
 

@@ -379,9 +379,11 @@ class Position:
         kinds = self.rules_of(seat).kinds
         return max((kinds[t].pips for t in self.hands[seat]), default=0)
 
-    def log(self, text: str, to: int | None = None) -> None:
-        """Record an event; `to` limits it to one seat (it mentions hidden tiles)."""
-        self.events.add(text, to=to)
+    def log(self, text: str, to: int | None = None, kind: str = "", **facts: Any) -> None:
+        """Record an event; `to` limits it to one seat (it mentions hidden tiles); `kind` and
+        `facts` give what happened as data (who won a battle, the VP scored) for the lab's
+        statistics and for UIs."""
+        self.events.add(text, to=to, kind=kind, data=facts or None)
 
     def seat_label(self, seat: int) -> str:
         fid = self.factions[seat]

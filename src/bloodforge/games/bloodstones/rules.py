@@ -320,7 +320,7 @@ def _commit_build(st: Position) -> None:
     assert p.area is not None
     st.add_units(p.area, seat, p.unit)
     paid = f" discarding {', '.join(p.paid)}" if p.paid else ""
-    st.log(f"{st.seat_label(seat)} builds {p.unit} in area {p.area}{paid}")
+    st.log(f"{st.seat_label(seat)} builds {p.unit} in area {p.area}{paid}", kind="build", seat=seat, unit=p.unit)
     st.pending = None
     battles.settle_cutiecorn(st)
     if st.phase is Phase.RECOVER:
@@ -419,7 +419,8 @@ def _commit_one_tile(st: Position) -> None:
     if p.kind == "capture":
         owners = [villages.capture_village(st, seat, a) for a in p.targets]
         st.log(f"{st.seat_label(seat)} captures {len(owners)} village(s) in area(s) "
-               f"{', '.join(map(str, p.targets))} paying {', '.join(p.paid)}")
+               f"{', '.join(map(str, p.targets))} paying {', '.join(p.paid)}", kind="capture", seat=seat,
+               villages=len(owners))
         st.pending = None
         if st.phase is Phase.CAPTURE:
             turn.enter_undead(st)
@@ -429,7 +430,7 @@ def _commit_one_tile(st: Position) -> None:
         for a in p.targets:
             villages.place_village(st, seat, a)
         st.log(f"{st.seat_label(seat)} constructs villages in area(s) {', '.join(map(str, p.targets))} "
-               f"paying {', '.join(p.paid)}")
+               f"paying {', '.join(p.paid)}", kind="villages", seat=seat, villages=len(p.targets))
         st.pending = None
         turn.draw_phase(st)
 

@@ -155,7 +155,8 @@ def regroup(st: Position, seat: int) -> None:
     if st.regroups[seat] < st.regroup_target:
         gained = st.village_count(seat)
         st.vp[seat] += gained
-        st.log(f"{st.seat_label(seat)} regroups and scores {gained} VP for villages")
+        st.log(f"{st.seat_label(seat)} regroups and scores {gained} VP for villages", kind="regroup",
+               seat=seat, vp=gained)
     else:
         st.log(f"{st.seat_label(seat)} regroups (no more village scoring)")
     st.regroups[seat] += 1
@@ -216,7 +217,8 @@ def finish_game(st: Position) -> None:
                     villages.capture_village(st, seat, area)
                 taken += n
         if taken:
-            st.log(f"{st.seat_label(seat)} captures {taken} villages at the end of the game")
+            st.log(f"{st.seat_label(seat)} captures {taken} villages at the end of the game", kind="capture",
+                   seat=seat, villages=taken)
     for seat in range(st.num_players):
         fid = st.factions[seat]
         assert fid is not None
