@@ -11,7 +11,7 @@ from bloodforge.core.errors import DataFileError
 
 from . import rules_turn
 from .content import Content, load_content
-from .model import Model
+from .model import INDEPENDENT, Model
 from .observation import observe, phase_name, resample_hands, static_info
 from .params import FortsParams
 from .policy import FortsPolicy
@@ -102,6 +102,84 @@ class FortsState(State):
 
     def seat_roles(self) -> list[str]:
         return self.cfg.seat_names
+
+    def statistics(self) -> dict[str, float]:
+        """How the game went, for the lab (from the log's event data, public facts only):
+        turns and rounds played; battles, won by the attacker, drawn, against independent armies
+        and won there; units recruited (infantry, cavalry, per seat), lost in battle by the
+        seats, disbanded over the food quota, independent units destroyed; planning timeouts,
+        bribes paid with their currency and offers declined; hero cards bought and played (per
+        card); 5-fort holdings begun and broken; eliminations; how the game ended (`end_forts`,
+        `end_cap`, `end_last_standing`); per seat (its lower-case name) units recruited, income,
+        battles won and forts held at the end."""
+        names = [name.lower() for name in self.cfg.seat_names]
+        out: dict[str, float] = dict.fromkeys((
+            "turns", "rounds", "battles", "attacker_wins", "draws", "battles_vs_independents",
+            "independents_beaten", "units_recruited", "infantry_recruited", "cavalry_recruited", "units_lost",
+            "units_disbanded", "independent_units_destroyed", "timeouts", "bribes", "bribe_currency",
+            "bribes_declined", "heroes_bought", "heroes_played", "five_fort_holds", "five_fort_holds_broken",
+            "eliminations", "end_forts", "end_cap", "end_last_standing"), 0.0)
+        for name in names:
+            for key in ("income", "units_recruited", "battles_won"):
+                out[f"{key}.{name}"] = 0.0
+
+        def add(key: str, amount: float = 1.0) -> None:
+            out[key] = out.get(key, 0.0) + amount
+
+        for event in self.events:
+            data = event.data or {}
+            kind = event.kind
+            if kind == "turn":
+                out["turns"] += 1
+                out["rounds"] = max(out["rounds"], float(data["round"]))
+                add(f"income.{names[data['seat']]}", data["income"])
+            elif kind == "battle":
+                attacker, defender, verdict = data["attacker"], data["defender"], data["verdict"]
+                out["battles"] += 1
+                out["battles_vs_independents"] += defender == INDEPENDENT
+                if verdict == "attacker wins":
+                    out["attacker_wins"] += 1
+                    out["independents_beaten"] += defender == INDEPENDENT
+                    add(f"battles_won.{names[attacker]}")
+                elif verdict == "defender wins":
+                    if defender >= 0:
+                        add(f"battles_won.{names[defender]}")
+                else:
+                    out["draws"] += 1
+            elif kind == "recruit":
+                units = data["infantry"] + data["cavalry"]
+                out["units_recruited"] += units
+                out["infantry_recruited"] += data["infantry"]
+                out["cavalry_recruited"] += data["cavalry"]
+                add(f"units_recruited.{names[data['seat']]}", units)
+            elif kind == "losses":
+                lost = data["infantry"] + data["cavalry"]
+                out["units_lost" if data["seat"] >= 0 else "independent_units_destroyed"] += lost
+            elif kind == "disband":
+                out["units_disbanded"] += 1
+            elif kind == "timeout":
+                out["timeouts"] += 1
+            elif kind == "bribe":
+                out["bribes"] += 1
+                out["bribe_currency"] += data["cost"]
+            elif kind == "bribery" and "seat" in data:
+                out["bribes_declined"] += 1
+            elif kind == "buy":
+                out["heroes_bought"] += 1
+            elif kind == "reveal":
+                for cards in data["cards"].values():
+                    out["heroes_played"] += len(cards)
+                    for card in cards:
+                        add(f"heroes_played.{card}")
+            elif kind == "forts":
+                out["five_fort_holds" if data["holds"] else "five_fort_holds_broken"] += 1
+            elif kind == "eliminated":
+                out["eliminations"] += 1
+            elif kind == "over":
+                out[f"end_{data['end']}"] = 1.0
+        for seat, held in enumerate(self.scores()):
+            out[f"forts.{names[seat]}"] = held
+        return out
 
     def scores(self) -> list[float]:
         c = self.cfg.content

@@ -194,7 +194,7 @@ def roll(ctx: Ctx) -> None:
         f"{ctx.name(b.defender)} {d_army}+{bonus} defence+{d_hero} heroes+{d_die} die = {d_total}: {verdict}",
         kind="battle",
         data={"attack": [a_army, a_hero, a_die, a_total], "defence": [d_army, bonus, d_hero, d_die, d_total],
-              "verdict": verdict},
+              "verdict": verdict, "attacker": b.attacker, "defender": b.defender, "target": c.ids[b.target]},
     )
     if verdict == "attacker wins":
         m.currency[b.attacker] += 1  # F34, A23
@@ -206,7 +206,8 @@ def roll(ctx: Ctx) -> None:
             # A24: an independent army holds nothing else, so its survivors are eliminated too
             m.units[b.target] = [0] * 6
             m.owner[b.target] = EMPTY
-            ctx.log.add(f"the independent army of {ctx.tname(b.target)} is destroyed", kind="losses")
+            ctx.log.add(f"the independent army of {ctx.tname(b.target)} is destroyed", kind="losses",
+                        data={"seat": INDEPENDENT, "infantry": inf, "cavalry": cav})
             after_defender_losses(ctx)
             return
         options = casualty_options(inf, cav, margin)
@@ -243,7 +244,8 @@ def attacker_loses(ctx: Ctx, inf: int, cav: int) -> None:
     if inf or cav:
         remove_units(m.units[b.origin], inf, cav)
         clear_if_empty(m, b.origin)
-    ctx.log.add(f"{ctx.name(b.attacker)} loses {counts_text(inf, cav)} at {ctx.tname(b.origin)}", kind="losses")
+    ctx.log.add(f"{ctx.name(b.attacker)} loses {counts_text(inf, cav)} at {ctx.tname(b.origin)}", kind="losses",
+                data={"seat": b.attacker, "infantry": inf, "cavalry": cav})
     m.battle = None
 
 
@@ -253,7 +255,8 @@ def defender_loses(ctx: Ctx, inf: int, cav: int) -> None:
     assert b is not None
     if inf or cav:
         remove_units(m.units[b.target], inf, cav)
-    ctx.log.add(f"{ctx.name(b.defender)} loses {counts_text(inf, cav)} at {ctx.tname(b.target)}", kind="losses")
+    ctx.log.add(f"{ctx.name(b.defender)} loses {counts_text(inf, cav)} at {ctx.tname(b.target)}", kind="losses",
+                data={"seat": b.defender, "infantry": inf, "cavalry": cav})
     after_defender_losses(ctx)
 
 
@@ -269,7 +272,7 @@ def after_defender_losses(ctx: Ctx) -> None:
         if not dests:
             m.units[b.target] = [0] * 6
             ctx.log.add(f"{counts_text(inf, cav)} of {ctx.name(b.defender)} cannot retreat and are eliminated",
-                        kind="losses")
+                        kind="losses", data={"seat": b.defender, "infantry": inf, "cavalry": cav})
         elif len(dests) == 1:
             m.units[b.target] = [0] * 6
             add_spent(m, dests[0], b.defender, inf, cav)

@@ -226,7 +226,7 @@ def apply(ctx: Ctx, action: Action, seat: int | None) -> None:
     elif kind == "pass":
         assert m.bribery is not None
         m.bribery.pop(0)
-        ctx.log.add(f"{ctx.name(seat)} does not bribe", kind="bribery")
+        ctx.log.add(f"{ctx.name(seat)} does not bribe", kind="bribery", data={"seat": seat})
         prune_bribery(ctx)
     elif kind == "recruit":
         recruit(ctx, seat, c.index[args[0]], args[1])
@@ -280,7 +280,8 @@ def recruit(ctx: Ctx, seat: int, t: int, kind: str) -> None:
     m.owner[t] = seat
     m.units[t][INF_FRESH] += inf  # A5: recruits may act this turn
     m.units[t][CAV_FRESH] += cav
-    ctx.log.add(f"{ctx.name(seat)} recruits {counts_text(inf, cav)} at {ctx.tname(t)}", kind="recruit")
+    ctx.log.add(f"{ctx.name(seat)} recruits {counts_text(inf, cav)} at {ctx.tname(t)}", kind="recruit",
+                data={"seat": seat, "territory": c.ids[t], "infantry": inf, "cavalry": cav})
 
 
 def buy(ctx: Ctx, seat: int) -> None:
@@ -292,7 +293,8 @@ def buy(ctx: Ctx, seat: int) -> None:
     m.hands[seat].append(card)
     m.hands[seat].sort()
     ctx.log.add(f"{ctx.name(seat)} buys {c.heroes[card].name} (a hero card)", to=seat,
-                masked=f"{ctx.name(seat)} buys a hero card", kind="buy")
+                masked=f"{ctx.name(seat)} buys a hero card", kind="buy",
+                data={"seat": seat})  # public like the masked face: never the card
 
 
 def disband(ctx: Ctx, seat: int, t: int, kind: str) -> None:
@@ -300,7 +302,7 @@ def disband(ctx: Ctx, seat: int, t: int, kind: str) -> None:
     rb.remove_units(m.units[t], 1 if kind == INFANTRY else 0, 1 if kind == CAVALRY else 0)
     rb.clear_if_empty(m, t)
     ctx.log.add(f"{ctx.name(seat)} is over the food quota and disbands one {kind} at {ctx.tname(t)}",
-                kind="disband")
+                kind="disband", data={"seat": seat, "territory": ctx.cfg.content.ids[t], "unit": kind})
 
 
 # -- bribery (F45-F47, A25-A29) ---------------------------------------------------------------
@@ -336,7 +338,9 @@ def bribe(ctx: Ctx, seat: int, t: int) -> None:
     m.units[t] = [0, 0, inf, 0, 0, cav]  # A26: bribed units do not act this turn
     m.owner[t] = seat
     ctx.log.add(f"{ctx.name(seat)} bribes {ctx.name(late)}'s {counts_text(inf, cav)} at {ctx.tname(t)} "
-                f"for {cost} currency", kind="bribe", data={"briber": seat, "territory": ctx.cfg.content.ids[t]})
+                f"for {cost} currency", kind="bribe",
+                data={"briber": seat, "territory": ctx.cfg.content.ids[t], "late": late, "cost": cost,
+                      "infantry": inf, "cavalry": cav})
     m.bribery.pop(0)
     prune_bribery(ctx)
 
@@ -409,7 +413,7 @@ def check_victory(ctx: Ctx) -> bool:
     key = {s: (forts_of(m, c, s), -(m.held_since[s] or 0)) for s in qualified}
     best = max(key.values())
     winners = [s for s in qualified if key[s] == best]
-    finish(ctx, winners, f"held {c.data.forts_to_win} forts for a round")
+    finish(ctx, winners, f"held {c.data.forts_to_win} forts for a round", "forts")
     return True
 
 
@@ -419,10 +423,12 @@ def end_by_cap(ctx: Ctx) -> None:
     live = live_seats(m)
     key = {s: (forts_of(m, c, s), strength_of(m, s)) for s in live}
     best = max(key.values())
-    finish(ctx, [s for s in live if key[s] == best], f"round cap ({ctx.cfg.max_rounds} rounds): most forts")
+    finish(ctx, [s for s in live if key[s] == best], f"round cap ({ctx.cfg.max_rounds} rounds): most forts",
+           "cap")
 
 
-def finish(ctx: Ctx, winners: list[int], reason: str) -> None:
+def finish(ctx: Ctx, winners: list[int], reason: str, end: str) -> None:
+    """`end` names how the game ended for the log's data: forts, cap or last_standing."""
     m = ctx.m
     m.phase = OVER
     m.winners = sorted(winners)
@@ -430,7 +436,7 @@ def finish(ctx: Ctx, winners: list[int], reason: str) -> None:
     m.bribery = None
     names = " and ".join(ctx.name(s) for s in m.winners)
     ctx.log.add(f"game over: {names} win{'s' if len(m.winners) == 1 else ''} ({reason})", kind="over",
-                data={"winners": m.winners})
+                data={"winners": m.winners, "end": end})
 
 
 def settle(ctx: Ctx) -> None:
@@ -446,7 +452,7 @@ def settle(ctx: Ctx) -> None:
                 m.deck.discard(card)
             m.hands[s] = []
             ctx.log.add(f"{ctx.name(s)} has no units and has lost their home: {ctx.name(s)} is out",
-                        kind="eliminated")
+                        kind="eliminated", data={"seat": s})
             if m.bribery is not None and s in m.bribery:
                 m.bribery.remove(s)
             if s == m.turn_seat and m.phase in (PLANNING, ACTION):
@@ -454,14 +460,16 @@ def settle(ctx: Ctx) -> None:
                 m.bribery = None
     live = live_seats(m)
     if len(live) == 1:
-        finish(ctx, live, "last player standing")
+        finish(ctx, live, "last player standing", "last_standing")
         return
     forts = tally(m, c).forts
     for s in range(m.players):
         if not m.eliminated[s] and forts[s] >= c.data.forts_to_win:
             if m.held_since[s] is None:
                 m.held_since[s] = m.turn_number
-                ctx.log.add(f"{ctx.name(s)} holds {c.data.forts_to_win} forts", kind="forts")
+                ctx.log.add(f"{ctx.name(s)} holds {c.data.forts_to_win} forts", kind="forts",
+                            data={"seat": s, "holds": True})
         elif m.held_since[s] is not None:
             m.held_since[s] = None
-            ctx.log.add(f"{ctx.name(s)} no longer holds {c.data.forts_to_win} forts", kind="forts")
+            ctx.log.add(f"{ctx.name(s)} no longer holds {c.data.forts_to_win} forts", kind="forts",
+                        data={"seat": s, "holds": False})
