@@ -86,7 +86,8 @@ def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
 
 def whiff(w: World, u: Unit, atk: Attack) -> None:
     """R-ATT-9: nothing of the attack resolves; the attacker gains 1 bonus die instead."""
-    w.log(f"{u.name} uses {atk.name} but no enemy is in range: nothing resolves", kind="attack")
+    w.log(f"{u.name} uses {atk.name} but no enemy is in range: nothing resolves", kind="attack", unit=u.uid,
+          attack=atk.id, category=atk.category, targets=[], whiff=True)
     u.attacked = True
     w.board.queue.append(QItem(_bonus_die_effect(), u.uid, u.uid, {"why": "no target in range"}))
     drain(w)
@@ -109,12 +110,13 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
         bonus += e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)
     total = base_damage(u) + bonus
     names = ", ".join(t.name for t in targets)
-    w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack")
+    w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack", unit=u.uid,
+          attack=atk.id, category=atk.category, targets=[t.uid for t in targets], damage=total)
     dealt = 0
     fallen: list[Unit] = []
     hurt: list[Unit] = []
     for t in targets:
-        got = damage(w, t, total, atk.name, fallen)
+        got = damage(w, t, total, atk.name, fallen, source=u.uid, how="attack")
         dealt += got
         if got > 0:
             hurt.append(t)
@@ -157,7 +159,8 @@ def rot(w: World, u: Unit, hurt: list[Unit]) -> None:
         if card_id is None:
             return
         card = cards[card_id]
-        w.log(f"{u.name} deals the Rot card '{card.name}' to {t.name}", kind="rot")
+        w.log(f"{u.name} deals the Rot card '{card.name}' to {t.name}", kind="rot", unit=u.uid, card=card_id,
+              target=t.uid)
         for e in card.effects:
             s = u if e.who == "self" else t
             ctx: dict[str, object] = {"why": card.name, "pref": "temp"}
@@ -189,7 +192,8 @@ def invoke(w: World, u: Unit, keep: int | None) -> None:
         keep = be[0]
     for i in sorted((i for i in be if i != keep), reverse=True):
         remove_die(u, i)
-    w.log(f"{u.name} invokes the Ultimate (keeps {1 if be else 0} Blood Energy die)", kind="ultimate")
+    w.log(f"{u.name} invokes the Ultimate (keeps {1 if be else 0} Blood Energy die)", kind="ultimate", unit=u.uid,
+          cost=ultimate_cost(w, u))
 
 
 def gain_temp(w: World, u: Unit) -> None:

@@ -8,6 +8,8 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .content import Effect
 from .dice import attack_faces, category_of, gain_die, gain_energy
 from .hexes import Hex, hex_id, parse_hex
@@ -20,31 +22,37 @@ INTERACTIVE = ("push", "pull", "throw", "move", "reroll")
 
 
 # -- damage and elimination ------------------------------------------------------------------
-def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | None = None) -> int:
+def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | None = None,
+           source: str | None = None, how: str = "effect") -> int:
     """Deal `amount` (R-HP-1); minions with HP add it to this turn's tally (R-MIN-7, A52).
-    With `batch`, several victims of one event fall together and the caller checks the end."""
+    With `batch`, several victims of one event fall together and the caller checks the end.
+    `source` (the unit, or `env:<id>`, that dealt it) and `how` (attack, minion, collision,
+    hazard, effect) only go into the log's data, for the lab's statistics."""
     if amount <= 0 or not victim.alive or victim.hp is None:
         return 0
+    facts: dict[str, Any] = {"unit": victim.uid, "amount": amount, "source": source, "how": how}
     if victim.kind == "minion":
         victim.minion_damage += amount
-        w.log(f"{victim.name} takes {amount} ({why})", kind="damage")
+        w.log(f"{victim.name} takes {amount} ({why})", kind="damage", **facts)
         if victim.minion_damage >= victim.hp:
-            eliminate(w, victim, why)
+            eliminate(w, victim, why, source=source)
         return amount
     victim.hp -= amount
-    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage")
+    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage", **facts)
     if victim.hp <= 0:
-        eliminate(w, victim, why, batch if batch is not None else w.falling)
+        eliminate(w, victim, why, batch if batch is not None else w.falling, source=source)
     return amount
 
 
-def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None) -> None:
-    """R-WIN-2, R-MIN-2, A47, A51: the figure, its minions and its tiles leave at once."""
+def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None, source: str | None = None) -> None:
+    """R-WIN-2, R-MIN-2, A47, A51: the figure, its minions and its tiles leave at once.
+    `source` (who dealt the last blow) only goes into the log's data."""
     if not u.alive:
         return
     u.alive = False
     u.hex = None
-    w.log(f"{u.name} is {'destroyed' if u.kind == 'minion' else 'defeated'} ({why})", kind="eliminated")
+    w.log(f"{u.name} is {'destroyed' if u.kind == 'minion' else 'defeated'} ({why})", kind="eliminated",
+          unit=u.uid, minion=u.kind == "minion", source=source, round=w.board.round)
     if u.kind == "minion":
         return
     u.pool = []
@@ -83,8 +91,9 @@ def finish(w: World) -> None:
     w.board.phase = "over"
     w.board.pending = None
     w.board.queue = []
-    names = [u.name for u in w.board.units.values() if u.is_combatant and u.side in w.board.winners]
-    w.log("the match is over: " + (", ".join(names) or "nobody") + " won", kind="over")
+    winners = [u for u in w.board.units.values() if u.is_combatant and u.side in w.board.winners]
+    w.log("the match is over: " + (", ".join(u.name for u in winners) or "nobody") + " won", kind="over",
+          winners=[u.uid for u in winners], round=w.board.round)
 
 
 # -- hazards and tiles -------------------------------------------------------------------------
@@ -102,7 +111,7 @@ def hit_by_tile(w: World, u: Unit, t: Tile) -> None:
         return
     w.board.hazard_hits.add((u.uid, t.tid))
     env = w.content.environmental(t.env)
-    w.log(f"{u.name} is caught by {env.name}", kind="hazard")
+    w.log(f"{u.name} is caught by {env.name}", kind="hazard", unit=u.uid, env=t.env, owner=t.owner)
     src = t.owner if t.owner is not None else f"env:{t.env}"
     for e in env.hazard:
         item = QItem(e, src, u.uid, {"origin": hex_id(t.anchor), "why": env.name, "neutral": t.owner is None})
@@ -185,7 +194,7 @@ def resolve(w: World, item: QItem) -> bool:
         return reroll(w, subj, item)
     n = amount_of(w, e, item)
     if op == "damage":
-        damage(w, subj, n, why)
+        damage(w, subj, n, why, source=item.src, how="hazard" if "neutral" in item.ctx else "effect")
     elif op == "attack_damage":
         if w.board.attack is not None and item.ctx.get("in_attack"):
             w.board.attack["bonus"] = int(w.board.attack.get("bonus", 0)) + n
@@ -196,14 +205,16 @@ def resolve(w: World, item: QItem) -> bool:
             before = subj.hp
             subj.hp = min(subj.max_hp, subj.hp + n)
             if subj.hp > before:
-                w.log(f"{subj.name} heals {subj.hp - before}", kind="heal")
+                w.log(f"{subj.name} heals {subj.hp - before}", kind="heal", unit=subj.uid, amount=subj.hp - before)
     elif op == "energy":
         got = gain_energy(w, subj, n)
         if got:
-            w.log(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", kind="energy")
+            w.log(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", kind="energy",
+                  unit=subj.uid, amount=got)
     elif op == "drain":
         if subj.energy:
-            w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy")
+            w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy", unit=subj.uid,
+                  amount=-subj.energy)
         subj.energy = 0
     elif op == "gain_die":
         return gain_bonus_dice(w, subj, e.die or "temp", max(1, n), item)
@@ -392,15 +403,15 @@ def forced_step(w: World, item: QItem) -> bool:
     kind = next(k for h, k in options if h == target)
     if kind == "free":
         w.log(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
-              f"{subj.name} is pulled to {hex_id(target)}", kind="forced")
+              f"{subj.name} is pulled to {hex_id(target)}", kind="forced", unit=subj.uid, op=e.op, source=item.src)
         enter(w, subj, target)
         item.ctx["left"] = left - 1
         return int(item.ctx["left"]) <= 0 or not subj.alive
-    collide(w, subj, forcer, target, kind, bool(item.ctx.get("neutral")))
+    collide(w, subj, forcer, target, kind, bool(item.ctx.get("neutral")), e.op)
     return True
 
 
-def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutral: bool) -> None:
+def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutral: bool, op: str) -> None:
     """R-COL-1..7, TB-COLDMG (one roll per collision), TB-ENV (neutral: all involved)."""
     occupant = w.occupant(at) if kind == "figure" else None
     env_override = None
@@ -410,7 +421,9 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
             env_override = v if v is not None else env_override
     amount = env_override if env_override is not None else w.roll(w.content.rules.collision_die)
     what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
-    w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision")
+    source = forcer.uid if forcer is not None else None
+    w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision", unit=subj.uid, op=op,
+          against=kind, other=occupant.uid if occupant is not None else None, source=source, amount=amount)
     victims = [subj]
     hurt = neutral or forcer is None or (occupant is not None and occupant.uid != forcer.uid
                                          and w.enemies(forcer, occupant))
@@ -418,7 +431,7 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
         victims.append(occupant)
     fallen: list[Unit] = []
     for victim in victims:
-        damage(w, victim, amount, "collision", fallen)
+        damage(w, victim, amount, "collision", fallen, source=source, how="collision")
     if fallen:
         check_end(w, fallen)
 
@@ -437,11 +450,11 @@ def throw(w: World, item: QItem, subj: Unit, forcer: Unit | None, origin: Hex, l
             return False
     target = parse_hex(str(chosen))
     assert target is not None
-    w.log(f"{subj.name} is thrown to {hex_id(target)}", kind="forced")
+    w.log(f"{subj.name} is thrown to {hex_id(target)}", kind="forced", unit=subj.uid, op="throw", source=item.src)
     subj.hex = target  # Flying on the way: no hazards until it lands (KW-THROW, A57)
     enter(w, subj, target)
     if walled and subj.alive:
-        collide(w, subj, forcer, target, "wall", bool(item.ctx.get("neutral")))
+        collide(w, subj, forcer, target, "wall", bool(item.ctx.get("neutral")), "throw")
     return True
 
 

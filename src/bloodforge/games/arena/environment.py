@@ -152,4 +152,4 @@ def spawn(w: World, env_id: str) -> None:
         m.alive = True
         m.minion_damage = 0
         m.hex = free[0]
-        w.log(f"{boss.name} raises {m.name} at {hex_id(free[0])}", kind="spawn")
+        w.log(f"{boss.name} raises {m.name} at {hex_id(free[0])}", kind="spawn", unit=m.uid, summoner=boss.uid)

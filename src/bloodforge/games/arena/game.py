@@ -114,6 +114,115 @@ class ArenaState(World, State):
         """Did a side without seats (a Boss, Rivals) win? (The balance report counts this.)"""
         return self.board.phase == "over" and not any(self.scores())
 
+    def statistics(self) -> dict[str, float]:
+        """How the match went, for the lab (read from the log's data and the final board).
+
+        Game-wide: `rounds`; how it ended (`round_limit`, `boss_won`: a Boss's side won,
+        `players_won`: a seat's side won); attacks by the attack's category
+        (`attacks_singles`, `attacks_doubles`, `attacks_triples`), `whiffs` (no enemy in range),
+        `minion_attacks`; `damage` (to every figure, minions included) with the parts dealt by
+        `damage_collision` and `damage_hazard`, and the part nobody else answers for: `damage_self`
+        (a figure's own dice, tiles or effects, e.g. a Bleed die in its pool) and `damage_arena`
+        (an Environmental without owner); `knockouts` (Champions, Rivals and Bosses
+        defeated), `minions_destroyed`, `minions_spawned`; `pacts`, `ultimates`, `spell_dice`;
+        forced movement (`pushes`, `pulls` in steps, `throws`) and `collisions`; `rot_cards`.
+
+        Per combatant (`<name>.<unit id>`: the Champion's, Rival's or Boss's id), always:
+        `damage_dealt` (its attacks, effects, its minions' blows, hazards of its own tiles,
+        collisions it forced; never to itself), `damage_taken` (so its final HP is max HP -
+        `damage_taken` + `healed`), `healed`, `knockouts` (combatants it felled), `defeated`,
+        `won`; when not zero: the attack counts and `whiffs` as above, `pacts`, `ultimates`,
+        `energy_gained`, `rot_received`, `minions_destroyed`."""
+        b = self.board
+        out: dict[str, float] = dict.fromkeys((
+            "round_limit", "boss_won", "players_won", "attacks_singles", "attacks_doubles", "attacks_triples",
+            "damage", "damage_collision", "damage_hazard", "damage_self", "damage_arena", "knockouts",
+            "minions_destroyed"), 0.0)
+        out["rounds"] = float(b.round)
+        units = b.units
+
+        def owner(uid: object) -> str | None:
+            """The combatant answerable for `uid`'s deeds: a minion's summoner; None for the arena."""
+            u = units.get(str(uid)) if uid is not None else None
+            if u is None:
+                return None
+            return u.summoner if u.kind == "minion" and u.summoner is not None else u.uid
+
+        def add(key: str, amount: float = 1.0, uid: str | None = None) -> None:
+            name = key if uid is None else f"{key}.{uid}"
+            out[name] = out.get(name, 0.0) + amount
+
+        fighters = [u for u in units.values() if u.is_combatant]
+        for u in fighters:
+            for key in ("damage_dealt", "damage_taken", "healed", "knockouts"):
+                out[f"{key}.{u.uid}"] = 0.0
+            out[f"defeated.{u.uid}"] = float(not u.alive)
+            out[f"won.{u.uid}"] = float(b.phase == "over" and u.side in b.winners)
+        for event in self.events:
+            data = event.data
+            if not data:
+                continue
+            kind = event.kind
+            if kind == "damage":
+                amount, victim, by = float(data["amount"]), str(data["unit"]), owner(data["source"])
+                add("damage", amount)
+                if data["how"] in ("collision", "hazard"):
+                    add(f"damage_{data['how']}", amount)
+                if units[victim].is_combatant:
+                    add("damage_taken", amount, victim)
+                if by is None:
+                    add("damage_arena", amount)
+                elif by == victim:
+                    add("damage_self", amount)
+                else:
+                    add("damage_dealt", amount, by)
+            elif kind == "eliminated":
+                by = owner(data["source"])
+                if data["minion"]:
+                    add("minions_destroyed")
+                    if by is not None:
+                        add("minions_destroyed", 1.0, by)
+                else:
+                    add("knockouts")
+                    if by is not None and by != data["unit"]:
+                        add("knockouts", 1.0, by)
+            elif kind == "attack":
+                uid = str(data["unit"])
+                if data.get("minion"):
+                    add("minion_attacks")
+                elif data.get("whiff"):
+                    add("whiffs")
+                    add("whiffs", 1.0, uid)
+                else:
+                    add(f"attacks_{data['category']}")
+                    add(f"attacks_{data['category']}", 1.0, uid)
+            elif kind == "heal":
+                if units[str(data["unit"])].is_combatant:
+                    add("healed", float(data["amount"]), str(data["unit"]))
+            elif kind == "energy":
+                if data["amount"] > 0:
+                    add("energy_gained", float(data["amount"]), str(data["unit"]))
+            elif kind in ("pact", "ultimate"):
+                add(f"{kind}s")
+                add(f"{kind}s", 1.0, str(data["unit"]))
+            elif kind == "spell":
+                add("spell_dice")
+            elif kind == "forced":
+                add({"push": "pushes", "pull": "pulls", "throw": "throws"}[str(data["op"])])
+            elif kind == "collision":
+                add("collisions")
+            elif kind == "rot":
+                add("rot_cards")
+                add("rot_received", 1.0, str(data["target"]))
+            elif kind == "spawn":
+                add("minions_spawned")
+            elif kind == "over" and data.get("round_limit"):
+                out["round_limit"] = 1.0
+        if b.phase == "over":
+            out["boss_won"] = float(any(u.kind == "boss" and u.side in b.winners for u in fighters))
+            out["players_won"] = float(any(self.scores()))
+        return out
+
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
 

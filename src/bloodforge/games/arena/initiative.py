@@ -26,7 +26,7 @@ def new_round(w: World) -> None:
         u.speed = None
         if u.alive and u.kind in ("champion", "rival") and not u.hand:
             u.hand, u.discard = sorted(u.discard), []
-    w.log(f"round {b.round} begins", kind="round")
+    w.log(f"round {b.round} begins", kind="round", round=b.round)
 
 
 def time_up(w: World) -> None:
@@ -36,7 +36,8 @@ def time_up(w: World) -> None:
         hp[u.side] = hp.get(u.side, 0) + (u.hp or 0)
     best = max(hp.values(), default=0)
     w.board.winners = sorted(s for s, v in hp.items() if v == best)
-    w.log(f"round limit {w.params.max_rounds} reached: the most HP left decides", kind="over")
+    w.log(f"round limit {w.params.max_rounds} reached: the most HP left decides", kind="over", round_limit=True,
+          round=w.board.round)
     finish(w)
 
 

@@ -263,7 +263,7 @@ def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
     elif step == "energy":
         got = gain_all_energy(w, u)
         if got:
-            w.log(f"{u.name} gains {got} Blood Energy (now {u.energy})", kind="energy")
+            w.log(f"{u.name} gains {got} Blood Energy (now {u.energy})", kind="energy", unit=u.uid, amount=got)
         b.stage = "invoke" if wants_invoke(w, u) else "target"
     elif step == "invoke":
         invoke(w, u, None)
@@ -413,6 +413,6 @@ def minion_strike(w: World, m: Unit, t: Unit) -> None:
     spec = w.content.minion(m.content_id)
     if not m.alive or m.hex is None or t.hex is None or distance(m.hex, t.hex) > spec.range:
         return
-    w.log(f"{m.name} attacks {t.name}", kind="attack")
-    damage(w, t, spec.damage, m.name)
+    w.log(f"{m.name} attacks {t.name}", kind="attack", unit=m.uid, minion=True, targets=[t.uid], damage=spec.damage)
+    damage(w, t, spec.damage, m.name, source=m.uid, how="minion")
 

@@ -105,7 +105,8 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         d = u.pool[int(a[0])]
         d.used = True
         got = gain_energy(w, u, d.face or 0)
-        w.log(f"{u.name} gains {got} Blood Energy from a die (now {u.energy})", kind="energy")
+        w.log(f"{u.name} gains {got} Blood Energy from a die (now {u.energy})", kind="energy", unit=u.uid,
+              amount=got)
     elif k == "move":
         h = parse_hex(a[0])
         assert h is not None
@@ -138,14 +139,14 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         d.used = True
         u.bonus_used.append(f"spell{i}")
         spec = w.content.special_die(d.kind)
-        w.log(f"{u.name} uses a {spec.name} die showing {d.face}", kind="spell")
+        w.log(f"{u.name} uses a {spec.name} die showing {d.face}", kind="spell", unit=u.uid, die=d.kind, face=d.face)
         abilities.queue(w, u, spec.faces[(d.face or 1) - 1], u.uid, spec.name, {"die": i, "face": d.face})
         drain(w)
     elif k == "pact":
         p = next(x for x in w.content.champion(u.content_id).pacts if x.id == a[0])
         u.energy -= p.cost  # R-PACT-1, R-BE-4
         u.bonus_used.append(p.id)
-        w.log(f"{u.name} pays {p.cost} Blood Energy for {p.name}", kind="pact")
+        w.log(f"{u.name} pays {p.cost} Blood Energy for {p.name}", kind="pact", unit=u.uid, pact=p.id, cost=p.cost)
         abilities.use(w, u, f"pact:{u.content_id}:{p.id}")
     elif k == "invoke":
         attack.invoke(w, u, int(a[0]) if a else None)

@@ -7,6 +7,8 @@ positions (R-IMM-3..5) and the fastest human player (spec §2.1).
 
 from __future__ import annotations
 
+from typing import Any
+
 from bloodforge.core import Dice, EventLog, Rng
 
 from .content import Content
@@ -35,8 +37,14 @@ class World:
             return dice.roll(self.rng, sides)
         return Dice().roll(self.rng, sides)
 
-    def log(self, text: str, kind: str = "", to: int | None = None, masked: str | None = None) -> None:
-        self.events.add(text, to=to, masked=masked, kind=kind)
+    def log(self, text: str, kind: str = "", to: int | None = None, masked: str | None = None,
+            **facts: Any) -> None:
+        """Record an event; `facts` give what happened as data (who attacked whom with what, the
+        damage dealt) for the lab's statistics (`ArenaState.statistics`) and for UIs. Data is
+        read under the same visibility as the text, and a seat outside `to` reading the
+        `masked` face sees it too: never give facts to a secret event."""
+        assert not (facts and masked is not None), "a masked event must not carry facts"
+        self.events.add(text, to=to, masked=masked, kind=kind, data=facts or None)
 
     # -- figures --------------------------------------------------------------------------------
     def unit(self, uid: str) -> Unit:

@@ -8,6 +8,8 @@ once. Dice are rolled in the canonical order of K69: by value, then piece id.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bloodforge.core import Action
 
 from .board import (
@@ -17,6 +19,7 @@ from .board import (
     allied,
     cargo,
     cls,
+    fid,
     fname,
     hits,
     hostile,
@@ -101,7 +104,7 @@ def start(s: KBase, space: int) -> None:
     dfn = foes[0] if foes else s.owner[space]
     has_works = not s.content.is_sea[space] and dfn >= 0 and (s.castle[space] or s.port[space])
     s.events.add(f"{fname(f)} attack {name(s, space)}" + (f" held by {fname(dfn)}" if dfn >= 0 else " (neutral)"),
-                 kind="battle")
+                 kind="battle", data={"attacker": fid(f), "defender": fid(dfn), "space": name(s, space)})
     if not foes and not has_works:
         # an empty hostile or neutral territory: taken without dice (A11)
         s.fought.append(space)
@@ -167,7 +170,9 @@ def _reveal(s: KBase, b: Battle) -> None:
         s.hands[f].remove(card)
         s.pile.append(card)  # a used card goes back into the deck (K132); supply drops by 5 (K110)
         s.pile.sort()
-        s.events.add(f"{fname(f)} play {c.name}", kind="merc")
+        s.events.add(f"{fname(f)} play {c.name}", kind="merc",
+                     data={"merc": "play", "faction": fid(f), "card": card,
+                           "side": "attacker" if side == 0 else "defender"})
         for kind, n in (("infantry", c.add_infantry), ("cavalry", c.add_cavalry)):
             for _ in range(n):
                 p = Piece(s.next_id, f, kind, b.space, merc=True)
@@ -426,7 +431,8 @@ def defender_retreat(s: KBase, to: int) -> None:
     for pid in list(b.marked):
         _remove(s, b, pid)
     b.marked = []
-    s.events.add(f"{fname(b.dfn)} retreat from {name(s, b.space)} to {name(s, to)}", kind="retreat")
+    s.events.add(f"{fname(b.dfn)} retreat from {name(s, b.space)} to {name(s, to)}", kind="retreat",
+                 data={"side": "defender", "faction": fid(b.dfn), "to": name(s, to)})
     vals = _ordered_values(s, b, 0)
     n = hits(s, vals)
     s.events.add(f"attack of opportunity: {len(vals)} dice, {n} hit(s)", kind="dice",
@@ -459,7 +465,9 @@ def attacker_retreat(s: KBase, to: int | None) -> None:
             for c in cargo(s, p):
                 c.at = to
     s.events.add(f"{fname(b.att)} break off the attack on {name(s, b.space)}"
-                 + (f", retreating to {name(s, to)}" if to is not None else ""), kind="retreat")
+                 + (f", retreating to {name(s, to)}" if to is not None else ""), kind="retreat",
+                 data={"side": "attacker", "faction": fid(b.att), "to": None if to is None else name(s, to),
+                       **ending(s, b, "retreat")})
     _close(s, b)
 
 
@@ -476,15 +484,24 @@ def resolve(s: KBase, b: Battle) -> None:
                 if not p.merc:
                     s.pieces.pop(p.id)
                     forget(s, p.id)
-            capture(s, sp, b.att, s.owner[sp])
+            capture(s, sp, b.att, s.owner[sp], ending(s, b, "attacker"))
         else:
             s.events.add(f"{fname(b.att)} win at {name(s, sp)}" + ("" if s.content.is_sea[sp] else
-                         " but cannot occupy it without land units"), kind="battle")
+                         " but cannot occupy it without land units"), kind="battle", data=ending(s, b, "attacker"))
     elif dfn:
-        s.events.add(f"{fname(b.dfn)} hold {name(s, sp)}", kind="battle")
+        s.events.add(f"{fname(b.dfn)} hold {name(s, sp)}", kind="battle", data=ending(s, b, "defender"))
     else:
-        s.events.add(f"both sides are destroyed at {name(s, sp)}; the defender keeps it", kind="battle")
+        s.events.add(f"both sides are destroyed at {name(s, sp)}; the defender keeps it", kind="battle",
+                     data=ending(s, b, "none"))
     _close(s, b)
+
+
+def ending(s: KBase, b: Battle, outcome: str) -> dict[str, Any]:
+    """Log data of the event that ends a battle fought with dice (every such battle has exactly
+    one): `outcome` is attacker (the defender is gone), defender (it holds), none (both sides
+    destroyed) or retreat (the attacker broke off); `rounds` the rounds fought."""
+    return {"attacker": fid(b.att), "defender": fid(b.dfn), "space": name(s, b.space), "outcome": outcome,
+            "rounds": b.round}
 
 
 def _close(s: KBase, b: Battle) -> None:
@@ -499,13 +516,15 @@ def _close(s: KBase, b: Battle) -> None:
     after_battle(s)
 
 
-def capture(s: KBase, space: int, faction: int, loser: int) -> None:
-    """K82, K87, K88: the territory, its castle/port and gem change hands."""
+def capture(s: KBase, space: int, faction: int, loser: int, battle: dict[str, Any] | None = None) -> None:
+    """K82, K87, K88: the territory, its castle/port and gem change hands. `battle`: the
+    `ending` data of the battle won (None: taken without dice, A11)."""
     s.owner[space] = faction
     if s.castle[space] or s.port[space]:
         s.new_works.append(space)
     s.events.add(f"{fname(faction)} take {name(s, space)}" + (f" from {fname(loser)}" if loser >= 0 else ""),
-                 kind="capture")
+                 kind="capture", data={"faction": fid(faction), "from": fid(loser), "space": name(s, space),
+                                       **(battle if battle is not None else {"unopposed": True})})
     if loser >= 0:
         team = s.teams[loser]
         held = sum(1 for i, o in enumerate(s.owner) if o >= 0 and s.teams[o] == team and s.content.gem[i])

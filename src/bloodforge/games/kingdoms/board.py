@@ -7,6 +7,7 @@ hostile if it holds enemy ships (K54).
 
 from __future__ import annotations
 
+from .content import FACTIONS
 from .model import RESERVE, KBase, Piece
 
 LAND, AIR, SEA = "land", "air", "sea"
@@ -158,6 +159,11 @@ def name(s: KBase, space: int) -> str:
 
 def fname(faction: int) -> str:
     return ("Elves", "Humans", "Dwarves", "Undead")[faction]
+
+
+def fid(faction: int) -> str | None:
+    """A faction's id for log data (`elves`, ...), None for nobody (-1: neutral)."""
+    return FACTIONS[faction] if faction >= 0 else None
 
 
 def article(kind: str) -> str:

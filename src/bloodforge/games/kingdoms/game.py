@@ -89,6 +89,73 @@ class KingdomsState(KBase):
         # a seat wins if any faction it plays is among the winners; winners share 1
         return [1.0 / len(seats) if s in seats else 0.0 for s in range(self.num_players)]
 
+    def statistics(self) -> dict[str, float]:
+        """How the game went, for the lab. Game-wide: `rounds`; battles fought with dice
+        (`battles`, won by the attacker `attacker_wins`, `battles_both_destroyed`, `battle_rounds`
+        in all), `attacker_retreats` (air-only break-offs included), `defender_retreats`,
+        `unopposed_captures` (territories taken without dice), units `bought.<unit>`,
+        `cards_played.<card>` (battle cards when played, instant ones when drawn),
+        `units_disbanded` (lack of supply), `air_units_crashed`, `factions_eliminated` and how
+        the game ended, `ended_by.<reason>` (gems_held, team_gems, last_standing, round_cap).
+        Per faction: `battles_won` (the space held or taken), `territories_taken`,
+        `units_bought` (castles and ports included), `cards_hired`, `crowns_earned` (phase 6
+        and Plunder), `crowns_spent` and the victory `gems` held at the end."""
+        out: dict[str, float] = dict.fromkeys((
+            "battles", "attacker_wins", "battles_both_destroyed", "battle_rounds", "attacker_retreats",
+            "defender_retreats", "unopposed_captures", "units_disbanded", "air_units_crashed"), 0.0)
+        for key in ("battles_won", "territories_taken", "units_bought", "cards_hired", "crowns_earned",
+                    "crowns_spent"):
+            for faction in FACTIONS:
+                out[f"{key}.{faction}"] = 0.0
+
+        def add(key: str, amount: float = 1.0) -> None:
+            out[key] = out.get(key, 0.0) + amount
+
+        for event in self.events:
+            data = event.data or {}
+            if "outcome" in data:  # the one event that ends a battle fought with dice
+                add("battles")
+                add("battle_rounds", data["rounds"])
+                outcome = data["outcome"]
+                if outcome == "attacker":
+                    add("attacker_wins")
+                    add(f"battles_won.{data['attacker']}")
+                elif outcome == "none":
+                    add("battles_both_destroyed")
+                else:  # the defender held, or the attacker broke off
+                    add(f"battles_won.{data['defender']}")
+            if event.kind == "retreat" and data:
+                add(f"{data['side']}_retreats")
+            elif event.kind == "capture" and data:
+                add(f"territories_taken.{data['faction']}")
+                if data.get("unopposed"):
+                    add("unopposed_captures")
+            elif event.kind == "buy" and data:
+                add(f"units_bought.{data['faction']}")
+                add(f"bought.{data['unit']}")
+                add(f"crowns_spent.{data['faction']}", data["crowns"])
+            elif event.kind == "merc" and data.get("merc") == "hire":
+                add(f"cards_hired.{data['faction']}")
+                add(f"crowns_spent.{data['faction']}", data["crowns"])
+                if "card" in data:  # an instant card, resolved when drawn
+                    add(f"cards_played.{data['card']}")
+                    add(f"crowns_earned.{data['faction']}", data["gain"])
+            elif event.kind == "merc" and data.get("merc") == "play":
+                add(f"cards_played.{data['card']}")
+            elif event.kind == "income" and data:
+                add(f"crowns_earned.{data['faction']}", data["crowns"])
+            elif event.kind == "supply" and data:
+                add("units_disbanded")
+            elif event.kind == "crash" and data:
+                add("air_units_crashed")
+            elif event.kind == "victory" and data:
+                add(f"ended_by.{data['reason']}")
+        out["rounds"] = float(self.round)
+        out["factions_eliminated"] = float(sum(self.out))
+        for f, faction in enumerate(FACTIONS):
+            out[f"gems.{faction}"] = float(gems(self, f))
+        return out
+
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat, set(), self.events.tail_for(seat, 8))
 

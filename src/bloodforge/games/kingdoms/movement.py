@@ -22,6 +22,7 @@ from .board import (
     cargo,
     cls,
     enemy_in,
+    fid,
     fname,
     friendly_passable,
     hostile,
@@ -241,4 +242,4 @@ def land_or_crash(s: KBase) -> None:
                 s.known.discard(pid)
                 s.flown.pop(pid, None)
                 s.events.add(f"{fname(f)} lose {article(p.kind)} that found nowhere to land at {name(s, t)}",
-                             kind="crash")
+                             kind="crash", data={"faction": fid(f), "unit": p.kind, "space": name(s, t)})

@@ -16,6 +16,7 @@ from .board import (
     article,
     cls,
     enemy_in,
+    fid,
     fname,
     friendly_passable,
     gems,
@@ -114,16 +115,18 @@ def can_buy_card(s: KBase) -> bool:
 
 def buy(s: KBase, kind: str) -> None:
     f = s.active
-    s.treasury[f] -= s.content.unit(kind).cost
+    cost = s.content.unit(kind).cost
+    s.treasury[f] -= cost
     p = add_piece(s, f, kind, RESERVE)
     s.known.add(p.id)  # purchases are public (A35)
-    s.events.add(f"{fname(f)} buy {article(kind)}", kind="buy")
+    s.events.add(f"{fname(f)} buy {article(kind)}", kind="buy", data={"faction": fid(f), "unit": kind, "crowns": cost})
 
 
 def buy_card(s: KBase) -> None:
     """K128, K131: a random card from the deck; instant cards resolve at once."""
     f = s.active
-    s.treasury[f] -= s.content.units.mercenary_cost
+    cost = s.content.units.mercenary_cost
+    s.treasury[f] -= cost
     card = s.draws.pop(0) if s.draws and s.draws[0] in s.pile else s.pile[s.rng.randbelow(len(s.pile))]
     s.pile.remove(card)
     c = s.content.cards[card]
@@ -131,9 +134,12 @@ def buy_card(s: KBase) -> None:
     if c.timing == "battle":
         s.hands[f].append(card)
         s.hands[f].sort()
-        s.events.add(f"{fname(f)} hire {c.name}", to=team, masked=f"{fname(f)} buy a mercenary card", kind="merc")
+        # the data is read with the masked text too: public facts only, never the card
+        s.events.add(f"{fname(f)} hire {c.name}", to=team, masked=f"{fname(f)} buy a mercenary card", kind="merc",
+                     data={"merc": "hire", "faction": fid(f), "crowns": cost})
         return
-    s.events.add(f"{fname(f)} buy a mercenary card: {c.name} (instant)", kind="merc")
+    s.events.add(f"{fname(f)} buy a mercenary card: {c.name} (instant)", kind="merc",
+                 data={"merc": "hire", "faction": fid(f), "crowns": cost, "card": card, "gain": c.crowns})
     if c.crowns:
         s.treasury[f] += c.crowns
     if c.spies or c.deserters:
@@ -247,7 +253,7 @@ def collect(s: KBase) -> None:
     f = s.active
     gain = max(0, income(s, f) - supply(s, f))
     s.treasury[f] += gain
-    s.events.add(f"{fname(f)} collect {gain} crowns", kind="income")
+    s.events.add(f"{fname(f)} collect {gain} crowns", kind="income", data={"faction": fid(f), "crowns": gain})
 
 
 def end_turn(s: KBase) -> None:
@@ -277,16 +283,16 @@ def check_victory(s: KBase) -> None:
     for f in range(4):
         if not s.out[f] and not alive(s, f):
             s.out[f] = True
-            s.events.add(f"{fname(f)} are wiped out", kind="out")
+            s.events.add(f"{fname(f)} are wiped out", kind="out", data={"faction": fid(f)})
     live_teams = sorted({s.teams[f] for f in range(4) if not s.out[f]})
     if len(live_teams) == 1:
-        finish(s, [f for f in range(4) if s.teams[f] == live_teams[0]], "last standing")
+        finish(s, [f for f in range(4) if s.teams[f] == live_teams[0]], "last standing", "last_standing")
         return
     f = s.active
     if ffa(s):
         g = gems(s, f)
         if g >= 7 and s.hold[f]:
-            finish(s, [f], f"held {g} gems for an entire round")
+            finish(s, [f], f"held {g} gems for an entire round", "gems_held")
             return
         s.hold[f] = g >= 7
         return
@@ -294,20 +300,22 @@ def check_victory(s: KBase) -> None:
     total = sum(gems(s, g) for g in range(4) if s.teams[g] == team)
     if total >= 9:
         if not s.game.params.team_hold_round or s.hold[team]:
-            finish(s, [g for g in range(4) if s.teams[g] == team], f"{total} gems combined")
+            finish(s, [g for g in range(4) if s.teams[g] == team], f"{total} gems combined", "team_gems")
             return
         s.hold[team] = True
     for t in live_teams:
         tot = sum(gems(s, g) for g in range(4) if s.teams[g] == t)
         if tot >= 9 and t != team and not s.game.params.team_hold_round:
-            finish(s, [g for g in range(4) if s.teams[g] == t], f"{tot} gems combined")
+            finish(s, [g for g in range(4) if s.teams[g] == t], f"{tot} gems combined", "team_gems")
             return
 
 
-def finish(s: KBase, winners: list[int], why: str) -> None:
+def finish(s: KBase, winners: list[int], why: str, reason: str) -> None:
+    """`reason` names how the game ended for the lab: last_standing, gems_held (FFA), team_gems, round_cap."""
     s.over = True
     s.winners = sorted(winners)
-    s.events.add(" and ".join(fname(f) for f in s.winners) + f" win: {why}", kind="victory")
+    s.events.add(" and ".join(fname(f) for f in s.winners) + f" win: {why}", kind="victory",
+                 data={"winners": [fid(f) for f in s.winners], "reason": reason})
 
 
 def end_by_cap(s: KBase) -> None:
@@ -320,7 +328,7 @@ def end_by_cap(s: KBase) -> None:
     best = max(keys.values())
     win = [f for f in range(4) if keys.get(s.teams[f]) == best and not s.out[f]]
     s.round = s.game.params.max_rounds
-    finish(s, win, f"round limit reached ({best[0]} gems, income {best[1]})")
+    finish(s, win, f"round limit reached ({best[0]} gems, income {best[1]})", "round_cap")
 
 
 # -- legal actions and their effects ----------------------------------------------------------------
@@ -379,7 +387,8 @@ def apply(s: KBase, a: Action) -> None:
         for c in [q for q in s.pieces.values() if q.aboard == p.id]:
             s.pieces.pop(c.id)
         battle.forget(s, p.id)
-        s.events.add(f"{fname(f)} disband {article(p.kind)} for lack of supply", kind="supply")
+        s.events.add(f"{fname(f)} disband {article(p.kind)} for lack of supply", kind="supply",
+                     data={"faction": fid(f), "unit": p.kind})
         battle.after_battle(s)
     elif k == "target":
         resolve_instant(s, idx[a.args[0]])
