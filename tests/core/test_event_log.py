@@ -42,3 +42,16 @@ def test_tail_for_is_the_end_of_what_the_seat_may_read(rows: list[LogEvent], n: 
     log = EventLog(rows)
     for seat in [None, *SEATS]:
         assert log.tail_for(seat, n) == log.texts_for(seat)[-n:]
+
+
+def test_a_masked_event_shows_its_data_only_to_the_seats_that_read_its_text() -> None:
+    """`data` has the visibility of `text`: the seats reading the masked face get none (the
+    data of a secret event, a card bought face down, may name the secret)."""
+    log = EventLog()
+    log.add("P0 buys Sellswords", to=0, masked="P0 buys a card", kind="buy", data={"card": "sellswords"})
+    log.add("P1 rolls 5", kind="roll", data={"roll": 5})
+    secret, public = log[0], log[1]
+    assert secret.view_for(0) == {"text": "P0 buys Sellswords", "kind": "buy", "data": {"card": "sellswords"}}
+    for other in (1, None):
+        assert secret.view_for(other) == {"text": "P0 buys a card", "kind": "buy"}
+        assert public.view_for(other) == {"text": "P1 rolls 5", "kind": "roll", "data": {"roll": 5}}

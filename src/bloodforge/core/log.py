@@ -39,14 +39,15 @@ class LogEvent:
         return self.masked
 
     def view_for(self, seat: int | None) -> dict[str, Any] | None:
-        """A JSON-safe dict of what `seat` reads: text, kind and data."""
+        """A JSON-safe dict of what `seat` reads: text, kind and data (data only with the
+        real text: a seat that reads the masked face gets no data, which may name the secret)."""
         text = self.text_for(seat)
         if text is None:
             return None
         out: dict[str, Any] = {"text": text}
         if self.kind:
             out["kind"] = self.kind
-        if self.data is not None:
+        if self.data is not None and self.readable_by(seat):
             out["data"] = dict(self.data)
         return out
 
