@@ -14,7 +14,8 @@ units). Each iteration:
    other actions may be legal). Edges are (seat, action); whoever acts in the determinization
    chooses, maximising its own share of the returns (the max^n rule for several players).
 3. *Expand* one untried legal action, then *roll out* at most `rollout_depth` decisions with the
-   rollout policy (`random`, or `greedy`: the game's own heuristic policy), and
+   rollout policy (`random`; `light`: the game's cheap weighted-random `rollout_policy()`, random
+   where it has none; or `greedy`: the game's own heuristic policy), and
 4. *cut off*: a finished game scores `returns()`; an unfinished one `Game.evaluate(state)` (the
    game's own estimate of each seat's return, an optional contract hook) or, for games without
    one, an even share for every seat.
@@ -78,7 +79,7 @@ class SearchSettings(BaseModel):
     iterations: int | None = Field(default=None, ge=1)
     seconds: float | None = Field(default=None, gt=0)
     rollout_depth: int = Field(default=6, ge=0)
-    rollout: Literal["random", "greedy"] = "random"
+    rollout: Literal["random", "light", "greedy"] = "random"
     exploration: float = Field(default=0.7, ge=0)
     policy_options: dict[str, Any] = Field(default_factory=dict)
     prior: Literal["none", "greedy"] = "none"
@@ -139,7 +140,7 @@ class MctsAgent(Agent):
     """IS-MCTS over determinizations; see the module docstring for the algorithm.
 
     Options: `iterations` (int), `seconds` (float; per decision), `rollout_depth` (decisions
-    played by the rollout policy before the cut-off, default 6), `rollout` (`random` or
+    played by the rollout policy before the cut-off, default 6), `rollout` (`random`, `light` or
     `greedy`), `exploration` (UCB constant, default 0.7 for returns in [0, 1]), `policy_options`
     (dict passed to the game's policy), `prior` (`none`, or `greedy`: the policy's own choice at
     the root is tried first and favoured by `prior_bias` / sqrt(visits)), `widening` (progressive
@@ -170,6 +171,8 @@ class MctsAgent(Agent):
         self._tuned_for: str | None = None
         self._root_policy: Policy | None = None
         self._root_policy_made = False
+        self._light_policy: Policy | None = None
+        self._light_made = False
         #: the chosen plan's steps still to play, and where in the history the plan stands
         self._plan: list[str] = []
         self._plan_from = -1
@@ -392,6 +395,13 @@ class MctsAgent(Agent):
             edge.visits += 1
             edge.value += value[edge.seat]
 
+    def _light(self, state: State) -> Policy | None:
+        """The game's light rollout policy (made once per agent), or None: random rollouts."""
+        if not self._light_made:
+            self._light_policy = state.game.rollout_policy()
+            self._light_made = True
+        return self._light_policy
+
     def _may_widen(self, node: _Node, children: int) -> bool:
         """Progressive widening: a node tries a new action only while it has fewer than
         1 + widening * sqrt(visits) children available, so a short search compares a few
@@ -429,7 +439,14 @@ class MctsAgent(Agent):
             policies = {}
         while not state.is_terminal() and decisions < self.rollout_depth:
             seat = state.actors()[0]
-            if self.rollout == "greedy":
+            if self.rollout == "light":
+                light = self._light(state)
+                if light is None:
+                    legal = _useful(state.legal_actions(seat))
+                    action = legal[rng.randbelow(len(legal))]
+                else:
+                    action = light.choose(state, seat, rng)
+            elif self.rollout == "greedy":
                 policy = policies.get(seat)
                 if policy is None and planner is not None:
                     policy = policies[seat] = planner.fork()

@@ -166,6 +166,14 @@ class Game(ABC):
         del options
         return None
 
+    def rollout_policy(self) -> Policy | None:
+        """A light policy for search rollouts (the `light` rollout of the search agent), or
+        None: then they are uniformly random. *Why a hook:* a searcher judges a line by playing
+        on from it, and uniformly random play can be the wrong stand-in (a random soldier hits
+        his comrades); the heuristic policy is right but costs milliseconds a decision, so a
+        game may offer a cheap weighted-random one that avoids the foolish moves."""
+        return None
+
     def search_options(self) -> dict[str, Any]:
         """Options of the IS-MCTS agent (agents/mcts.py) that suit this game, used unless the
         user gives others; default none. *Why a hook:* which search works is game knowledge

@@ -20,6 +20,7 @@ from .observation import observe, resample, static_board
 from .params import WitchParams
 from .policy import WitchPolicy
 from .render import render
+from .rollout import LightRollout
 from .scenario import fill_scenario
 
 
@@ -75,6 +76,9 @@ class WitchGame(Game):
 
     def policy(self, **options: Any) -> WitchPolicy:
         return WitchPolicy(**options)
+
+    def rollout_policy(self) -> LightRollout:
+        return LightRollout()
 
     def search_options(self) -> dict[str, Any]:
         """A tree over single Acts with short random rollouts suits this tactical skirmish
