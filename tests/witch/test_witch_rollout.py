@@ -67,3 +67,14 @@ def test_light_rollouts_fall_back_to_random_in_a_game_without_a_light_policy() -
     assert state.game.rollout_policy() is None
     agent = MctsAgent(state.actors()[0], seed=1, iterations=20, rollout="light")
     assert agent.select_action(state) in state.legal_actions(agent.seat)
+
+
+def test_a_search_expanding_by_the_light_weights_tries_the_blow_on_the_witch_first() -> None:
+    """`expand=light`: a slowly widening tree adds the action the light policy likes best
+    first; with one iteration that is the only child, so it is the choice."""
+    state = scenario(units={"witch": {"square": "e5"}, "swordsman": {"square": "e4"}})
+    liked = MctsAgent(SOLDIERS, seed=3, iterations=1, rollout="light", expand="light").select_action(state)
+    assert str(liked) == "attack swordsman witch"
+    picks = {str(MctsAgent(SOLDIERS, seed=s, iterations=1, rollout="light", expand="random").select_action(state))
+             for s in range(8)}
+    assert len(picks) > 1  # in random order the first child varies

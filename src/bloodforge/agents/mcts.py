@@ -56,7 +56,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from bloodforge.core import Action, PlanningPolicy, Policy, Rng, State
+from bloodforge.core import Action, PlanningPolicy, Policy, Rng, State, WeightingPolicy
 
 from .base import Agent, register_agent
 
@@ -91,6 +91,7 @@ class SearchSettings(BaseModel):
     margin: float = 0.0
     z: float = Field(default=0.0, ge=0)
     clock: Literal["wall", "cpu"] = "wall"
+    expand: Literal["random", "light"] = "random"
 
 
 def _settings(options: dict[str, Any]) -> SearchSettings:
@@ -201,6 +202,7 @@ class MctsAgent(Agent):
         #: what `seconds` counts: wall time (what a player waits) or this process's CPU time
         #: (the same search on a busy machine as on an idle one: lab measurements)
         self.clock = CLOCKS[settings.clock]
+        self.expand = settings.expand
 
     # -- the decision ---------------------------------------------------------------------------
     def select_action(self, state: State) -> Action:
@@ -381,7 +383,7 @@ class MctsAgent(Agent):
                 if node is root and hint is not None and seat == self.seat and hint in untried:
                     option = hint
                 else:
-                    option = untried[rng.randbelow(len(untried))]
+                    option = self._next_child(state, seat, untried, rng)
                 edge = node.edges[(seat, _key(option))] = _Edge(seat, *option)
                 edge.avail += 1
                 expanded = True
@@ -394,6 +396,17 @@ class MctsAgent(Agent):
         for edge in path:
             edge.visits += 1
             edge.value += value[edge.seat]
+
+    def _next_child(self, state: State, seat: int, untried: list[_Option], rng: Rng) -> _Option:
+        """The untried option to expand: at random, or (`expand=light`, where the game's light
+        policy weighs actions) the one it likes best, ties at random, so a slowly widening
+        node holds the sensible actions first."""
+        light = self._light(state) if self.expand == "light" else None
+        if isinstance(light, WeightingPolicy) and len(untried) > 1:
+            weights = light.weights(state, seat, [action for action, _ in untried])
+            top = max(weights)
+            untried = [o for o, w in zip(untried, weights, strict=True) if w == top]
+        return untried[rng.randbelow(len(untried))]
 
     def _light(self, state: State) -> Policy | None:
         """The game's light rollout policy (made once per agent), or None: random rollouts."""

@@ -28,7 +28,7 @@ from .game import (
 )
 from .graph import AreaGraph, SquareGrid
 from .log import EventLog, LogEvent, seats
-from .policy import PlanningPolicy, Policy
+from .policy import PlanningPolicy, Policy, WeightingPolicy
 from .registry import create_game, describe_games, game_class, register_game, registered_ids, unregister_game
 from .rng import Rng, mix_seed
 from .scenario import Scenario, read_scenario
@@ -65,6 +65,7 @@ __all__ = [
     "SquareGrid",
     "State",
     "UnknownGame",
+    "WeightingPolicy",
     "create_game",
     "data_file_field",
     "describe_games",

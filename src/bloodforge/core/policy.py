@@ -47,6 +47,17 @@ class PlanningPolicy(Policy, Protocol):
         ...
 
 
+@runtime_checkable
+class WeightingPolicy(Policy, Protocol):
+    """A policy that can also say how much it likes each of several actions (its `choose` is a
+    weighted draw). *Why:* a tree search that widens slowly tries the actions it likes first,
+    instead of in random order, so a short search spends its samples on sensible moves."""
+
+    def weights(self, state: State, seat: int, actions: Sequence[Action]) -> list[float]:
+        """A weight of at least 0 for each action (all legal for `seat` now); higher is better."""
+        ...
+
+
 def shares_from_values(values: Sequence[float], scale: float) -> list[float]:
     """Estimated returns from each seat's heuristic value (in the game's own units): a logistic
     of value / `scale` per seat, normalised to share 1, so a game's `evaluate` hook can turn the

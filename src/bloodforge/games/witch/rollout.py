@@ -16,6 +16,7 @@ of the state it is given: in a search, a determinization the searcher sampled it
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import cast
 
 from bloodforge.core import Action, Rng, State
@@ -53,14 +54,7 @@ class LightRollout:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        position = cast(Position, state)  # a Blood Stone state is both
-        # where each side's units stand, and each unit's distance to the nearest foe, once a decision
-        self._squares = ([], [])
-        for u in position.units.values():
-            if u.square is not None and u.where == "board":
-                self._squares[self._side(position, u.id)].append(u.square)
-        self._nearest = {}
-        weights = [self._weight(position, seat, a) for a in legal]
+        weights = self.weights(state, seat, legal)
         total = sum(weights)
         if total <= 0:
             useful = [a for a in legal if a.kind not in ("cancel", "discard")] or legal
@@ -71,6 +65,17 @@ class LightRollout:
             if pick < 0:
                 return action
         return legal[-1]
+
+    def weights(self, state: State, seat: int, actions: Sequence[Action]) -> list[float]:
+        """How much this policy likes each of `actions` (legal for `seat` now)."""
+        position = cast(Position, state)  # a Blood Stone state is both
+        # where each side's units stand, and each unit's distance to the nearest foe, once a decision
+        self._squares = ([], [])
+        for u in position.units.values():
+            if u.square is not None and u.where == "board":
+                self._squares[self._side(position, u.id)].append(u.square)
+        self._nearest = {}
+        return [self._weight(position, seat, a) for a in actions]
 
     # -- weights ------------------------------------------------------------------------------
     @staticmethod
