@@ -1,4 +1,5 @@
-"""IS-MCTS speed: iterations per second of the `mcts` agent in every game, per rollout kind.
+"""IS-MCTS speed: iterations per second of the `mcts` agent in every game, with the game's own
+search settings and per rollout kind.
 
 Run on demand (not a timed test):
 
@@ -6,8 +7,11 @@ Run on demand (not a timed test):
     .venv/bin/python benchmarks/bench_mcts.py --seconds 1 --positions 5
 
 For each game (smallest table) it walks a seeded random game, stops at `--positions` positions
-spread over the first plies, and lets the agent think `--seconds` on each; prints the mean
-iterations per decision and the cost of one `Game.evaluate` call.
+spread over the first plies, and lets the agent think `--seconds` of CPU on each (`clock=cpu`,
+so a busy machine gives the same counts); prints the mean iterations per decision (a paired
+root search counts one rollout per option and sample) and the cost of one `Game.evaluate`.
+`own` is the game's `search_options()` as `mcts:seconds=1` plays it; the other rows override
+only the rollout.
 """
 
 from __future__ import annotations
@@ -44,10 +48,11 @@ def main() -> None:
     for info in bloodforge.list_games():
         players = info["min_players"] if info["min_players"] > 1 else 2
         states = positions(info["id"], players, args.positions)
-        for rollout in ("random", "greedy"):
+        for rollout in ("own", "random", "light", "greedy"):
             iters = []
             for st in states:
-                agent = MctsAgent(st.actors()[0], seed=1, seconds=args.seconds, rollout=rollout)
+                override = {} if rollout == "own" else {"rollout": rollout}
+                agent = MctsAgent(st.actors()[0], seed=1, seconds=args.seconds, clock="cpu", **override)
                 agent.select_action(st)
                 iters.append(agent.last_iterations)
             start = time.perf_counter()
