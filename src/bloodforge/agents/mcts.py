@@ -450,15 +450,12 @@ class MctsAgent(Agent):
             # fresh policies per sample: a policy's plan in progress or turn counters must not
             # carry over from one determinization into the next
             policies = {}
+        # `light` falls back to uniformly random play where the game has no light policy
+        light = self._light(state) if self.rollout == "light" else None
         while not state.is_terminal() and decisions < self.rollout_depth:
             seat = state.actors()[0]
-            if self.rollout == "light":
-                light = self._light(state)
-                if light is None:
-                    legal = _useful(state.legal_actions(seat))
-                    action = legal[rng.randbelow(len(legal))]
-                else:
-                    action = light.choose(state, seat, rng)
+            if light is not None:
+                action = light.choose(state, seat, rng)
             elif self.rollout == "greedy":
                 policy = policies.get(seat)
                 if policy is None and planner is not None:

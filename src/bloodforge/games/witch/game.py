@@ -6,6 +6,7 @@ Layers (docs/architecture.md): board <- content, params <- model <- effects <- s
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
@@ -158,26 +159,26 @@ class WitchState(Position, State):
         paid; each blood spell's casts at each X (`x2.manipulate`) and at the die's size
         (`x_at_die.manipulate`: a sure pass under Ruling 2, 3 in 4 when read literally);
         soldiers zombified and killed."""
-        out: dict[str, float] = {"turns": float(self.turn_number), "blood_paid": 0.0}
+        out: defaultdict[str, float] = defaultdict(float, {"turns": float(self.turn_number), "blood_paid": 0.0})
         content = self.content
         for event in self.events:
             data = event.data or {}
             if event.kind == "zombify":
-                out["soldiers_zombified"] = out.get("soldiers_zombified", 0.0) + 1
+                out["soldiers_zombified"] += 1
             if event.kind != "cast" or "card" not in data:
                 continue
             card, x = str(data["card"]), int(data.get("x", 0))
-            out[f"casts.{card}"] = out.get(f"casts.{card}", 0.0) + 1
+            out[f"casts.{card}"] += 1
             if data.get("passed", True):
-                out[f"passes.{card}"] = out.get(f"passes.{card}", 0.0) + 1
+                out[f"passes.{card}"] += 1
             out["blood_paid"] += x
             die = content.spells[card].chance.die
             if x and die is not None and x >= die:
-                out[f"x_at_die.{card}"] = out.get(f"x_at_die.{card}", 0.0) + 1
+                out[f"x_at_die.{card}"] += 1
             if x:
-                out[f"x{x}.{card}"] = out.get(f"x{x}.{card}", 0.0) + 1
+                out[f"x{x}.{card}"] += 1
         out["soldiers_killed"] = float(sum(1 for uid in content.soldier_ids if self.units[uid].where == REALM))
-        return out
+        return dict(out)
 
     def scores(self) -> list[float]:
         """Blood stones on each side's units in play (zombified soldiers count for the Witch)."""
