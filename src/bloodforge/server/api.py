@@ -28,11 +28,13 @@ from .schemas import (
     GameDescription,
     Health,
     HistoryEntry,
+    SeatCreate,
     SeatLink,
     TableCreate,
     TableCreated,
     TablePublic,
 )
+from .summary import summary_of
 from .tables import TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -197,9 +199,10 @@ async def submit_action(live: Live, body: ActionSubmit, token: Token, manager: M
 
 
 def _replay_seat(live: LiveTable, seat: int | None, token: str | None) -> int | None:
-    """Running games: your own seat (with its token) or the spectator view. Finished games:
-    any seat's view, since nothing is hidden any more."""
-    if seat is not None and live.state.is_terminal() and token is None:
+    """Running games: your own seat (with its token) or the spectator view: another seat's
+    view would leak what it hides. Finished games: any seat's view, since nothing is hidden
+    any more (with or without the token of some seat: the replay's viewpoint switch)."""
+    if seat is not None and live.state.is_terminal():
         if not 0 <= seat < len(live.seats):
             raise ApiError(400, "seat/invalid", f"seat must be 0..{len(live.seats) - 1}, got {seat}")
         return seat
@@ -232,4 +235,26 @@ async def replay(
     if ply > plies:
         raise ApiError(404, "replay/out_of_range", f"the table has {plies} entries; ply must be 0..{plies}")
     state = await asyncio.to_thread(replays.state_at, live.record, ply)
-    return replay_view(state, viewer, ply, plies)
+    view = replay_view(state, viewer, ply, plies)
+    if state.is_terminal():
+        view["summary"] = summary_of(state, live.static_info())
+    return view
+
+
+@router.post("/tables/{table_id}/rematch", status_code=201, response_model=TableCreated,
+             responses={429: {"model": ErrorResponse}})
+async def rematch(live: Live, manager: Manager, request: Request) -> TableCreated:
+    """A new table of a finished one: the same game, parameters (or scenario), seat names and
+    kinds (a seat the AI took over is human again) and turn clock, on a fresh seed. The
+    response holds the new table's join links, as creating a table does."""
+    if not live.state.is_terminal():
+        raise ApiError(409, "game/not_over", "a rematch can be started once the game is over")
+    record = live.record
+    seats = [
+        SeatCreate(name=s.name, kind="human") if s.kind == "human" or s.taken_over
+        else SeatCreate(name=s.name, kind="agent", agent=s.agent, strength=s.strength)
+        for s in record.seats
+    ]
+    body = TableCreate(game=record.game, name=record.name, params=dict(record.params), seats=seats,
+                       scenario=record.scenario, turn_clock=record.turn_clock)
+    return await create_table(body, manager, request)

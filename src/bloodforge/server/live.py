@@ -18,6 +18,7 @@ from bloodforge.match import Record
 from .clocks import Deadline, deadlines_from_json
 from .schemas import SeatPublic, TablePublic
 from .store import Entry, SeatSpec, TableRecord
+from .summary import summary_of
 
 #: Versions whose actors a table remembers, for rebasing simultaneous commitments.
 REBASE_WINDOW = 64
@@ -99,6 +100,7 @@ class LiveTable:
             "phase": st.phase_name(),
             "terminal": st.is_terminal(),
             "result": result_of(st),
+            "summary": summary_of(st, self.static_info()) if st.is_terminal() else None,
             "observation": st.observation(seat),
             "log_start": start,
             "log": event_log[start:],
