@@ -7,11 +7,10 @@ is stored before all checks pass. Runs in a worker thread (a game may take a whi
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import unicodedata
 from typing import Any
-
-import yaml
 
 import bloodforge
 from bloodforge.agents import agent_names
@@ -19,8 +18,12 @@ from bloodforge.core import BloodforgeError, Game, State, UnknownGame, game_clas
 
 from .errors import ApiError
 from .schemas import MAX_SEED, SeatCreate, TableCreate
+from .untrusted import check_shape, parse_yaml
 
 MAX_SCENARIO_CHARS = 200_000
+
+#: How an AI seat's default name tells its agent ("AI 2", "AI 3 (search)"), in players' words.
+AGENT_WORDS = {"greedy": "", "heuristic": "", "mcts": " (search)", "random": " (random moves)"}
 
 
 def hash_token(token: str) -> str:
@@ -58,6 +61,7 @@ def new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
         return state.game, state, data
     if req.game is None:
         raise ApiError(422, "game/missing", "give a game id (see GET /api/games) or a scenario")
+    check_shape(req.params, "params", code="params/invalid")
     _refuse_files(req.game, req.params)
     seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED)
     try:
@@ -65,8 +69,28 @@ def new_game(req: TableCreate) -> tuple[Game, State, dict[str, Any] | None]:
     except KeyError as err:
         raise ApiError(422, "game/unknown", str(err)) from None
     except (BloodforgeError, ValueError, TypeError) as err:
-        raise ApiError(422, "params/invalid", str(err)) from None
+        raise ApiError(422, "params/invalid", str(err), **_param_field(req.game, str(err))) from None
     return game, game.new_initial_state(), None
+
+
+def _param_field(game_id: str, message: str) -> dict[str, str]:
+    """`details.field` of a parameter refusal ("params.max_rounds", or "players"), so the lobby
+    writes the message under the field it is about; {} when no single parameter is named.
+
+    The parameter is the one the message starts with ("parameters of 'x': max_rounds: ...") or
+    else the one it names as a whole word (`map` is not named by `map_file`)."""
+    try:
+        names = list(game_class(game_id).info.params_model.model_fields)
+    except UnknownGame:
+        return {}
+    lead = re.match(r"parameters of '[^']*': (\w+):", message)
+    named = [n for n in names if re.search(rf"(?<![\w]){re.escape(n)}(?![\w])", message)]
+    # "players" is also an ordinary word of messages ("marked for 5-6 players"): the last resort
+    found = lead.group(1) if lead and lead.group(1) in names else next(
+        (n for n in sorted(named, key=lambda n: n == "players")), None)
+    if found is None:
+        return {}
+    return {"field": "players" if found == "players" else f"params.{found}"}
 
 
 def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
@@ -82,18 +106,19 @@ def _refuse_files(game_id: str, params: dict[str, Any]) -> None:
             422, "params/invalid",
             f"parameter {named[0]!r} names a file; the server accepts no file parameters "
             f"({', '.join(files)}): play a designer's copy with the CLI or the lab",
+            field=f"params.{named[0]}",
         )
 
 
 def _scenario_dict(source: str | dict[str, Any], label: str) -> dict[str, Any]:
+    """Bounded before anything is built: no YAML anchors or aliases, at most MAX_NODES values
+    nested MAX_DEPTH deep, read within PARSE_SECONDS (see `untrusted`)."""
     if isinstance(source, dict):
+        check_shape(source, label)
         return source
     if len(source) > MAX_SCENARIO_CHARS:
         raise ApiError(413, "scenario/too_large", f"{label}: over {MAX_SCENARIO_CHARS} characters")
-    try:
-        data = yaml.safe_load(source)
-    except yaml.YAMLError as err:
-        raise ApiError(422, "scenario/invalid", f"{label} is not valid YAML or JSON: {err}") from None
+    data = parse_yaml(source, label)
     if not isinstance(data, dict):
         raise ApiError(422, "scenario/invalid", f"{label}: a scenario must be a mapping with game, params, position")
     return data
@@ -104,16 +129,36 @@ def seat_specs(seats: list[SeatCreate] | None, game: Game) -> list[SeatCreate]:
     if seats is None:
         seats = [SeatCreate(kind="human")] + [SeatCreate(kind="agent", agent="greedy") for _ in range(n - 1)]
     if len(seats) != n:
-        raise ApiError(422, "seats/invalid", f"{game.info.name} with these parameters has {n} seats, got {len(seats)}")
+        raise ApiError(422, "seats/invalid", f"{game.info.name} with these parameters has {n} seats, got {len(seats)}",
+                       field="seats")
     known = agent_names()
     out = []
     for i, s in enumerate(seats):
         if s.kind == "agent":
             agent = s.agent or "greedy"
             if agent not in known:
-                raise ApiError(422, "agent/unknown", f"seat {i}: unknown agent {agent!r}; known: {', '.join(known)}")
-            name = clean_name(s.name, f"AI {i + 1} ({agent})", 40)
+                # people count seats from 1 (lobby, CLI); `details.field` keeps the 0-based index
+                raise ApiError(422, "agent/unknown",
+                               f"seat {i + 1}: unknown agent {agent!r}; known: {', '.join(known)}",
+                               field=f"seats.{i}")
+            name = clean_name(s.name, f"AI {i + 1}{AGENT_WORDS.get(agent, f' ({agent})')}", 40)
             out.append(SeatCreate(name=name, kind="agent", agent=agent, strength=s.strength))
         else:
             out.append(SeatCreate(name=clean_name(s.name, f"Player {i + 1}", 40), kind="human"))
     return out
+
+
+def default_table_name(game: Game, seats: list[SeatCreate]) -> str:
+    """A name that says who plays: "Kingdoms of Blood · Anna vs 3 AI", "Five Forts · Anna vs
+    Bob", "BLOODSTONE arena · Anna (solo)", so tables in the lobby tell apart at a glance."""
+    humans = [s.name for s in seats if s.kind == "human"]
+    ai = len(seats) - len(humans)
+    if not humans:
+        who = f"{ai} AI"
+    elif ai == 0 and len(humans) == 1:
+        who = f"{humans[0]} (solo)"
+    elif ai == 0:
+        who = " vs ".join(humans) if len(humans) <= 3 else f"{', '.join(humans[:-1])} and {humans[-1]}"
+    else:
+        who = f"{' & '.join(humans) if len(humans) <= 2 else f'{len(humans)} players'} vs {ai} AI"
+    return f"{game.info.name} · {who}"

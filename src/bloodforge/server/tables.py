@@ -33,7 +33,7 @@ from .clocks import TURN, deadlines_from_json, deadlines_to_json, next_deadlines
 from .config import Settings
 from .errors import ApiError, not_found
 from .live import REBASE_WINDOW, LiveTable, record_of, result_of
-from .newtable import clean_name, hash_token, new_game, seat_specs
+from .newtable import clean_name, default_table_name, hash_token, new_game, seat_specs
 from .schemas import TableCreate
 from .store import Entry, SeatSpec, StaleWrite, Store, TableRecord
 
@@ -76,7 +76,7 @@ class TableManager:
                      hash_token(tokens[i]) if i in tokens else None)
             for i, spec in enumerate(seats)
         ]
-        name = clean_name(req.name, f"{game.info.name} table", 80)
+        name = clean_name(req.name, default_table_name(game, seats), 80)
         entries = state.moves()
         deadlines = next_deadlines({}, state, entries, set(tokens), req.turn_clock, now_ms())
         record = await asyncio.to_thread(

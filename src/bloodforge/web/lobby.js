@@ -1,19 +1,27 @@
 // The lobby: create a table (game, parameters from the game's JSON schema, seats), list tables
 // live over the lobby websocket, and resume the seats this browser holds.
+//
+// Everything on this page is worded for players: labels come from the schema's titles (or a
+// humanised name), descriptions lose rule codes and ids, and seats are numbered from 1 (the CLI
+// numbers them the same way; only the JSON API uses 0-based seat indices).
 import { api, clear, el, loadSeats, rememberSeat, seatLink, toast, wsUrl } from "/static/common.js";
 
 let games = [];
+let lastTables = [];
 const $ = (id) => document.getElementById(id);
+
+/** The schema marks parameters naming a designer's data file; the server refuses them all. */
+const FILE_MARK = "x-bloodforge-file";
 
 async function start() {
   try {
     games = await api("GET", "/api/games");
   } catch (err) {
-    toast(`Could not load games: ${err.message}`);
+    toast(`Could not load the games: ${err.message}`);
     return;
   }
   const gameSel = $("game");
-  for (const g of games) gameSel.append(el("option", { value: g.id, text: `${g.name}` }));
+  for (const g of games) gameSel.append(el("option", { value: g.id, text: g.name }));
   gameSel.addEventListener("change", onGameChange);
   $("players").addEventListener("change", renderSeats);
   $("create-form").addEventListener("submit", onCreate);
@@ -26,48 +34,155 @@ function currentGame() {
   return games.find((g) => g.id === $("game").value) || games[0];
 }
 
-function onGameChange() {
-  const g = currentGame();
-  clear($("game-summary")).append(g.summary, " ", el("a", { href: `/rules/${encodeURIComponent(g.id)}`, target: "_blank", rel: "noopener", text: "Rules" }));
-  const players = clear($("players"));
-  for (let n = g.min_players; n <= g.max_players; n++) players.append(el("option", { value: n, text: n }));
-  players.value = String(g.min_players);
-  renderParams(g);
-  renderSeats();
+function paramProps(g) {
+  return (g.parameters && g.parameters.properties) || {};
 }
 
-// One input per game parameter, from its JSON schema: booleans as checkboxes, numbers as number
-// fields, lists as comma-separated text. Parameters naming server files are not offered.
-function renderParams(g) {
-  const box = clear($("params"));
-  const props = (g.parameters && g.parameters.properties) || {};
-  for (const [name, schema] of Object.entries(props)) {
-    if (name === "players" || name.endsWith("_data")) continue;
-    const types = schemaTypes(schema);
-    const label = schema.title || name;
-    const help = schema.description || "";
-    let input;
-    if (types.includes("boolean")) {
-      input = el("input", { type: "checkbox", dataset: { param: name, kind: "boolean" } });
-      input.checked = schema.default === true;
-      box.append(el("label", { class: "check", title: help }, input, ` ${label}`, el("span", { class: "muted small", text: ` — ${help}` })));
-      continue;
-    }
-    if (types.includes("integer") || types.includes("number")) {
-      input = el("input", { type: "number", dataset: { param: name, kind: "number" }, placeholder: schema.default ?? "" });
-    } else if (types.includes("array")) {
-      input = el("input", { type: "text", dataset: { param: name, kind: "list" }, placeholder: "comma-separated; empty: default" });
-    } else {
-      input = el("input", { type: "text", dataset: { param: name, kind: "text" }, placeholder: schema.default ?? "default" });
-    }
-    box.append(el("label", { class: "param", title: help }, el("span", { text: label }), input, el("span", { class: "muted small", text: help })));
-  }
+/** The game's own default number of players (its schema's), else its smallest table. */
+export function defaultPlayers(g) {
+  const d = paramProps(g).players?.default;
+  return Number.isInteger(d) && d >= g.min_players && d <= g.max_players ? d : g.min_players;
+}
+
+function onGameChange() {
+  const g = currentGame();
+  clear($("game-summary")).append(playerText(g.summary), " ",
+    el("a", { href: `/rules/${encodeURIComponent(g.id)}`, target: "_blank", rel: "noopener", text: "Rules" }));
+  const players = clear($("players"));
+  for (let n = g.min_players; n <= g.max_players; n++) players.append(el("option", { value: n, text: n === 1 ? "1 (solo)" : n }));
+  players.value = String(defaultPlayers(g));
+  renderParams(g);
+  renderSeats();
+  clearErrors();
+}
+
+// ---- words for players --------------------------------------------------------------------
+
+/** "max_rounds" -> "Max rounds"; short all-letter ids ("ffa") read as abbreviations ("FFA");
+ * letters and digits are parted ("map1" -> "Map 1"). */
+export function humanise(id) {
+  const s = String(id ?? "");
+  if (/^[a-z]{2,3}$/.test(s)) return s.toUpperCase();
+  const words = s.replace(/[_-]+/g, " ").replace(/([a-z])(\d)/gi, "$1 $2").trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** A schema description as a player reads it: no rule codes ("(R-MODE-1)", "L229", "A38"),
+ * no references to developer documents, no quoted ids, no code, no "null". */
+export function playerText(text, schema) {
+  let s = String(text ?? "");
+  const values = enumValues(schema);
+  s = s.replace(/`(\w+)[^`]*`/g, "a $1");
+  s = s.replace(/'([A-Za-z0-9_]+)'/g, (_m, v) => (values.includes(v) ? enumLabel(schema, v) : v.includes("_") ? humanise(v) : `‘${v}’`));
+  s = s.replace(/\bfalse\b/g, "off").replace(/\btrue\b/g, "on");
+  const code = String.raw`(?:R(?:-[A-Z]+)+-\d+(?:\.\.\d+)?|[LA]\d+(?:[-–]\d+)?)`;
+  s = s.replace(new RegExp(String.raw`\s*\((?:see Rulings|${code}(?:[,;]?\s*${code})*)\)`, "g"), "");
+  s = s.replace(new RegExp(String.raw`,?\s*\b${code}\b`, "g"), "");
+  s = s.replace(/\s*\(see Rulings\)/gi, "").replace(/\bsee Rulings\b/gi, "see the rules");
+  s = s.replace(/\bnull\b/g, "none").replace(/\bid\b/g, "name");
+  s = s.replace(/\(\s*[;,]?\s*/g, "(").replace(/\s*[;,]\s*\)/g, ")").replace(/\(\s*\)/g, "");
+  s = s.replace(/\b([a-z]+(?:_[a-z0-9]+)+)\b/g, (_m, w) => humanise(w).toLowerCase());
+  s = s.replace(/\s+([.,;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+function enumValues(schema) {
+  if (!schema) return [];
+  if (Array.isArray(schema.enum)) return schema.enum.filter((v) => v !== null).map(String);
+  for (const alt of schema.anyOf || []) if (Array.isArray(alt.enum)) return alt.enum.map(String);
+  return [];
+}
+
+function enumLabel(schema, value) {
+  const labels = (schema && schema["x-bloodforge-labels"]) || {};
+  return labels[value] || humanise(value);
 }
 
 function schemaTypes(schema) {
   if (schema.type) return [schema.type];
   return (schema.anyOf || []).map((s) => s.type).filter(Boolean);
 }
+
+function nullable(schema) {
+  return schemaTypes(schema).includes("null");
+}
+
+/** What an empty field means: the schema's default, in words. */
+function defaultText(schema) {
+  const d = schema.default;
+  if (d === undefined) return "";
+  if (d === null) return "default";
+  if (Array.isArray(d)) return d.length ? d.map(humanise).join(", ") : "none";
+  if (typeof d === "boolean") return d ? "on" : "off";
+  if (typeof d === "string") return enumValues(schema).includes(d) ? enumLabel(schema, d) : humanise(d);
+  return String(d);
+}
+
+// ---- the game's parameters ----------------------------------------------------------------
+
+// One input per parameter the server accepts, from its JSON schema: booleans as checkboxes,
+// choices as menus, numbers as number fields, lists as comma-separated text. Every field starts
+// at the schema's default and the lobby sends only what the player changed, so a table created
+// without touching anything is exactly the game's default setup.
+function renderParams(g) {
+  const box = clear($("params"));
+  for (const [name, schema] of Object.entries(paramProps(g))) {
+    if (name === "players" || schema[FILE_MARK]) continue;
+    const types = schemaTypes(schema);
+    const label = schema.title || humanise(name);
+    const help = playerText(schema.description || "", schema);
+    const errorNote = el("span", { class: "field-error", dataset: { errorFor: `param-${name}` } });
+    const helpNode = el("span", { class: "muted small param-help", text: help });
+    let input;
+    if (types.includes("boolean")) {
+      input = el("input", { type: "checkbox", id: `param-${name}`, dataset: { param: name, kind: "boolean" } });
+      input.checked = schema.default === true;
+      box.append(el("div", { class: "param param-check" },
+        el("label", { class: "check", for: `param-${name}` }, input, ` ${label}`), helpNode, errorNote));
+      continue;
+    }
+    const values = enumValues(schema);
+    if (values.length) {
+      input = el("select", { id: `param-${name}`, dataset: { param: name, kind: "choice" } },
+        nullable(schema) ? el("option", { value: "", text: "default" }) : null,
+        ...values.map((v) => el("option", { value: v, text: enumLabel(schema, v) })));
+      input.value = schema.default === null || schema.default === undefined ? (nullable(schema) ? "" : values[0]) : String(schema.default);
+      input.dataset.initial = input.value;
+    } else if (types.includes("integer") || types.includes("number")) {
+      input = el("input", { type: "number", id: `param-${name}`, dataset: { param: name, kind: "number" }, placeholder: defaultText(schema) || "default" });
+      const num = schema.anyOf ? schema.anyOf.find((s) => s.type === "integer" || s.type === "number") : schema;
+      if (num && num.minimum !== undefined) input.min = num.minimum;
+      if (num && num.maximum !== undefined) input.max = num.maximum;
+    } else if (types.includes("array")) {
+      input = el("input", { type: "text", id: `param-${name}`, dataset: { param: name, kind: "list" }, placeholder: defaultText(schema) || "default" });
+      helpNode.textContent = `${help}${help ? " " : ""}(A list: separate with commas.)`;
+    } else {
+      input = el("input", { type: "text", id: `param-${name}`, dataset: { param: name, kind: nullable(schema) ? "nullable" : "text" }, placeholder: defaultText(schema) || "default" });
+    }
+    box.append(el("div", { class: "param" }, el("label", { for: `param-${name}`, text: label }), input, helpNode, errorNote));
+  }
+}
+
+/** `players` and every parameter the player changed; nothing of the lobby's own. */
+function collectParams() {
+  const params = { players: Number($("players").value) };
+  for (const input of document.querySelectorAll("[data-param]")) {
+    const name = input.dataset.param;
+    const kind = input.dataset.kind;
+    const schema = paramProps(currentGame())[name] || {};
+    if (kind === "boolean") { if (input.checked !== (schema.default === true)) params[name] = input.checked; continue; }
+    if (kind === "choice") { if (input.value !== input.dataset.initial) params[name] = input.value === "" ? null : input.value; continue; }
+    const raw = input.value.trim();
+    if (!raw) continue;
+    if (kind === "number") params[name] = Number(raw);
+    else if (kind === "list") params[name] = raw.split(",").map((s) => s.trim()).filter(Boolean);
+    else if (kind === "nullable" && /^(none|no|-)$/i.test(raw)) params[name] = null;
+    else params[name] = raw;
+  }
+  return params;
+}
+
+// ---- seats --------------------------------------------------------------------------------
 
 // What each seat plays (the Soldiers, the Witch, a realm), when the game fixes it.
 let rolesSeq = 0;
@@ -78,11 +193,14 @@ async function showRoles(g, n) {
   if (seq !== rolesSeq) return;
   for (const r of roles) {
     const node = document.querySelector(`.seat-row[data-seat="${r.seat}"] .seat-role`);
-    if (!node) continue;
+    if (!node || !r.role) continue;
     node.textContent = `plays ${r.role}`;
     if (r.colour) node.style.borderLeft = `0.6em solid ${r.colour}`;
   }
 }
+
+const AGENT_NAMES = { greedy: "AI", mcts: "AI (search)", random: "AI (random moves)" };
+const agentName = (a) => AGENT_NAMES[a] || `AI (${humanise(a)})`;
 
 function renderSeats() {
   const g = currentGame();
@@ -90,14 +208,15 @@ function renderSeats() {
   const box = clear($("seats"));
   const agents = g.agents.filter((a) => a !== "heuristic");
   for (let i = 0; i < n; i++) {
-    const kind = el("select", { class: "seat-kind", "aria-label": `seat ${i + 1} player` },
+    const no = i + 1;
+    const kind = el("select", { class: "seat-kind", "aria-label": `Seat ${no} player` },
       el("option", { value: "human", text: "Human" }),
-      ...agents.map((a) => el("option", { value: `agent:${a}`, text: `AI — ${a}` })));
+      ...agents.map((a) => el("option", { value: `agent:${a}`, text: agentName(a) })));
     kind.value = i === 0 ? "human" : (agents.includes("greedy") ? "agent:greedy" : `agent:${agents[0]}`);
-    const strength = el("select", { class: "seat-strength", "aria-label": `seat ${i + 1} strength` },
+    const strength = el("select", { class: "seat-strength", "aria-label": `Seat ${no} strength` },
       ...Array.from({ length: 10 }, (_, k) => el("option", { value: k + 1, text: `strength ${k + 1}` })));
     strength.value = "10";
-    const name = el("input", { class: "seat-name", maxlength: 40, "aria-label": `seat ${i + 1} name`, placeholder: i === 0 ? "Your name" : `Player ${i + 1}` });
+    const name = el("input", { class: "seat-name", maxlength: 40, "aria-label": `Seat ${no} name`, placeholder: i === 0 ? "Your name" : `Player ${no}` });
     const remembered = localStorage.getItem("bloodforge.name") || "";
     // The remembered name is a person's: only the first human seat gets it, never an AI seat.
     const sync = () => {
@@ -105,30 +224,32 @@ function renderSeats() {
       strength.hidden = human;
       if (!human && name.value === remembered) name.value = "";
       if (human && i === 0 && !name.value) name.value = remembered;
-      name.placeholder = human ? (i === 0 ? "Your name" : `Player ${i + 1}`) : "AI (name optional)";
+      name.placeholder = human ? (i === 0 ? "Your name" : `Player ${no}`) : "AI (name optional)";
     };
     kind.addEventListener("change", sync);
     sync();
-    box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${i + 1}` }), name, kind, strength,
+    box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${no}` }), name, kind, strength,
       el("span", { class: "seat-role" }),
       el("span", { class: "field-error", dataset: { errorFor: `seat-${i}` } })));
   }
   showRoles(g, n);
 }
 
-function collectParams() {
-  const params = { players: Number($("players").value) };
-  for (const input of document.querySelectorAll("[data-param]")) {
-    const name = input.dataset.param;
-    const kind = input.dataset.kind;
-    if (kind === "boolean") { if (input.checked) params[name] = true; continue; }
-    const raw = input.value.trim();
-    if (!raw) continue;
-    if (kind === "number") params[name] = Number(raw);
-    else if (kind === "list") params[name] = raw.split(",").map((s) => s.trim()).filter(Boolean);
-    else params[name] = raw;
+// ---- creating -----------------------------------------------------------------------------
+
+/** POST with the refusal's `details` kept (they name the field a refusal is about). */
+async function post(path, body) {
+  const res = await fetch(path, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const e = (data && data.error) || {};
+    const err = new Error(e.message || `the server answered ${res.status}`);
+    err.code = e.code || `http/${res.status}`;
+    err.details = e.details || {};
+    throw err;
   }
-  return params;
+  return data;
 }
 
 async function onCreate(ev) {
@@ -152,7 +273,7 @@ async function onCreate(ev) {
   clearErrors();
   button.disabled = true;
   try {
-    const created = await api("POST", "/api/tables", body);
+    const created = await post("/api/tables", body);
     for (const link of created.links) rememberSeat(created.table.id, link.seat, link.token, `${created.table.name} — ${link.name} (seat ${link.seat + 1})`);
     if (created.links.length === 1) {
       location.href = seatLink(created.table.id, created.links[0].seat, created.links[0].token);
@@ -167,39 +288,76 @@ async function onCreate(ev) {
   }
 }
 
-// A refusal is written beside the field it is about (the parameter, the seats, the scenario
-// file, the seed or the clock), else under the button.
-const ERROR_FIELD = {
-  "params/invalid": () => paramField(), "scenario/invalid": () => $("scenario"), "scenario/too_large": () => $("scenario"),
-  "seats/invalid": () => $("seats"), "agent/unknown": () => $("seats"), "game/unknown": () => $("game"),
-};
-
-function paramField(message) {
-  for (const input of document.querySelectorAll("[data-param]")) {
-    if ((message || "").includes(input.dataset.param)) return input;
+/** The field a refusal is about: `details.field` from the server ("params.max_rounds",
+ * "seats.1", "seed", "turn_clock", "scenario", "players"), else read from the message. */
+export function errorField(code, message, details) {
+  const field = details && details.field;
+  if (field) return String(field);
+  const m = String(message || "");
+  if (code === "params/invalid") {
+    const names = Object.keys(paramProps(currentGame()));
+    const named = m.match(/^parameters of '[^']*': ([A-Za-z0-9_]+):/);
+    if (named && names.includes(named[1])) return named[1] === "players" ? "players" : `params.${named[1]}`;
+    // a whole word only: `map` must not match `map_file` (\b counts `_` as a letter)
+    // "players" is also an ordinary word ("marked for 5-6 players"): the last resort
+    const words = names.filter((n) => new RegExp(`\\b${n}\\b`).test(m));
+    const found = words.find((n) => n !== "players") || words[0];
+    if (found) return found === "players" ? "players" : `params.${found}`;
+    return "params";
   }
-  return $("params");
+  if (code === "scenario/invalid" || code === "scenario/too_large") return "scenario";
+  if (code === "game/unknown" || code === "game/missing") return "game";
+  if (code === "seats/invalid" || code === "agent/unknown" || code === "request/invalid") {
+    const seat = m.match(/seats\.(\d+)/) || m.match(/\bseat (\d+)\b/);
+    if (seat) return `seats.${code === "request/invalid" ? seat[1] : Number(seat[1]) - 1}`;
+    if (code !== "request/invalid") return "seats";
+    for (const f of ["turn_clock", "seed", "name", "scenario"]) if (new RegExp(`body\\.${f}\\b`).test(m)) return f;
+  }
+  return "";
+}
+
+function fieldNode(field) {
+  if (!field) return null;
+  if (field.startsWith("params.")) return document.getElementById(`param-${field.slice(7)}`) || $("params");
+  if (field.startsWith("seats.")) return document.querySelector(`.seat-row[data-seat="${field.slice(6)}"]`) || $("seats");
+  return { params: $("params"), seats: $("seats"), scenario: $("scenario"), game: $("game"), players: $("players"),
+    seed: $("seed"), turn_clock: $("turn-clock"), name: $("table-name") }[field] || null;
+}
+
+/** A refusal as a player reads it: parameter names become their labels, no rule codes. */
+export function errorText(message) {
+  const props = paramProps(currentGame());
+  let s = String(message || "").replace(/^parameters of '[^']*': /, "").replace(/^\(root\): /, "");
+  s = s.replace(/^Value error, /, "").replace(/\bValue error, /g, "");
+  for (const [name, schema] of Object.entries(props)) {
+    const label = schema.title || humanise(name);
+    s = s.replace(new RegExp(`\\b${name}=(\\w+)`, "g"), (_m, v) => (v === "true" ? `“${label}” on` : v === "false" ? `“${label}” off` : `“${label}” ${humanise(v)}`));
+    s = s.replace(new RegExp(`'${name}'|(^|; )${name}(?=:)`, "g"), (m, pre) => `${pre && !m.startsWith("'") ? pre : ""}${label}`);
+  }
+  s = s.replace(/\bbody\.[\w.]+:\s*/g, "");
+  return playerText(s);
 }
 
 function clearErrors() {
   for (const node of document.querySelectorAll(".field-error.generated")) node.remove();
   for (const node of document.querySelectorAll(".input-error")) node.classList.remove("input-error");
+  for (const node of document.querySelectorAll("[data-error-for]")) node.textContent = "";
   $("form-error").textContent = "";
 }
 
 function showError(err) {
-  let field = null;
-  if (err.code === "params/invalid") field = paramField(err.message);
-  else if (err.code === "request/invalid" && /turn_clock/.test(err.message)) field = $("turn-clock");
-  else if (err.code === "request/invalid" && /seed/.test(err.message)) field = $("seed");
-  else if (ERROR_FIELD[err.code]) field = ERROR_FIELD[err.code]();
-  $("form-error").textContent = `Could not create the table: ${err.message}`;
-  if (!field) return;
-  if (field.closest("details")) field.closest("details").open = true;
-  field.classList.add("input-error");
-  const note = el("div", { class: "field-error generated", "aria-live": "assertive", text: err.message });
-  (field.closest("label") || field).after(note);
-  if (field.focus) field.focus();
+  const text = errorText(err.message);
+  const field = errorField(err.code, err.message, err.details);
+  const node = fieldNode(field);
+  $("form-error").textContent = `Could not create the table: ${text}`;
+  if (!node) return;
+  if (node.closest("details")) node.closest("details").open = true;
+  node.classList.add("input-error");
+  const slot = field.startsWith("params.") ? document.querySelector(`[data-error-for="param-${field.slice(7)}"]`)
+    : field.startsWith("seats.") ? node.querySelector(".field-error") : null;
+  if (slot) slot.textContent = text;
+  else (node.closest("label") || node).after(el("div", { class: "field-error generated", dataset: { field }, text }));
+  if (node.focus) node.focus();
 }
 
 function showCreated(created) {
@@ -210,7 +368,7 @@ function showCreated(created) {
   const list = el("ul", { class: "links" });
   for (const link of created.links) {
     const url = new URL(seatLink(created.table.id, link.seat, link.token), location.href).href;
-    const input = el("input", { readonly: true, value: url, class: "link-input" });
+    const input = el("input", { readonly: true, value: url, class: "link-input", "aria-label": `Link for seat ${link.seat + 1}` });
     list.append(el("li", {},
       el("strong", { text: `Seat ${link.seat + 1} — ${link.name}` }), input,
       el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(url); toast("Link copied", "info"); }, text: "Copy" }),
@@ -221,32 +379,114 @@ function showCreated(created) {
   box.append(list);
 }
 
-function renderMine() {
-  const seats = loadSeats();
-  const ids = Object.keys(seats).sort((a, b) => seats[b].at - seats[a].at).slice(0, 12);
-  $("mine-card").hidden = ids.length === 0;
-  const list = clear($("mine"));
-  for (const id of ids) {
-    const s = seats[id];
-    const tableId = s.table ?? id;
-    list.append(el("li", {}, el("a", { href: seatLink(tableId, s.seat, s.token), dataset: { seat: String(s.seat) }, text: s.label || tableId })));
+// ---- table list and "Your seats" ----------------------------------------------------------
+
+function seatWords(s) {
+  if (s.kind === "agent") return s.taken_over ? `${s.name} (AI took over)` : (/\bAI\b/.test(s.name) ? s.name : `${s.name} (AI)`);
+  return s.name;
+}
+
+function names(list) {
+  if (list.length <= 1) return list.join("");
+  return `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+}
+
+/** "Anna to play", "Anna and Bob to play", "Anna won", "a draw". */
+export function turnText(t) {
+  if (t.status === "over") {
+    const winners = (t.result?.winners || []).map((w) => t.seats[w]?.name).filter(Boolean);
+    return winners.length ? `${names(winners)} won` : "ended in a draw";
   }
+  const actors = (t.actors && t.actors.length ? t.actors : (t.to_move === null || t.to_move === undefined ? [] : [t.to_move]));
+  const who = actors.map((a) => t.seats[a]?.name).filter(Boolean);
+  return who.length ? `${names(who)} to play` : "the game moves";
+}
+
+function countsText(t) {
+  const humans = t.seats.filter((s) => s.kind === "human").length;
+  const ai = t.seats.length - humans;
+  const parts = [];
+  if (humans) parts.push(`${humans} ${humans === 1 ? "person" : "people"}`);
+  if (ai) parts.push(`${ai} AI`);
+  return parts.join(", ");
+}
+
+function ago(iso) {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return "";
+  const s = Math.max(0, Math.round((Date.now() - t) / 1000));
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.round(s / 60)} min ago`;
+  if (s < 86400) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86400)} days ago`;
+}
+
+/** The table's name without the game's name in front (the game is shown beside it). */
+function shortName(t) {
+  const prefix = `${t.game_name} · `;
+  return t.name.startsWith(prefix) && t.name.length > prefix.length ? t.name.slice(prefix.length) : t.name;
 }
 
 function renderTables(tables) {
+  lastTables = tables;
   const list = clear($("tables"));
   if (!tables.length) { list.append(el("li", { class: "muted", text: "No tables yet — create one above." })); return; }
   for (const t of tables) {
-    const seats = t.seats.map((s) => `${s.name}${s.kind === "agent" && !/\bAI\b/.test(s.name) ? " (AI)" : ""}`).join(", ");
-    const status = t.status === "over" ? "finished" : `move ${t.ply}, ${t.seats[t.to_move]?.name ?? "?"} to play`;
-    list.append(el("li", { class: "table-item" },
-      el("span", { class: "game-tag", text: t.game_name }),
-      el("span", { class: "table-name", text: t.name }),
-      el("span", { class: "muted", text: seats }),
-      el("span", { class: `status ${t.status}`, text: status }),
-      el("span", { class: "spacer" }),
-      el("a", { href: `/table/${encodeURIComponent(t.id)}`, text: "Watch" }),
-      el("a", { href: `/table/${encodeURIComponent(t.id)}/replay`, text: "Replay" })));
+    const over = t.status === "over";
+    list.append(el("li", { class: `table-item ${over ? "is-over" : "is-playing"}`, dataset: { table: t.id } },
+      el("div", { class: "table-head" },
+        el("span", { class: "game-tag", text: t.game_name }),
+        el("span", { class: "table-name", text: shortName(t) })),
+      el("div", { class: "table-seats" },
+        el("span", { class: "seat-count muted", text: countsText(t) }),
+        el("span", { class: "seat-names", text: t.seats.map(seatWords).join(" · ") })),
+      el("div", { class: "table-state" },
+        el("span", { class: `status ${over ? "over" : "playing"}`, text: over ? "finished" : "playing" }),
+        el("span", { class: "turn", text: turnText(t) }),
+        el("span", { class: "muted small", text: `move ${t.ply} · ${ago(t.updated_at)}` })),
+      el("div", { class: "table-links" },
+        el("a", { href: `/table/${encodeURIComponent(t.id)}`, text: over ? "View" : "Watch" }),
+        el("a", { href: `/table/${encodeURIComponent(t.id)}/replay`, text: "Replay" }))));
+  }
+  renderMine();
+}
+
+/** Your turn / waiting for someone / finished (won or lost) for one of your seats. */
+export function mineStatus(t, seat) {
+  if (!t) return { kind: "unknown", text: "" };
+  if (t.status === "over") {
+    const won = (t.result?.winners || []).includes(seat);
+    return { kind: "over", text: `finished — ${won ? "you won" : turnText(t)}` };
+  }
+  const actors = t.actors && t.actors.length ? t.actors : (t.to_move === null || t.to_move === undefined ? [] : [t.to_move]);
+  if (actors.includes(seat)) return { kind: "turn", text: "your turn" };
+  const who = actors.map((a) => t.seats[a]?.name).filter(Boolean);
+  return { kind: "waiting", text: who.length ? `waiting for ${names(who)}` : "waiting" };
+}
+
+const fetched = new Map();
+function tableFor(id) {
+  const t = lastTables.find((x) => x.id === id);
+  if (t) return t;
+  if (!fetched.has(id)) {
+    fetched.set(id, null);
+    api("GET", `/api/tables/${encodeURIComponent(id)}`).then((rec) => { fetched.set(id, rec); renderMine(); }).catch(() => {});
+  }
+  return fetched.get(id) || null;
+}
+
+function renderMine() {
+  const seats = loadSeats();
+  const keys = Object.keys(seats).sort((a, b) => seats[b].at - seats[a].at).slice(0, 12);
+  $("mine-card").hidden = keys.length === 0;
+  const list = clear($("mine"));
+  for (const key of keys) {
+    const s = seats[key];
+    const tableId = s.table ?? key;
+    const status = mineStatus(tableFor(tableId), s.seat);
+    list.append(el("li", { class: `mine-item mine-${status.kind}` },
+      el("a", { href: seatLink(tableId, s.seat, s.token), dataset: { seat: String(s.seat) }, text: s.label || "Your table" }),
+      status.text ? el("span", { class: `mine-status ${status.kind}`, text: status.text }) : null));
   }
 }
 
