@@ -6,6 +6,7 @@ import pytest
 from arena_helpers import game, game_steps, scenario, texts
 
 from bloodforge.core import IllegalAction
+from bloodforge.games.arena.game import ArenaState
 
 TEAM = {"players": 4, "mode": "team", "champions": ["vhrak", "lienne", "calvio", "ulwazi"], "teams": [0, 0, 1, 1],
         "boss": None}
@@ -63,8 +64,10 @@ def test_r_ini_8_round_one_ties_roll_off_highest_first() -> None:
 def test_r_ini_6_tb_ini_a_tie_goes_to_the_lower_previous_speed() -> None:
     params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None, "rivals": ["lienne"]}
     pos = {"phase": "pick", "round": 3, "units": [
-        {"id": "vhrak", "hex": "0,0", "prev_speed": 4, "speed": 4},
-        {"id": "ulwazi", "hex": "1,0", "prev_speed": 2, "speed": 2}, {"id": "lienne", "hex": "-3,0"}]}
+        {"id": "vhrak", "hex": "0,0", "prev_speed": 4, "speed": 4, "discard": ["bloodlust"],
+         "hand": ["lunge", "brace", "war_cry", "plunder", "berserk"]},
+        {"id": "ulwazi", "hex": "1,0", "prev_speed": 2, "speed": 2, "discard": ["ember_ward"],
+         "hand": ["blink", "spark", "kindling", "scorch", "smoulder"]}, {"id": "lienne", "hex": "-3,0"}]}
     st = scenario(params, pos)
     st.apply("pick lunge", 0)
     st.apply("pick blink", 1)
@@ -75,7 +78,10 @@ def test_r_ini_6_tb_ini_a_tie_goes_to_the_lower_previous_speed() -> None:
 def test_r_ini_7_equal_previous_speeds_roll_off() -> None:
     params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None, "rivals": ["lienne"]}
     pos = {"phase": "pick", "round": 3, "units": [
-        {"id": "vhrak", "hex": "0,0", "speed": 4}, {"id": "ulwazi", "hex": "1,0", "speed": 4},
+        {"id": "vhrak", "hex": "0,0", "prev_speed": 4, "discard": ["bloodlust"],
+         "hand": ["lunge", "brace", "war_cry", "plunder", "berserk"]},
+        {"id": "ulwazi", "hex": "1,0", "prev_speed": 4, "discard": ["kindling"],
+         "hand": ["blink", "ember_ward", "spark", "scorch", "smoulder"]},
         {"id": "lienne", "hex": "-3,0"}]}
     st = scenario(params, pos, {"d6": [6, 2]})
     st.apply("pick lunge", 0)
@@ -123,8 +129,8 @@ def test_ex1_r_ini_9_exr_1_to_4_team_initiative_and_immediate_abilities() -> Non
 def test_ex1_variant_r_ini_6_enemies_tied_use_their_previous_cards() -> None:
     params = dict(TEAM, teams=[0, 1, 0, 1])  # Calvio and Ulwazi now enemies
     units = [dict(u) for u in PLACED]
-    units[2]["prev_speed"] = 5
-    units[3]["prev_speed"] = 1
+    units[2].update(prev_speed=5, discard=["stillness"])
+    units[3].update(prev_speed=1, discard=["blink"])
     st = scenario(params, {"phase": "pick", "round": 2, "units": units})
     for seat, card in enumerate(["plunder", "gemini_daggers", "time_warp", "spark"]):
         st.apply(f"pick {card}", seat)
@@ -206,3 +212,80 @@ def test_r_fr_2_a_full_central_zone_opens_the_rest_of_the_arena() -> None:
     st.apply("pick smoulder", 1)
     st.apply("place 0,0", 0)
     assert texts(st) == ["place 1,0", "place 2,0"]
+
+
+def _play_round_out(st: ArenaState, rnd: int) -> None:
+    while st.board.round == rnd and not st.is_terminal():
+        legal = texts(st)
+        st.apply("end" if "end" in legal else legal[0], st.actors()[0])
+
+
+def _round_log(st: ArenaState, rnd: int) -> list[str]:
+    log = st.event_log(None)
+    start = log.index(f"round {rnd} begins")
+    return log[start:]
+
+
+def test_r_ini_7_a5_a_recycled_hand_has_no_previous_card_and_rolls_off() -> None:
+    params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None, "rivals": ["lienne"]}
+    vhrak_cards = ["berserk", "bloodlust", "brace", "lunge", "plunder", "war_cry"]
+    pos = {"phase": "pick", "round": 6, "units": [
+        {"id": "vhrak", "hex": "0,0", "hand": ["lunge"], "discard": [c for c in vhrak_cards if c != "lunge"],
+         "prev_speed": 5},
+        {"id": "ulwazi", "hex": "2,0", "hand": ["ember_ward", "spark", "kindling", "scorch", "smoulder"],
+         "discard": ["blink"], "prev_speed": 1},
+        {"id": "lienne", "hex": "-3,0", "hand": ["vanish"]}]}
+    st = scenario(params, pos)
+    st.apply("pick lunge", 0)  # Vhrak's last card: his hand is empty at the next round
+    st.apply("pick scorch", 1)  # Speed 5
+    _play_round_out(st, 6)
+    vhrak = st.board.units["vhrak"]
+    assert sorted(vhrak.hand) == vhrak_cards  # recycled (R-INI-14)
+    assert vhrak.discard == []
+    st.apply("pick berserk", 0)  # Speed 6
+    st.apply("pick smoulder", 1)  # Speed 6: a tie; Vhrak's pile is empty, so no previous card decides
+    rolls = [t for t in _round_log(st, 7) if t.startswith("roll-off")]
+    assert any("Vhrak" in t and "Ulwazi" in t for t in rolls), rolls
+
+
+def test_r_ini_7_a6_a_reshuffled_boss_speed_deck_rolls_off() -> None:
+    params = {"players": 1, "champions": ["vhrak"], "boss": "malvarra", "environmental": "spike_traps"}
+    cards = {"lunge": 1, "brace": 2, "war_cry": 3, "bloodlust": 4, "plunder": 5, "berserk": 6}
+    pos = {"phase": "pick", "round": 7, "units": [
+        {"id": "vhrak", "hex": "0,0", "prev_speed": 5, "discard": ["plunder"],
+         "hand": [c for c in cards if c != "plunder"] + ["plunder"]},
+        {"id": "malvarra", "hex": "0,-4", "prev_speed": 3}],
+        "decks": {"speed:malvarra": {"pile": [], "discards": ["3", "1", "2", "4", "5", "6"]}}}
+    probe = scenario(params, pos)
+    probe.apply("pick lunge", 0)
+    drawn = probe.board.units["malvarra"].speed
+    st = scenario(params, pos)
+    st.apply(f"pick {next(c for c, s in cards.items() if s == drawn)}", 0)  # tie with the Boss's draw
+    assert st.board.units["malvarra"].speed == drawn
+    rolls = [t for t in st.event_log(None) if t.startswith("roll-off")]
+    assert any("Vhrak" in t and "Mal'varra" in t for t in rolls), rolls
+
+
+def test_r_ini_6_a4_the_printed_speed_of_last_rounds_card_breaks_ties_not_haste_or_slow() -> None:
+    # Lienne played Gemini Daggers (printed 2) and was slowed to 7 (EX-1); Ulwazi played Spark (3)
+    units = [dict(u) for u in PLACED]
+    lienne_hand = ["vanish", "quick_feet", "feint", "coiled_whip", "smoke", "toxin", "patience", "lurk", "mark",
+                   "hunt", "deep_breath"]
+    units[0].update(speed=5, discard=["plunder"], hand=["lunge", "brace", "war_cry", "bloodlust", "berserk"])
+    units[1].update(speed=7, current="gemini_daggers", hand=lienne_hand)
+    units[2].update(speed=3, discard=["time_warp"], hand=["phase", "focus", "orb_dance", "stillness", "arcane_well"])
+    units[3].update(speed=3, discard=["spark"], hand=["blink", "ember_ward", "kindling", "scorch", "smoulder"])
+    params = dict(TEAM, teams=[0, 0, 1, 1])
+    pos = {"phase": "turns", "round": 2, "units": units, "order": ["calvio", "ulwazi", "vhrak", "lienne"],
+           "active": "lienne"}
+    st = scenario(params, pos)
+    st.apply("end", 1)
+    assert st.board.round == 3
+    assert st.board.phase == "pick"
+    lienne = st.board.units["lienne"]
+    assert lienne.prev_speed == 2
+    for seat, card in enumerate(["berserk", "toxin", "stillness", "kindling"]):  # Lienne and Ulwazi: Speed 4
+        st.apply(f"pick {card}", seat)
+    order = st.board.order
+    assert order.index("lienne") < order.index("ulwazi")  # printed 2 < 3 (slowed 7 would lose)
+    assert not any(t.startswith("roll-off") for t in _round_log(st, 3))

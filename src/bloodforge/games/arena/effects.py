@@ -339,6 +339,9 @@ def discard_card(w: World, u: Unit) -> None:
         return
     if not u.hand and u.discard:
         u.hand, u.discard = sorted(u.discard), []
+        u.prev_speed = None
+        if u.current is None:  # this round's card was in the pile: it cannot break next round's tie
+            u.played_speed = None
     if not u.hand:
         return
     speeds = {c.id: c.speed for c in w.content.champion(u.content_id).cards}

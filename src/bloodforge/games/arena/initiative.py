@@ -22,11 +22,20 @@ def new_round(w: World) -> None:
     for u in b.units.values():
         u.moved = u.attacked = u.invoked = False
         u.bonus_used = []
-        u.prev_speed = u.speed if u.speed is not None else u.prev_speed
+        # R-INI-6 / A4: the tie-break reads the Speed printed on last round's card, not the
+        # Speed after Haste/Slow; no card played (first round, eliminated): none
+        u.prev_speed, u.played_speed = u.played_speed, None
         u.speed = None
         if u.alive and u.kind in ("champion", "rival") and not u.hand:
-            u.hand, u.discard = sorted(u.discard), []
+            recycle(u)
     w.log(f"round {b.round} begins", kind="round", round=b.round)
+
+
+def recycle(u: Unit) -> None:
+    """R-INI-14: an empty hand takes the discard pile back. Last round's card leaves the pile
+    with it, so a Speed tie now rolls off (R-INI-7, A5): no remembered previous Speed."""
+    u.hand, u.discard = sorted(u.discard), []
+    u.prev_speed = None
 
 
 def time_up(w: World) -> None:
@@ -48,30 +57,34 @@ def reveal(w: World) -> None:
         u = next(x for x in b.units.values() if x.seat == seat)
         u.hand.remove(card)
         u.current = card
-        u.speed = _speed(w, u, card)
+        u.speed = u.played_speed = _speed(w, u, card)
         w.log(f"{u.name} reveals {card} (Speed {u.speed})", kind="reveal")
     b.picks = {}
     entrants: list[str] = []
     for u in w.combatants():
         if u.kind == "rival":
             if not u.hand:
-                u.hand, u.discard = sorted(u.discard), []
+                recycle(u)
             card = w.rng.choice(sorted(u.hand))
             u.hand.remove(card)
             u.current = card
-            u.speed = _speed(w, u, card)
+            u.speed = u.played_speed = _speed(w, u, card)
             w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
         elif u.kind == "boss":
-            drawn = b.decks[f"speed:{u.uid}"].draw(w.rng)
+            deck = b.decks[f"speed:{u.uid}"]
+            drawn = deck.draw(w.rng)
             assert drawn is not None
+            if not deck.discards:  # reshuffled (R-INI-15): last round's card is back in the deck (A6)
+                u.prev_speed = None
             u.current = drawn
-            u.speed = int(drawn)
+            u.speed = u.played_speed = int(drawn)
             w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
         entrants.append(u.uid)
     for key in sorted(b.env_speed):
-        env_card = b.decks[f"speed:{key}"].draw(w.rng)
+        env_deck = b.decks[f"speed:{key}"]
+        env_card = env_deck.draw(w.rng)
         assert env_card is not None
-        prev = b.env_speed[key][0]
+        prev = b.env_speed[key][0] if env_deck.discards else 0  # reshuffled: no previous card (A6)
         b.env_speed[key] = [int(env_card), prev]
         w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {env_card}", kind="reveal")
         entrants.append(key)
@@ -142,11 +155,21 @@ def _name(w: World, x: str) -> str:
 
 
 def speeds(w: World, x: str) -> tuple[int, int]:
+    """This round's Speed and the printed Speed of last round's card, 0 when that card is not
+    in the discard pile (R-INI-7, A5, A6: a recycled hand, a reshuffled Speed deck)."""
     if x.startswith(ENV):
         s, prev = w.board.env_speed[x]
         return s, prev
     u = w.unit(x)
-    return u.speed or 0, u.prev_speed or 0
+    return u.speed or 0, (u.prev_speed or 0) if has_discards(w, u) else 0
+
+
+def has_discards(w: World, u: Unit) -> bool:
+    """Is there a card in the character's discard pile (its Speed deck's, for a Boss)?"""
+    if u.kind == "boss":
+        deck = w.board.decks.get(f"speed:{u.uid}")
+        return deck is not None and bool(deck.discards)
+    return bool(u.discard)
 
 
 def initiative_order(w: World, entrants: list[str]) -> list[str]:

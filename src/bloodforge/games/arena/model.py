@@ -70,7 +70,8 @@ class Unit:
         self.discard: list[str] = []
         self.current: str | None = None
         self.speed: int | None = None
-        self.prev_speed: int | None = None
+        self.prev_speed: int | None = None  # printed Speed of last round's card (R-INI-6, A4)
+        self.played_speed: int | None = None  # printed Speed of this round's card (Haste/Slow aside)
         self.alive = True
         self.flying = False
         # once per round (A2)
@@ -118,6 +119,7 @@ class Unit:
         data["discard"] = list(d["discard"])
         data["bonus_used"] = list(d["bonus_used"])
         data["mods"] = dict(d["mods"])
+        data.setdefault("played_speed", None)  # positions saved before the field existed
         new.__dict__.update(data)
         return new
 

@@ -17,6 +17,7 @@ from .content import ArenaMap
 from .dice import attack_faces, category_of
 from .effects import place_tile
 from .hexes import parse_hex
+from .initiative import card_of
 from .model import Die, Unit
 from .world import World
 
@@ -159,6 +160,19 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
             raise ScenarioError(f"units: {u.uid} stands on {u.hex}, which is not on the arena")
 
 
+def _printed_speed(w: World, u: Unit, uid: str, card: str) -> int:
+    if u.kind == "boss":
+        if card not in [str(i) for i in range(1, 7)]:
+            raise ScenarioError(f"units.{uid}.current: a Boss's current card is a Speed card 1-6, not {card!r}")
+        return int(card)
+    if u.kind == "minion":
+        raise ScenarioError(f"units.{uid}.current: minions have no Initiative cards (R-MIN-12)")
+    printed = card_of(w, u, card)
+    if printed is None:
+        raise ScenarioError(f"units.{uid}.current: {card!r} is not one of {u.name}'s Initiative cards")
+    return printed.speed
+
+
 def _category(u: Unit) -> str:
     return category_of(attack_faces(u))
 
@@ -175,6 +189,10 @@ def _unit(w: World, spec: UnitSpec) -> None:
         if v is not None:
             setattr(u, field, v)
     u.moved, u.attacked, u.invoked, u.alive = spec.moved, spec.attacked, spec.invoked, spec.alive
+    if spec.current is not None:  # the printed Speed that next round's ties read (R-INI-6)
+        u.played_speed = _printed_speed(w, u, spec.id, spec.current)
+    elif spec.speed is not None:
+        u.played_speed = spec.speed
     if spec.hand is not None:
         u.hand = list(spec.hand)
     if spec.discard is not None:
