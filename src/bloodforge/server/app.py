@@ -31,11 +31,15 @@ from .notify import Listener
 from .replay import ReplayCache
 from .store import Store
 from .tables import TableManager
+from .tutorials import router as tutorial_router
 from .ws import Hub
 
 log = logging.getLogger("bloodforge.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+#: Validation errors named in one 422 reply (the rest are counted).
+MAX_ERRORS_SHOWN = 10
 
 #: The UI loads only its own files; names and other user text can never run as script.
 CSP = (
@@ -92,6 +96,7 @@ def create_app(settings: Settings) -> FastAPI:
     )
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(router)
+    app.include_router(tutorial_router)
     _errors(app)
     _pages(app)
 
@@ -125,10 +130,13 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        errors = err.errors()
         parts = []
-        for e in err.errors():
-            loc = ".".join(str(x) for x in e.get("loc", ()))
+        for e in errors[:MAX_ERRORS_SHOWN]:  # the reply stays small however many fields were wrong
+            loc = ".".join(str(x)[:60] for x in e.get("loc", ()))
             parts.append(f"{loc}: {e.get('msg', 'invalid')}")
+        if len(errors) > MAX_ERRORS_SHOWN:
+            parts.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more")
         body = ApiError(422, "request/invalid", "; ".join(parts) or "invalid request").body()
         return SafeJSONResponse(body, status_code=422)
 

@@ -9,9 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
+#: Characters of an error message; longer ones (echoing a huge input) are cut.
+MAX_MESSAGE = 2000
+
 
 class ApiError(Exception):
     def __init__(self, status: int, code: str, message: str, **details: Any) -> None:
+        if len(message) > MAX_MESSAGE:  # a refusal never grows with the input that caused it
+            message = message[:MAX_MESSAGE] + "…"
         super().__init__(message)
         self.status = status
         self.code = code

@@ -8,6 +8,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MAX_SEED = 2**63 - 1
+#: Parameters one table may set (every game has far fewer; more is refused before validation).
+MAX_PARAMS = 64
 
 
 def _unencodable(value: Any, path: str = "body") -> str | None:
@@ -39,7 +41,10 @@ class _In(BaseModel):
     @model_validator(mode="before")
     @classmethod
     def _valid_text(cls, data: Any) -> Any:
-        """Refuse text that could be neither stored nor sent back (clear 422, nothing changed)."""
+        """Refuse text that could be neither stored nor sent back (clear 422, nothing changed),
+        and objects with far more fields than the model has (one error, not one per field)."""
+        if isinstance(data, dict) and len(data) > len(cls.model_fields) + 8:
+            raise ValueError(f"{len(data)} fields; this object has at most {len(cls.model_fields)}")
         where = _unencodable(data)
         if where is not None:
             raise ValueError(f"{where} holds text that is not valid Unicode (a lone surrogate)")
@@ -56,7 +61,8 @@ class SeatCreate(_In):
 class TableCreate(_In):
     game: str | None = Field(default=None, max_length=40, description="game id; optional with a scenario")
     name: str = Field(default="", max_length=80)
-    params: dict[str, Any] = Field(default_factory=dict, description="game parameters (see GET /api/games)")
+    params: dict[str, Any] = Field(default_factory=dict, max_length=MAX_PARAMS,
+                                   description="game parameters (see GET /api/games)")
     seed: int | None = Field(default=None, ge=0, le=MAX_SEED, description="omitted: a random seed")
     scenario: str | dict[str, Any] | None = Field(
         default=None, description="scenario as YAML/JSON text or an object; sets game, params and seed"

@@ -90,7 +90,7 @@ class Hub:
         except ApiError as err:
             await _refuse(ws, err)
             return
-        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, KeyError, ValueError):
+        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, KeyError, ValueError, RecursionError):
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
@@ -115,9 +115,16 @@ class Hub:
     async def _reader(self, conn: Connection) -> None:
         while True:
             try:
-                raw = await conn.ws.receive_text()
+                message = await conn.ws.receive()
             except (WebSocketDisconnect, RuntimeError):
                 return
+            if message["type"] == "websocket.disconnect":
+                return
+            raw = message.get("text")
+            if raw is None:  # a binary frame: refused like any other bad message
+                refusal = ApiError(400, "request/invalid", "messages must be JSON text, not binary frames")
+                conn.push({"type": "error", "id": None, **refusal.body()})
+                continue
             reply = await self._handle(conn, raw)
             if reply is not None:
                 conn.push(reply)
@@ -127,8 +134,8 @@ class Hub:
         try:
             try:
                 msg = json.loads(raw)
-            except json.JSONDecodeError:
-                raise ApiError(400, "request/invalid", "messages must be JSON objects") from None
+            except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deep
+                raise ApiError(400, "request/invalid", "messages must be JSON objects (not nested deeply)") from None
             if not isinstance(msg, dict):
                 raise ApiError(400, "request/invalid", "messages must be JSON objects")
             msg_id = msg.get("id")

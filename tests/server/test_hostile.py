@@ -1,0 +1,151 @@
+"""Issue 19: the server holds against one hostile client. Each test names the item it checks:
+bounded parsing (1), 4xx instead of 500 for deep input and binary frames (7), small error
+replies (9), and the rest further down."""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from bloodforge.server.config import Settings
+
+from .support import ServerThread, create_table
+
+WITCH_SCENARIO = Path("src/bloodforge/games/witch/scenarios/last_stand.yaml")
+
+
+def alias_bomb(levels: int = 8) -> str:
+    """The probe's ~600-byte scenario: ten copies of the list before it, `levels` deep."""
+    text = "game: witch\nparams: {players: 2}\nposition:\n  a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"
+    for i in range(1, levels):
+        text += f"  a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 10) + "]\n"
+    return text
+
+
+# -- item 1: YAML alias bomb ------------------------------------------------------------------
+def test_item1_alias_bomb_is_refused_and_health_answers_meanwhile(sqlite_url: str) -> None:
+    with ServerThread(Settings(db_url=sqlite_url, ai_delay=0.0)) as server, httpx.Client(base_url=server.url) as http:
+        assert http.get("/api/health").status_code == 200
+        slowest = 0.0
+        stop = threading.Event()
+
+        def poll() -> None:
+            nonlocal slowest
+            with httpx.Client(base_url=server.url, timeout=10) as probe:
+                while not stop.is_set():
+                    t0 = time.monotonic()
+                    assert probe.get("/api/health").status_code == 200
+                    slowest = max(slowest, time.monotonic() - t0)
+                    time.sleep(0.02)
+
+        poller = threading.Thread(target=poll)
+        poller.start()
+        try:
+            started = time.monotonic()
+            for levels in (7, 8, 9):
+                bomb = alias_bomb(levels)
+                assert len(bomb) < 1000
+                r = http.post("/api/tables", json={"scenario": bomb}, timeout=30)
+                assert r.status_code == 422, r.text
+                assert r.json()["error"]["code"] == "scenario/invalid"
+                assert "anchors and aliases" in r.json()["error"]["message"]
+            took = time.monotonic() - started
+        finally:
+            stop.set()
+            poller.join()
+        assert took < 2.0, f"refusing three alias bombs took {took:.2f} s"
+        assert slowest < 1.0, f"health waited {slowest:.2f} s during a hostile request"
+        assert http.get("/api/tables").json() == []
+
+
+def test_item1_a_single_anchor_is_refused_before_anything_is_built(sqlite_client: TestClient) -> None:
+    text = "game: witch\nparams: &p {players: 2}\nposition: {}\nagain: *p\n"
+    r = sqlite_client.post("/api/tables", json={"scenario": text, "scenario_name": "mine.yaml"})
+    assert r.status_code == 422
+    assert r.json()["error"]["message"].startswith("scenario file 'mine.yaml'")
+
+
+def test_item1_scenario_size_is_capped_in_nodes(sqlite_client: TestClient) -> None:
+    text = "game: witch\nparams: {players: 2}\nposition:\n  pad: [" + ",".join(["1"] * 60_000) + "]\n"
+    assert len(text) < 200_000
+    r = sqlite_client.post("/api/tables", json={"scenario": text})
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "scenario/too_large"
+    flat = {"game": "witch", "params": {"players": 2}, "position": {"pad": [1] * 60_000}}
+    r = sqlite_client.post("/api/tables", json={"scenario": flat})
+    assert r.status_code == 413
+    assert r.json()["error"]["code"] == "scenario/too_large"
+
+
+def test_item1_a_real_scenario_still_loads(sqlite_client: TestClient) -> None:
+    data = create_table(sqlite_client, game=None, params=None, seed=None,
+                        scenario=WITCH_SCENARIO.read_text(encoding="utf-8"),
+                        seats=[{"name": "Ann"}, {"name": "Bob"}])
+    assert data["table"]["from_scenario"]
+
+
+# -- item 7: 4xx, never 500, for deep input; binary frames ------------------------------------
+@pytest.mark.parametrize("deep", [
+    "game: witch\nposition: " + "[" * 5000 + "]" * 5000,
+    "game: witch\nposition: " + "{a: " * 3000 + "1" + "}" * 3000,
+    "game: witch\nposition:\n" + "".join(" " * i + "- \n" for i in range(1, 200)),
+])
+def test_item7_deeply_nested_yaml_is_a_422_not_a_500(sqlite_client: TestClient, deep: str) -> None:
+    r = sqlite_client.post("/api/tables", json={"scenario": deep})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "scenario/invalid"
+
+
+def test_item7_deep_json_scenario_and_params_are_422(sqlite_client: TestClient) -> None:
+    nested: object = 1
+    for _ in range(200):
+        nested = {"a": nested}
+    r = sqlite_client.post("/api/tables", json={"scenario": {"game": "witch", "position": nested}})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "scenario/invalid"
+    r = sqlite_client.post("/api/tables", json={"game": "witch", "params": {"players": 2, "x": nested}})
+    assert r.status_code == 422, r.text
+    assert r.json()["error"]["code"] == "params/invalid"
+
+
+def test_item7_deep_websocket_json_and_binary_frames_are_request_errors(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    data = create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    tid = data["table"]["id"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello"})
+        assert ws.receive_json()["type"] == "state"
+        ws.send_text("[" * 100_000 + "]" * 100_000)  # over the recursion limit of json
+        reply = ws.receive_json()
+        assert reply["type"] == "error"
+        assert reply["error"]["code"] == "request/invalid"
+        ws.send_bytes(b'{"type": "ping"}')
+        reply = ws.receive_json()
+        assert reply["error"]["code"] == "request/invalid"
+        assert "binary" in reply["error"]["message"]
+        ws.send_json({"type": "ping", "id": 7})
+        assert ws.receive_json() == {"type": "pong", "id": 7}
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:  # a deep hello: closed, no traceback
+        ws.send_text("[" * 100_000 + "]" * 100_000)
+        with pytest.raises(Exception):  # noqa: B017 - the server closes the socket
+            ws.receive_json()
+
+
+# -- item 9: error replies stay small ----------------------------------------------------------
+def test_item9_many_unknown_keys_get_a_small_quick_reply(sqlite_client: TestClient) -> None:
+    keys = {f"k{i}": i for i in range(60_000)}
+    for body in ({"game": "witch", "params": keys}, {"game": "witch", **keys}):
+        t0 = time.monotonic()
+        r = sqlite_client.post("/api/tables", json=body)
+        took = time.monotonic() - t0
+        assert r.status_code == 422
+        assert len(r.content) < 4000, len(r.content)
+        assert took < 1.5, took
+    r = sqlite_client.post("/api/tables", json={"game": "witch", "params": {f"k{i}": i for i in range(60)}})
+    assert r.status_code == 422
+    assert len(r.content) < 4000
