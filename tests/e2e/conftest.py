@@ -38,7 +38,8 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
-    settings = Settings(db_url=f"sqlite:///{tmp_path / 'e2e.sqlite3'}", ai_delay=0.02, ai_time_budget=5.0)
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'e2e.sqlite3'}", ai_delay=0.02, ai_time_budget=5.0,
+                        min_turn_clock=1.0)  # the take-over test runs on a 1.5 s clock
     with ServerThread(settings) as s:
         yield s
 

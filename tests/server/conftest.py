@@ -54,6 +54,7 @@ def make_client() -> ClientFactory:
     @contextmanager
     def factory(url: str, **options: Any) -> Iterator[TestClient]:
         options.setdefault("ai_delay", 0.0)
+        options.setdefault("min_turn_clock", 0.05)  # clock tests run on short clocks
         with TestClient(create_app(Settings(db_url=url, **options))) as client:
             yield client
 

@@ -19,6 +19,7 @@ import uvicorn
 
 from bloodforge.server.app import create_app
 from bloodforge.server.config import Settings
+from bloodforge.server.runner import uvicorn_config
 
 
 def free_port() -> int:
@@ -31,11 +32,11 @@ class ServerThread:
     """uvicorn serving `create_app(settings)` on 127.0.0.1 in a thread: real sockets, real
     websockets, as a browser or the load benchmark meets them."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, *, forwarded_allow_ips: str | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=self.port,
-                                log_level="warning", ws_max_size=65536)
+        config = uvicorn_config(create_app(settings), host="127.0.0.1", port=self.port,
+                                forwarded_allow_ips=forwarded_allow_ips)  # as `bloodforge serve` runs it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 

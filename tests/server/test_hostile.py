@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from bloodforge.server.config import Settings
 
+from .conftest import ClientFactory
 from .support import ServerThread, create_table
 
 WITCH_SCENARIO = Path("src/bloodforge/games/witch/scenarios/last_stand.yaml")
@@ -149,3 +150,57 @@ def test_item9_many_unknown_keys_get_a_small_quick_reply(sqlite_client: TestClie
     r = sqlite_client.post("/api/tables", json={"game": "witch", "params": {f"k{i}": i for i in range(60)}})
     assert r.status_code == 422
     assert len(r.content) < 4000
+
+
+# -- item 2: take-overs count as AI tables; a sane minimum clock ------------------------------
+def test_item2_tables_with_a_turn_clock_count_towards_the_ai_table_cap(make_client: ClientFactory,
+                                                                       sqlite_url: str) -> None:
+    humans = [{"name": "Ann"}, {"name": "Bob"}]
+    with make_client(sqlite_url, max_ai_tables_per_client=2, min_turn_clock=5.0) as client:
+        r = client.post("/api/tables", json={"game": "witch", "params": {"players": 2}, "seats": humans,
+                                             "turn_clock": 0.05})
+        assert r.status_code == 422
+        assert r.json()["error"]["code"] == "request/invalid"
+        assert "turn_clock" in r.json()["error"]["message"]
+        for _ in range(2):
+            create_table(client, game="witch", seats=humans, turn_clock=5.0)
+        r = client.post("/api/tables", json={"game": "witch", "params": {"players": 2}, "seats": humans,
+                                             "turn_clock": 5.0})
+        assert r.status_code == 429
+        assert r.json()["error"]["code"] == "limit/ai_tables"
+        create_table(client, game="witch", seats=humans)  # no clock, no AI: not capped
+
+
+# -- item 3: forwarded headers only from configured proxies -----------------------------------
+def test_item3_forged_forwarded_for_does_not_escape_the_limits(sqlite_url: str) -> None:
+    humans = [{"name": "Ann"}, {"name": "Bob"}]
+    body = {"game": "witch", "params": {"players": 2}, "seats": humans}
+    settings = Settings(db_url=sqlite_url, tables_per_minute=1.0, table_burst=3)
+    with ServerThread(settings) as server, httpx.Client(base_url=server.url) as http:
+        codes = [http.post("/api/tables", json=body, headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                 for i in range(6)]
+        assert codes == [201, 201, 201, 429, 429, 429]
+
+
+def test_item3_a_configured_proxy_names_the_client(tmp_path: Path) -> None:
+    humans = [{"name": "Ann"}, {"name": "Bob"}]
+    body = {"game": "witch", "params": {"players": 2}, "seats": humans}
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'p.sqlite3'}", tables_per_minute=1.0, table_burst=1)
+    with ServerThread(settings, forwarded_allow_ips="127.0.0.1") as server, \
+            httpx.Client(base_url=server.url) as http:
+        first = [http.post("/api/tables", json=body, headers={"X-Forwarded-For": f"10.0.0.{i}"}).status_code
+                 for i in range(3)]
+        assert first == [201, 201, 201]  # three people behind the proxy: three buckets
+        again = http.post("/api/tables", json=body, headers={"X-Forwarded-For": "10.0.0.1"})
+        assert again.status_code == 429
+
+
+def test_item3_serve_trusts_no_proxy_by_default() -> None:
+    from bloodforge.server.runner import uvicorn_config
+
+    config = uvicorn_config(lambda *a: None, host="127.0.0.1", port=1)  # type: ignore[arg-type]
+    assert config.proxy_headers is False
+    config = uvicorn_config(lambda *a: None, host="127.0.0.1", port=1,  # type: ignore[arg-type]
+                            forwarded_allow_ips="10.1.2.3")
+    assert config.proxy_headers is True
+    assert config.forwarded_allow_ips == "10.1.2.3"

@@ -37,6 +37,9 @@ def serve_command(
     data_dir: Annotated[Path, typer.Option(help="where the default SQLite file lives")] = Path("bloodforge-data"),
     ai_delay: Annotated[float, typer.Option(help="seconds between AI actions, so people can follow them")] = 0.35,
     ai_budget: Annotated[float, typer.Option(help="seconds an AI may think per action")] = 10.0,
+    forwarded_allow_ips: Annotated[str | None, typer.Option(
+        help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client; "
+        "default none: the connection's own address is the client")] = None,
 ) -> None:
     # The server (and SQLAlchemy) load only for `serve`, keeping the other commands quick.
     from bloodforge.server.runner import serve
@@ -45,7 +48,8 @@ def serve_command(
 
     check_port(host, port)
     check_database(db)
-    serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget)
+    serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget,
+          forwarded_allow_ips=forwarded_allow_ips)
 
 
 if __name__ == "__main__":  # pragma: no cover

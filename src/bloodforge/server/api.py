@@ -126,7 +126,13 @@ async def create_table(body: TableCreate, manager: Manager, request: Request) ->
     New tables and running tables with AI seats are bounded per client address (429)."""
     limits: ClientLimits = request.app.state.limits
     client = request.client.host if request.client is not None else "?"
-    with_ai = body.seats is None or any(s.kind == "agent" for s in body.seats)
+    # A turn clock hands a seat to the server's AI when it runs out: such a table counts as one
+    # with AI seats, and the clock has a floor (a 0.05 s clock is an AI table by another name).
+    with_ai = body.seats is None or any(s.kind == "agent" for s in body.seats) or body.turn_clock is not None
+    floor = manager.settings.min_turn_clock
+    if body.turn_clock is not None and body.turn_clock < floor:
+        raise ApiError(422, "request/invalid", f"turn_clock: at least {floor:g} seconds per decision",
+                       field="turn_clock")
 
     def running(table_id: str) -> bool:
         live = manager.tables.get(table_id)

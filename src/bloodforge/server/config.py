@@ -46,8 +46,11 @@ class Settings:
     #: New tables per minute per client address (a token bucket of `table_burst`), else 429.
     tables_per_minute: float = 20.0
     table_burst: int = 10
-    #: Unfinished tables with AI seats one client address may have at once, else 429.
+    #: Unfinished tables with AI seats one client address may have at once, else 429. Tables
+    #: with a turn clock count too (the AI takes a seat over when its clock runs out).
     max_ai_tables_per_client: int = 10
+    #: The shortest `turn_clock` a table may be created with (seconds), else 422.
+    min_turn_clock: float = 5.0
     #: With several processes (PostgreSQL): every `sweep_interval` seconds, take up tables whose
     #: clock ran out over `stall_seconds` ago or whose AI turn has not moved for that long (the
     #: process that held them may have died).

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from starlette.types import ASGIApp
 
 from .app import create_app
 from .config import DEFAULT_DATA_DIR, Settings, default_db_url, normalise_db_url
@@ -20,17 +21,32 @@ def serve(
     data_dir: Path = DEFAULT_DATA_DIR,
     ai_delay: float = 0.35,
     ai_time_budget: float = 10.0,
+    forwarded_allow_ips: str | None = None,
     **options: Any,
 ) -> None:
     """`options`: other `Settings` fields (the limits per client, which the load benchmark
-    raises; the sweep timing, which tests shorten)."""
+    raises; the sweep timing, which tests shorten). `forwarded_allow_ips`: see `uvicorn_config`."""
     url = normalise_db_url(db_url) if db_url else default_db_url(Path(data_dir))
     settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget, **options)
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"bloodforge: database {_redact(url)}")
     print(f"bloodforge: open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)
-    uvicorn.run(create_app(settings), host=host, port=port, ws_max_size=65536, log_level="warning")
+    config = uvicorn_config(create_app(settings), host=host, port=port, forwarded_allow_ips=forwarded_allow_ips)
+    uvicorn.Server(config).run()
+
+
+def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: str | None = None) -> uvicorn.Config:
+    """How `serve` runs uvicorn. Limits per client key on the client's address, so
+    `X-Forwarded-For` / `X-Forwarded-Proto` are believed only from the proxies named in
+    `forwarded_allow_ips` (comma-separated addresses or networks, `*` for any): by default from
+    nobody, not even loopback (uvicorn's own default trusts 127.0.0.1, which lets any local
+    client forge its address, and `$FORWARDED_ALLOW_IPS` is not read either)."""
+    trusted = (forwarded_allow_ips or "").strip()
+    return uvicorn.Config(
+        app, host=host, port=port, ws_max_size=65536, log_level="warning",
+        proxy_headers=bool(trusted), forwarded_allow_ips=trusted or "",
+    )
 
 
 def _redact(url: str) -> str:
