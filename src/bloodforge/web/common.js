@@ -92,3 +92,83 @@ export function wsUrl(path) {
 export function titleCase(id) {
   return String(id || "").replace(/_/g, " ").replace(/\b\w/g, (c) => c.toUpperCase());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Descriptions (issue 18, contract 2): `static_info()["cards"]` = {id: {name, kind, text,
+// stats: [[label, value]]}}. Any element with `data-card="<id>"` shows its card on hover, tap
+// and keyboard focus; the same card is drawn in the "Cards" list.
+
+// The card as a small block of text (name, kind, text, stats); nothing for an unknown id.
+export function cardNode(card, id = "") {
+  if (!card) return null;
+  const stats = Array.isArray(card.stats) ? card.stats.filter((s) => Array.isArray(s) && s.length >= 2) : [];
+  return el("div", { class: `card-body${card.kind ? ` card-kind-${String(card.kind).replace(/\W+/g, "-")}` : ""}`, dataset: { cardId: id } },
+    el("div", { class: "card-head" }, el("strong", { class: "card-name", text: card.name ?? titleCase(id) }),
+      card.kind ? el("span", { class: "card-kind", text: titleCase(card.kind) }) : null),
+    card.text ? el("div", { class: "card-text", text: card.text }) : null,
+    stats.length ? el("dl", { class: "card-stats" }, ...stats.flatMap(([k, v]) => [el("dt", { text: String(k) }), el("dd", { text: String(v) })])) : null);
+}
+
+// The first argument of an action text that names a card (its id), else null.
+export function cardIn(text, cards) {
+  if (!cards) return null;
+  for (const word of String(text).split(" ").slice(1)) if (Object.prototype.hasOwnProperty.call(cards, word)) return word;
+  return null;
+}
+
+// One tooltip for the whole page, following hover, focus and taps on [data-card].
+export function installCardTips(tip, getCards) {
+  let current = null;
+  let hideTimer = null;
+  const show = (target) => {
+    const id = target?.dataset?.card ?? target?.getAttribute?.("data-card");
+    const node = cardNode(getCards()?.[id], id);
+    if (!node) return;
+    clearTimeout(hideTimer);
+    current = target;
+    clear(tip).append(node);
+    tip.hidden = false;
+    const box = target.getBoundingClientRect();
+    const w = Math.min(320, window.innerWidth - 16);
+    tip.style.maxWidth = `${w}px`;
+    const left = Math.max(8, Math.min(box.left, window.innerWidth - tip.offsetWidth - 8));
+    const below = box.bottom + 6 + tip.offsetHeight < window.innerHeight;
+    tip.style.left = `${left}px`;
+    tip.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
+  };
+  const hide = (target) => {
+    if (target && target !== current) return;
+    current = null;
+    tip.hidden = true;
+  };
+  const find = (ev) => (ev.target instanceof Element ? ev.target.closest("[data-card]") : null);
+  document.addEventListener("mouseover", (ev) => { const t = find(ev); if (t && t !== current) show(t); });
+  document.addEventListener("mouseout", (ev) => {
+    const t = find(ev);
+    if (t && !(ev.relatedTarget instanceof Node && t.contains(ev.relatedTarget))) hide(t);
+  });
+  document.addEventListener("focusin", (ev) => { const t = find(ev); if (t) show(t); });
+  document.addEventListener("focusout", (ev) => { const t = find(ev); if (t) hide(t); });
+  // a tap shows the card for a while (touch screens have no hover)
+  document.addEventListener("pointerup", (ev) => {
+    if (ev.pointerType !== "touch") return;
+    const t = find(ev);
+    if (!t) return;
+    show(t);
+    clearTimeout(hideTimer);
+    hideTimer = setTimeout(() => hide(t), 4000);
+  });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hide(); });
+  return { show, hide };
+}
+
+// People's words for an id or key: "combat_move" -> "Combat move".
+export function humanize(id) {
+  const text = String(id ?? "").replace(/[_\s]+/g, " ").trim();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+// Whether the player asked for less motion (animations are skipped then).
+export function reducedMotion() {
+  return Boolean(window.matchMedia?.("(prefers-reduced-motion: reduce)").matches);
+}

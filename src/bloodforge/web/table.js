@@ -3,9 +3,10 @@
 // label templates: the fallback that always works) and the replay controls. The shared board
 // (boards/board.js) draws static_info()["board"] and makes it clickable; the game's own view.js
 // (served from games/<id>/web/) only gives the look and extra panels (docs/browser.md).
-import { api, clear, el, rememberSeat, toast, wsUrl } from "/static/common.js";
+import { api, cardIn, cardNode, clear, el, humanize, installCardTips, reducedMotion, rememberSeat, toast, wsUrl } from "/static/common.js";
 import { grammarMap, label as fillLabel, parse } from "/static/boards/actions.js";
 import { createBoard, hasBoard } from "/static/boards/board.js";
+import { tutorial } from "/static/tutorial.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -59,6 +60,7 @@ async function start() {
   modeLink.href = replayMode ? `/table/${encodeURIComponent(tableId)}${suffix}` : `/table/${encodeURIComponent(tableId)}/replay${suffix}`;
   ctx.ui = await makeUi();
   setupAlerts();
+  setupCards();
   const rules = $("rules-link");
   if (rules) rules.href = `/rules/${encodeURIComponent(ctx.table.game)}`;
   document.addEventListener("keydown", onKey);
@@ -89,6 +91,8 @@ async function makeUi() {
       shared.table = ctx.table;
       drawPlayers(v, board);
       game.render?.(v, legal); // first: the look may read what the game's view keeps of `v`
+      const extra = $("extra");
+      extra.hidden = !(extra.childElementCount || extra.textContent.trim());
       if (board) board.render(v, legal);
       else clear($("board")).append(el("div", { class: "observation" }, readable(v.observation)));
       if (!board) clear($("hand")).hidden = true;
@@ -97,6 +101,7 @@ async function makeUi() {
     confirm: (t, v) => game.confirm?.(t, v) ?? null,
     prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action on the right." : ""),
     closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
+    seatColour: (s) => board?.seatColour(s) ?? null,
     reset: () => board?.reset() ?? false,
   };
 }
@@ -150,8 +155,32 @@ function drawPlayers(v, board) {
         el("strong", { text: s.name }),
         el("span", { class: "muted", text: `${s.kind === "agent" ? " (AI)" : ""}${roleOf(s.seat) ? ` · ${roleOf(s.seat)}` : ""}` }),
         toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
-        v.observation?.seat === s.seat || seat === s.seat ? el("span", { class: "you-flag", text: "you" }) : null)));
+        v.observation?.seat === s.seat || seat === s.seat ? el("span", { class: "you-flag", text: "you" }) : null),
+      ...statusOf(v).filter((e) => e.seat === s.seat).map((e) => statusBlock(e, s))));
   }
+  // combatants that belong to no seat (a boss, an NPC): their own block at the end
+  const others = statusOf(v).filter((e) => e.seat === undefined || e.seat === null || !ctx.table.seats[e.seat]);
+  if (others.length) box.append(el("div", { class: "player others" }, ...others.map((e) => statusBlock(e, null))));
+}
+
+// Issue 18, contract 1: observation["status"], one entry per seat (or combatant), its items
+// worded by the game; "private" only ever in the owner's own observation.
+function statusOf(v) {
+  const st = v?.observation?.status;
+  return Array.isArray(st) ? st.filter((e) => e && typeof e === "object") : [];
+}
+
+function statusBlock(entry, seatInfo) {
+  const item = (it, secret) => el("span", { class: `status-item${secret ? " private" : ""}`, title: it.hint ?? null, dataset: it.card ? { card: it.card } : {} },
+    el("span", { class: "status-label", text: `${it.label ?? ""}` }), " ",
+    el("strong", { class: "status-value", text: `${it.value ?? ""}` }));
+  const items = (entry.items || []).filter((it) => it && (it.label || it.value));
+  const secret = (entry.private || []).filter((it) => it && (it.label || it.value));
+  const showTitle = entry.title && (!seatInfo || (entry.title !== seatInfo.name && entry.title !== roleOf(seatInfo.seat)));
+  return el("div", { class: "status", dataset: entry.unit !== undefined ? { unit: String(entry.unit) } : {} },
+    showTitle ? el("div", { class: "status-title", text: entry.title }) : null,
+    items.length ? el("div", { class: "status-items" }, ...items.map((it) => item(it, false))) : null,
+    secret.length ? el("div", { class: "status-items private-items", title: "Only you see this" }, ...secret.map((it) => item(it, true))) : null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,6 +263,7 @@ function send(text, confirmed = false) {
 }
 
 function onKey(ev) {
+  if (ev.key === "Escape" && $("battle-dialog").open) { $("battle-dialog").close(); return; }
   if (ev.key === "Escape") {
     ctx.ui.closeMenu();
     if (ctx.ui.reset()) return; // first Esc drops the arguments picked on the board
@@ -257,19 +287,31 @@ function render() {
   renderActions();
   renderLog();
   renderBanner();
+  renderBattles();
+  renderSummary();
+  tutorial(ctx); // Learn to play: the coach panel of a tutorial table (tutorial.js)
 }
 
 function seatName(s) {
-  return ctx.table?.seats[s]?.name ?? `seat ${s}`;
+  if (s === null || s === undefined) return "the game";
+  return ctx.table?.seats[s]?.name ?? `Seat ${Number(s) + 1}`;
 }
 
 function renderPrompt() {
   const v = ctx.view;
   const box = clear($("prompt"));
-  if (v.terminal) { box.append(el("strong", { text: "Game over." })); return; }
+  if (v.terminal) {
+    box.classList.remove("your-turn");
+    const over = gameOverText(v);
+    box.append(el("strong", { text: "Game over. " }), el("span", { text: over }));
+    if (v.summary) box.append(" ", el("button", { type: "button", class: "small", onclick: () => openSummary(v), text: "Summary" }));
+    announceEnd(over);
+    return;
+  }
   if (replayMode) {
     box.classList.remove("your-turn");
-    box.append(el("span", { text: `Replay: ${seatName(v.current_player)} to play` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+    const who = (v.actors ?? []).filter((a) => a !== null && a !== undefined).map(seatName);
+    box.append(el("span", { text: who.length ? `Replay: ${who.join(" and ")} to play` : "Replay: the game's own step" }), phaseSpan(v));
     return;
   }
   const mine = !replayMode && seat !== null && (v.actors ?? [v.current_player]).includes(seat);
@@ -286,9 +328,38 @@ function renderPrompt() {
       const s = ctx.table.seats[a];
       return s ? `${s.name}${s.kind === "agent" ? " (AI)" : ""}` : `seat ${a + 1}`;
     });
-    box.append(el("span", { text: `Waiting for ${who.join(" and ") || "the game"}` }), el("span", { class: "muted", text: ` — ${v.phase.replace(/_/g, " ")}` }));
+    box.append(el("span", { text: `Waiting for ${who.join(" and ") || "the game"}` }), phaseSpan(v));
   }
+  if (mine) box.prepend(phaseSpan(v, true));
   announceTurn(mine, v);
+}
+
+// The phase for people: the game's `phase_label`, else its phase in words (never an id).
+function phaseText(v) {
+  const label = v.observation?.phase_label;
+  if (typeof label === "string" && label) return label;
+  return v.phase ? humanize(v.phase) : "";
+}
+
+function phaseSpan(v, head = false) {
+  const text = phaseText(v);
+  if (!text) return "";
+  return head ? el("span", { class: "phase-label", text }) : el("span", { class: "muted phase-label", text: ` — ${text}` });
+}
+
+function gameOverText(v) {
+  const winners = v.summary?.winners ?? v.result?.winners ?? [];
+  if (!winners.length) return "No winner.";
+  return `${winners.map(seatName).join(" and ")} won.`;
+}
+
+// After the end the screen-reader region and the title say so (not "Waiting for ...").
+function announceEnd(text) {
+  const live = $("announce");
+  const said = `Game over. ${text}`;
+  if (live && live.textContent !== said) live.textContent = said;
+  document.title = `Game over — ${ctx.table.name} — bloodforge`;
+  wasMine = false;
 }
 
 // Turn changes: the page title, a short sound, a browser notification when the tab is hidden
@@ -301,7 +372,7 @@ function announceTurn(mine, v) {
   const first = wasMine === null;
   wasMine = mine;
   const live = $("announce");
-  if (live) live.textContent = mine ? "Your turn." : `Waiting for ${seatName(v.current_player)}.`;
+  if (live) live.textContent = mine ? "Your turn." : `Waiting for ${(v.actors ?? [v.current_player]).filter((a) => a !== null && a !== undefined).map(seatName).join(" and ") || "the game"}.`;
   if (!mine || first) return;
   document.body.dataset.turnAlerts = String(Number(document.body.dataset.turnAlerts || 0) + 1);
   beep();
@@ -382,7 +453,7 @@ function renderActions() {
     for (const text of groups.get(verb) || []) {
       quick.append(el("button", {
         type: "button", class: verb === "cancel" ? "undo" : "primary", disabled: ctx.busy,
-        dataset: { action: text }, onclick: () => send(text), text: label(text),
+        dataset: withCard({ action: text }, text), onclick: () => send(text), text: label(text),
       }));
     }
     groups.delete(verb);
@@ -392,14 +463,30 @@ function renderActions() {
   for (const [verb, texts] of groups) {
     const details = el("details", { class: "verb-group", open: texts.length <= 12 });
     const count = texts.length > 12 ? ` ${texts.length} options (or click the board)` : ` ${texts.length}`;
-    details.append(el("summary", {}, el("strong", { text: verb }), el("span", { class: "muted small", text: `${count} · ${help.get(verb) || ""}` })));
+    details.append(el("summary", {}, el("strong", { text: verbName(verb, texts) }), el("span", { class: "muted small", text: `${count}${help.get(verb) ? ` · ${help.get(verb)}` : ""}` })));
     const list = el("div", { class: "verb-buttons" });
     for (const text of texts) {
-      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: { action: text }, onclick: () => send(text), text: label(text), title: help.get(verb) || label(text) }));
+      list.append(el("button", { type: "button", disabled: ctx.busy, dataset: withCard({ action: text }, text), onclick: () => send(text), text: label(text), title: help.get(verb) || label(text) }));
     }
     details.append(list);
     box.append(details);
   }
+}
+
+// An action's data attributes, with the card its arguments name (its description on hover).
+function withCard(data, text) {
+  const card = cardIn(text, ctx.staticInfo?.cards);
+  return card ? { ...data, card } : data;
+}
+
+// A verb group's heading: the grammar's label without its arguments ("Move", "Play"), else
+// the verb in words, never its id.
+function verbName(verb, texts) {
+  const spec = ctx.grammar.find((g) => g.kind === verb);
+  const head = spec?.label ? spec.label.split("{")[0].trim() : "";
+  if (head) return head;
+  if (texts.length === 1 && !texts[0].includes(" ")) return ctx.ui.label(texts[0]);
+  return humanize(verb);
 }
 
 // The log with players' names; lines about AI seats are marked, and what happened since your
@@ -410,11 +497,38 @@ function renderLog() {
   const start = Math.max(0, lines.length - 300);
   const isAi = (i) => ctx.table?.seats?.[lineSeat(lines[i])]?.kind === "agent";
   const fresh = replayMode ? lines.length : ctx.seenUpTo ?? lines.length;
+  const battleAt = new Map(battlesOf(ctx.view).filter((b) => Number.isInteger(b.log_index)).map((b) => [b.log_index, b]));
   for (let i = start; i < lines.length; i++) {
     const s = lineSeat(lines[i]);
-    box.append(el("li", { class: `${isAi(i) ? "by-ai" : ""} ${i >= fresh ? "fresh" : ""}`, value: i + 1, dataset: s === null ? {} : { seat: String(s) }, text: withNames(lines[i]) }));
+    const li = el("li", { class: `${isAi(i) ? "by-ai" : ""} ${i >= fresh ? "fresh" : ""}`, value: i + 1, dataset: s === null ? {} : { seat: String(s) } }, ...withCards(withNames(lines[i])));
+    const battle = battleAt.get(i);
+    if (battle) li.append(" ", el("button", { type: "button", class: "battle-link small", dataset: { battle: battle.id }, onclick: () => openBattle(battle, false), text: "⚔ battle" }));
+    box.append(li);
   }
   box.scrollTop = box.scrollHeight;
+}
+
+// A log line with the names of the game's cards as [data-card] words (their text on hover).
+let cardWords = null;
+function withCards(line) {
+  const cards = ctx.staticInfo?.cards;
+  if (!cards) return [line];
+  if (cardWords === null) {
+    const byName = new Map();
+    for (const [id, c] of Object.entries(cards)) if (c?.name && String(c.name).length >= 3 && !byName.has(c.name)) byName.set(String(c.name), id);
+    const names = [...byName.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    cardWords = names.length ? { re: new RegExp(`\\b(${names.join("|")})\\b`, "g"), byName } : { re: null, byName };
+  }
+  if (!cardWords.re) return [line];
+  const out = [];
+  let last = 0;
+  for (const m of line.matchAll(cardWords.re)) {
+    if (m.index > last) out.push(line.slice(last, m.index));
+    out.push(el("span", { class: "card-word", tabindex: "0", dataset: { card: cardWords.byName.get(m[1]) }, text: m[1] }));
+    last = m.index + m[1].length;
+  }
+  if (last < line.length) out.push(line.slice(last));
+  return out;
 }
 
 function renderBanner() {
@@ -430,6 +544,189 @@ function showBanner(text, kind) {
   b.hidden = false;
   b.className = `banner ${kind}`;
   b.textContent = text;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cards (contract 2): a tooltip on every [data-card], and the list of all the game's cards.
+function setupCards() {
+  installCardTips($("card-tip"), () => ctx.staticInfo?.cards);
+  const cards = ctx.staticInfo?.cards;
+  const button = $("cards-button");
+  if (!cards || !Object.keys(cards).length || !button) return;
+  button.hidden = false;
+  button.onclick = () => openCards();
+}
+
+function openCards() {
+  const cards = ctx.staticInfo?.cards || {};
+  const groups = new Map();
+  for (const [id, c] of Object.entries(cards)) {
+    const kind = c?.kind ? humanize(c.kind) : "Other";
+    if (!groups.has(kind)) groups.set(kind, []);
+    groups.get(kind).push([id, c]);
+  }
+  const filter = el("input", { type: "text", class: "cards-filter", placeholder: "Find a card", "aria-label": "Find a card" });
+  const body = el("div", { class: "cards-list" });
+  const paint = () => {
+    const q = filter.value.trim().toLowerCase();
+    clear(body);
+    for (const [kind, list] of [...groups].sort((a, b) => a[0].localeCompare(b[0]))) {
+      const shown = list.filter(([, c]) => !q || `${c?.name ?? ""} ${c?.text ?? ""}`.toLowerCase().includes(q))
+        .sort((a, b) => String(a[1]?.name ?? a[0]).localeCompare(String(b[1]?.name ?? b[0])));
+      if (!shown.length) continue;
+      body.append(el("h3", { text: `${kind} (${shown.length})` }), el("div", { class: "cards-grid" }, ...shown.map(([id, c]) => cardNode(c, id))));
+    }
+  };
+  filter.addEventListener("input", paint);
+  paint();
+  showDialog($("list-dialog"), "All cards", el("div", {}, filter, body), true);
+}
+
+// A dialog with a title and a close button; modal ones dim the page.
+function showDialog(dialog, title, content, modal = false, titleId = null) {
+  clear(dialog).append(el("div", { class: "dialog-head" },
+    el("h2", { id: titleId, text: title }),
+    el("button", { type: "button", class: "dialog-close", "aria-label": "Close", title: "Close", onclick: () => dialog.close(), text: "×" })), content);
+  if (dialog.open) dialog.close();
+  if (modal) dialog.showModal(); else dialog.show();
+  dialog.querySelector(".dialog-close")?.focus({ preventScroll: true });
+  return dialog;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Battles (contract 3): a dialog for each new battle, until dismissed; the log line that ends
+// it has a "battle" button, and the log panel a list of the recent battles.
+function battlesOf(v) {
+  const list = v?.observation?.battles;
+  return Array.isArray(list) ? list.filter((b) => b && b.id !== undefined && b.id !== null) : [];
+}
+
+function renderBattles() {
+  const list = battlesOf(ctx.view);
+  const button = $("battles-button");
+  if (button) {
+    button.hidden = !list.length;
+    button.textContent = `Battles (${list.length})`;
+    button.onclick = () => openBattleList();
+  }
+  const key = `bloodforge.battles.${tableId}.${seat ?? "s"}`;
+  if (!ctx.seenBattles) {
+    try { ctx.seenBattles = new Set(JSON.parse(sessionStorage.getItem(key) || "[]")); } catch { ctx.seenBattles = new Set(); }
+  }
+  const fresh = list.filter((b) => !ctx.seenBattles.has(String(b.id)));
+  if (!fresh.length) return;
+  for (const b of fresh) ctx.seenBattles.add(String(b.id));
+  try { sessionStorage.setItem(key, JSON.stringify([...ctx.seenBattles].slice(-50))); } catch { /* private mode */ }
+  if (replayMode && ctx.replayQuiet) return; // jumping through a replay opens no dialogs
+  openBattle(fresh.at(-1), true);
+}
+
+function openBattleList() {
+  const list = battlesOf(ctx.view);
+  const box = el("ol", { class: "battle-list" }, ...list.slice().reverse().map((b) => el("li", {},
+    el("button", { type: "button", class: "link-button", onclick: () => { $("list-dialog").close(); openBattle(b, false); }, text: withNames(b.title || "Battle") }),
+    b.result ? el("div", { class: "muted small", text: withNames(b.result) }) : null)));
+  showDialog($("list-dialog"), "Recent battles", box, true);
+}
+
+function openBattle(b, animate) {
+  const dialog = $("battle-dialog");
+  dialog.dataset.battle = String(b.id);
+  const colour = (s) => (ctx.ui.seatColour ? ctx.ui.seatColour(s) : null);
+  const sides = (Array.isArray(b.sides) ? b.sides : []).map((side) => {
+    const rolls = Array.isArray(side.rolls) ? side.rolls : [];
+    const lines = [
+      el("div", { class: "battle-side-name" },
+        Number.isInteger(side.seat) && colour(side.seat) ? el("span", { class: "swatch", style: `background:${colour(side.seat)}` }) : null,
+        el("strong", { text: withNames(side.name ?? (Number.isInteger(side.seat) ? seatName(side.seat) : "Side")) })),
+    ];
+    if (rolls.length) {
+      lines.push(el("div", { class: "dice" }, ...rolls.map((r) => el("span", {
+        class: `die${r.hit ? " hit" : ""}${r.hit === false ? " miss" : ""}`, dataset: { face: String(r.face ?? "") },
+        title: `${r.label ?? "die"}: ${r.face ?? ""}${r.hit ? " (hit)" : r.hit === false ? " (miss)" : ""}`, text: String(r.face ?? "?") }))));
+    }
+    const tiles = Array.isArray(side.tiles) ? side.tiles : [];
+    if (tiles.length) lines.push(el("div", { class: "battle-tiles-row" }, ...tiles.map((x) => el("span", { class: "btile-chip", text: String(x) }))));
+    const mods = Array.isArray(side.modifiers) ? side.modifiers : [];
+    if (mods.length) lines.push(el("div", { class: "battle-mods small" }, `Modifiers: ${mods.join(", ")}`));
+    const facts = [["Total", side.total], ["Hits", side.hits]].filter(([, x]) => x !== undefined && x !== null && x !== "");
+    if (facts.length) lines.push(el("div", { class: "battle-facts" }, ...facts.map(([k, x]) => el("span", {}, `${k} `, el("strong", { text: String(x) })))));
+    const losses = Array.isArray(side.losses) ? side.losses : [];
+    lines.push(el("div", { class: "battle-losses small" }, losses.length ? `Losses: ${losses.join(", ")}` : "No losses"));
+    return el("div", { class: "battle-col" }, ...lines);
+  });
+  const content = el("div", { class: "battle-body" },
+    el("div", { class: "battle-sides" }, ...sides),
+    b.result ? el("p", { class: "battle-result", text: withNames(b.result) }) : null,
+    el("div", { class: "dialog-actions" }, el("button", { type: "button", class: "primary", onclick: () => dialog.close(), text: "OK" })));
+  showDialog(dialog, withNames(b.title || "Battle"), content, false, "battle-title");
+  if (animate) rollDice(dialog);
+}
+
+// The dice tumble for a moment before showing their faces (not with reduced motion).
+function rollDice(box) {
+  const dice = [...box.querySelectorAll(".die")];
+  if (!dice.length || reducedMotion()) return;
+  const faces = dice.map((d) => d.textContent);
+  box.classList.add("rolling");
+  let n = 0;
+  const timer = setInterval(() => {
+    n += 1;
+    dice.forEach((d, i) => { d.textContent = n >= 8 ? faces[i] : String(1 + Math.floor(Math.random() * 6)); });
+    if (n >= 8) { clearInterval(timer); box.classList.remove("rolling"); }
+  }, 70);
+}
+
+// ---------------------------------------------------------------------------------------------
+// End of game (contract 4): the summary dialog, once per page, reopened from the prompt.
+function renderSummary() {
+  const v = ctx.view;
+  if (!v?.terminal || !v.summary || ctx.summaryShown) return;
+  if (replayMode) return; // the replay offers it from the prompt instead
+  ctx.summaryShown = true;
+  openSummary(v);
+}
+
+function openSummary(v) {
+  const s = v.summary;
+  const winners = s.winners ?? [];
+  const heading = winners.length ? `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "No winner";
+  const mineWon = seat !== null && winners.includes(seat);
+  const scores = el("table", { class: "summary-scores" },
+    el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Plays" }), el("th", { text: humanize(s.scores?.[0]?.label ?? "Score") }))),
+    el("tbody", {}, ...(s.scores || []).map((row) => el("tr", { class: winners.includes(row.seat) ? "winner-row" : "" },
+      el("td", {}, el("strong", { text: seatName(row.seat) }), winners.includes(row.seat) ? " 🏆" : ""),
+      el("td", { text: row.role || roleOf(row.seat) || "" }),
+      el("td", { text: String(row.value ?? row.score) })))));
+  const stats = (s.statistics || []).filter((x) => x && x.label);
+  const statBox = stats.length ? el("details", { class: "summary-stats", open: stats.length <= 14 },
+    el("summary", { text: `How the game went (${stats.length})` }),
+    el("dl", { class: "readable" }, ...stats.flatMap((x) => [el("dt", { text: x.label }), el("dd", { text: String(x.value) })]))) : null;
+  const rematch = el("button", { type: "button", class: "primary", dataset: { rematch: "1" }, onclick: () => startRematch(rematch), text: "Rematch" });
+  const suffix = location.hash;
+  const replayLink = el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay${suffix}`, text: "Watch the replay" });
+  const content = el("div", { class: "summary-body" },
+    seat !== null ? el("p", { class: `summary-you ${mineWon ? "won" : ""}`, text: mineWon ? "You won!" : winners.length ? "You did not win this time." : "" }) : null,
+    s.reason ? el("p", { class: "summary-reason", text: withNames(s.reason) }) : null,
+    scores, statBox,
+    el("div", { class: "dialog-actions" }, rematch, replayMode ? null : replayLink,
+      el("a", { class: "button", href: "/", text: "Lobby" })));
+  showDialog($("summary-dialog"), heading, content, true, "summary-title");
+}
+
+// A new table with the same game, parameters and seats; this browser keeps the new seats'
+// links (a hot-seat game goes on) and goes to its own seat there.
+async function startRematch(button) {
+  button.disabled = true;
+  try {
+    const made = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/rematch`);
+    for (const link of made.links || []) rememberSeat(made.table.id, link.seat, link.token, `${made.table.name} — ${link.name} (seat ${link.seat + 1})`);
+    const mine = (made.links || []).find((l) => l.seat === seat) ?? (seat === null ? null : made.links?.[0]);
+    location.href = mine ? mine.url : made.spectator_url;
+  } catch (err) {
+    button.disabled = false;
+    toast(`No rematch: ${err.message}`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -464,17 +761,73 @@ async function startReplay() {
     if (ev.key === "ArrowLeft") go(Number(slider.value) - 1);
     if (ev.key === "ArrowRight") go(Number(slider.value) + 1);
   });
+  ctx.viewSeat = seat;
+  setupViewpoints();
+  await loadHistory();
+  await showPly(table.ply);
+}
+
+// Whose view the replay shows: the spectator's, your own seat's, and once the game is over
+// every seat's (nothing is hidden any more; the server refuses the others while it runs).
+function setupViewpoints() {
+  const select = $("rp-view");
+  const over = ctx.table.status === "over";
+  clear(select).append(el("option", { value: "", text: "Spectator" }));
+  for (const s of ctx.table.seats) {
+    if (!over && s.seat !== seat) continue;
+    select.append(el("option", { value: String(s.seat), text: `${s.name}${roleOf(s.seat) ? ` (${roleOf(s.seat)})` : ""}` }));
+  }
+  select.value = ctx.viewSeat === null ? "" : String(ctx.viewSeat);
+  select.onchange = async () => {
+    ctx.viewSeat = select.value === "" ? null : Number(select.value);
+    await loadHistory();
+    await showPly(Number($("rp-slider").value));
+  };
+}
+
+async function loadHistory() {
   try {
-    const q = seat === null ? "" : `?seat=${seat}`;
+    const q = ctx.viewSeat === null ? "" : `?seat=${ctx.viewSeat}`;
     ctx.history = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/history${q}`, undefined, token);
   } catch { ctx.history = []; }
-  await showPly(table.ply);
+  renderMoves();
+}
+
+// Every entry of the game as a clickable line worded by the grammar's labels.
+function moveText(h) {
+  const who = h.seat === null || h.seat === undefined ? "Game" : seatName(h.seat);
+  if (!h.action) return `${who}: a hidden move`;
+  let what = h.action;
+  try { what = ctx.ui.label(h.action); } catch { /* the text itself */ }
+  return `${who}: ${what}`;
+}
+
+function renderMoves() {
+  const panel = $("moves-panel");
+  const box = clear($("moves"));
+  panel.hidden = !ctx.history?.length;
+  (ctx.history || []).forEach((h, i) => {
+    box.append(el("li", { value: i + 1 }, el("button", {
+      type: "button", class: "move-link", dataset: { ply: String(i + 1) }, onclick: () => showPly(i + 1), text: moveText(h),
+    })));
+  });
+}
+
+function markMove(ply) {
+  const box = $("moves");
+  for (const b of box.querySelectorAll(".move-link.current")) b.classList.remove("current");
+  const now = box.querySelector(`.move-link[data-ply="${ply}"]`);
+  if (now) {
+    now.classList.add("current");
+    const top = now.offsetTop - box.offsetTop;
+    if (top < box.scrollTop || top > box.scrollTop + box.clientHeight - 24) box.scrollTop = Math.max(0, top - box.clientHeight / 2);
+  }
 }
 
 let replaySeq = 0;
 async function showPly(ply) {
   const seq = ++replaySeq;
-  const q = seat === null ? "" : `?seat=${seat}`;
+  const q = ctx.viewSeat === null || ctx.viewSeat === undefined ? "" : `?seat=${ctx.viewSeat}`;
   let r;
   try {
     r = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay/${ply}${q}`, undefined, token);
@@ -485,11 +838,13 @@ async function showPly(ply) {
   if (seq !== replaySeq) return;
   $("rp-slider").value = String(ply);
   const last = ply > 0 && ctx.history ? ctx.history[ply - 1] : null;
-  const what = last ? ` · last: ${seatName(last.seat)}${last.action ? ` — ${last.action}` : ""}` : "";
-  $("rp-label").textContent = `action ${ply} of ${r.plies}${what}`;
+  const what = last ? ` · last: ${moveText(last)}` : "";
+  $("rp-label").textContent = `Move ${ply} of ${r.plies}${what}`;
   ctx.logLines = r.log;
-  ctx.view = { ...r, legal: [], version: ply, table: ctx.table, result: null };
+  ctx.replayQuiet = ply < r.plies; // only the latest position opens battle dialogs
+  ctx.view = { ...r, legal: [], version: ply, table: ctx.table, result: r.terminal ? ctx.table.result : null };
   render();
+  markMove(ply);
   if (r.terminal) showBanner("Replay: the game is over at this point.", "over");
   else $("banner").hidden = true;
 }

@@ -4,7 +4,7 @@
 // whose type fits (a cell: area/square/hex; a piece: unit; a hand item: its kind); one action
 // left is played at once, several open a menu or wait for the next click. The game's view.js
 // only gives the look (colours, glyphs, shapes; see docs/browser.md).
-import { clear, el, svg } from "/static/common.js";
+import { cardIn, clear, el, reducedMotion, svg } from "/static/common.js";
 import { CELL_TYPES, candidates, grammarMap, label as fillLabel, openArgs, parse, ready } from "/static/boards/actions.js";
 import { layout as areasLayout } from "/static/boards/areas.js";
 import { pointsAttr } from "/static/boards/geometry.js";
@@ -73,6 +73,8 @@ export function createBoard(ctx, look = {}) {
   }
   for (const x of lay.extras) layers.extras.append(svg("text", { x: x.x, y: x.y, class: x.class, "font-size": u * 0.5, "dominant-baseline": "middle", text: x.text }));
   clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legend());
+  const zoom = zoomable(root, lay.viewBox, ctx.board);
+  const cards = () => ctx.staticInfo?.cards || null;
 
   function kindFill(kind) {
     if (!kind) return KIND_FILLS[0];
@@ -197,7 +199,8 @@ export function createBoard(ctx, look = {}) {
     menu.append(el("div", { class: "menu-title", text: title }));
     const sorted = found.slice().sort((a, b) => label(a.text).localeCompare(label(b.text), undefined, { numeric: true }));
     for (const a of sorted) {
-      menu.append(el("button", { type: "button", dataset: { action: a.text }, onclick: () => { closeMenu(); picks = []; ctx.act(a.text); }, text: label(a.text) }));
+      const card = cardIn(a.text, cards());
+      menu.append(el("button", { type: "button", dataset: card ? { action: a.text, card } : { action: a.text }, onclick: () => { closeMenu(); picks = []; ctx.act(a.text); }, text: label(a.text) }));
     }
     menu.append(el("button", { type: "button", class: "muted", onclick: () => { closeMenu(); picks = []; paint(); }, text: "Close" }));
     menu.hidden = false;
@@ -271,8 +274,13 @@ export function createBoard(ctx, look = {}) {
     drawHand(b.hand, open, picked);
   }
 
+  // Where each piece was drawn last time (by its id, else owner, kind and label), so that a
+  // piece that changed cells glides there briefly (never with prefers-reduced-motion).
+  let lastSpots = new Map();
   function drawPieces(pieces, open, picked) {
     clear(layers.pieces);
+    const spotsNow = new Map();
+    const moved = [];
     const byCell = group(pieces);
     for (const [at, list] of byCell) {
       const c = cells.get(at);
@@ -305,6 +313,15 @@ export function createBoard(ctx, look = {}) {
         const id = p.id !== undefined && p.id !== null ? String(p.id) : null;
         const g = token(p, x, y, r * (wide > 1 ? 0.85 : 1), style, "piece");
         g.dataset.at = at;
+        const key = id ?? `${p.owner ?? ""}|${p.kind ?? ""}|${p.label ?? ""}`;
+        if (!spotsNow.has(key)) spotsNow.set(key, []);
+        spotsNow.get(key).push({ at, x, y });
+        moved.push({ key, at, x, y, g });
+        const card = p.card ?? (cards() && Object.prototype.hasOwnProperty.call(cards(), String(p.kind)) ? String(p.kind) : null);
+        if (card && cards()?.[card]) {
+          g.setAttribute("data-card", card);
+          if (!g.hasAttribute("tabindex")) g.setAttribute("tabindex", "0");
+        }
         if (p.owner !== undefined && p.owner !== null) g.dataset.owner = String(p.owner);
         if (id !== null) {
           g.dataset.unit = id;
@@ -320,6 +337,27 @@ export function createBoard(ctx, look = {}) {
           g.addEventListener("keydown", (ev) => keyClick(ev, g));
         }
         layers.pieces.append(g);
+      });
+    }
+    animateMoves(moved, spotsNow);
+  }
+
+  function animateMoves(drawn, spotsNow) {
+    const before = lastSpots;
+    lastSpots = spotsNow;
+    if (!before.size || reducedMotion()) return;
+    for (const [key, now] of spotsNow) {
+      const old = before.get(key);
+      if (!old) continue;
+      const oldCells = new Set(old.map((s) => s.at)), nowCells = new Set(now.map((s) => s.at));
+      const left = old.filter((s) => !nowCells.has(s.at));
+      const arrived = drawn.filter((d) => d.key === key && !oldCells.has(d.at));
+      if (!left.length || !arrived.length || arrived.length > 6) continue;
+      arrived.forEach((d, i) => {
+        const from = left[Math.min(i, left.length - 1)];
+        d.g.classList.add("moving");
+        d.g.animate?.([{ transform: `translate(${from.x - d.x}px, ${from.y - d.y}px)` }, { transform: "translate(0px, 0px)" }],
+          { duration: 380, easing: "ease-out" });
       });
     }
   }
@@ -391,6 +429,8 @@ export function createBoard(ctx, look = {}) {
         dataset: { hand: String(item.id) }, title: item.label ?? String(item.id),
         onclick: (ev) => onClick([{ value: String(item.id), type: handType(item) }], ev, item.label ?? String(item.id)),
       });
+      const handCard = item.card ?? (cards() && Object.prototype.hasOwnProperty.call(cards(), String(item.id)) ? String(item.id) : null);
+      if (handCard && cards()?.[handCard]) button.setAttribute("data-card", handCard);
       const inner = look.handItem ? look.handItem(item, view) : null;
       button.append(...(inner ? [inner].flat() : [el("span", { class: "hand-label", text: item.label ?? String(item.id) })]));
       if (item.count > 1) button.append(el("span", { class: "hand-count", text: `×${item.count}` }));
@@ -404,7 +444,92 @@ export function createBoard(ctx, look = {}) {
     return "Click a highlighted place on the board or in your hand, or choose an action on the right.";
   }
 
-  return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay };
+  return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay, zoom };
+}
+
+// Zoom and pan of a board's SVG through its viewBox: the wheel zooms at the pointer, two
+// fingers pinch, one finger or the mouse drags a zoomed board, and +, - and reset buttons
+// (keyboard reachable) sit in the board's corner. A drag never ends in a click on a cell.
+export function zoomable(root, base, holder) {
+  const [bx, by, bw, bh] = base.map(Number);
+  let scale = 1, cx = bx + bw / 2, cy = by + bh / 2;
+  const apply = () => {
+    scale = Math.min(8, Math.max(1, scale));
+    const w = bw / scale, h = bh / scale;
+    cx = Math.min(bx + bw - w / 2, Math.max(bx + w / 2, cx));
+    cy = Math.min(by + bh - h / 2, Math.max(by + h / 2, cy));
+    root.setAttribute("viewBox", [cx - w / 2, cy - h / 2, w, h].map((v) => +v.toFixed(4)).join(" "));
+    root.classList.toggle("zoomed", scale > 1.001);
+    root.dataset.zoom = scale.toFixed(2);
+  };
+  // the board point under a screen point (the SVG keeps its aspect ratio, centred)
+  const toBoard = (clientX, clientY) => {
+    const r = root.getBoundingClientRect();
+    const w = bw / scale, h = bh / scale;
+    const k = Math.min(r.width / w, r.height / h) || 1;
+    const ox = r.left + (r.width - w * k) / 2, oy = r.top + (r.height - h * k) / 2;
+    return [cx - w / 2 + (clientX - ox) / k, cy - h / 2 + (clientY - oy) / k, k];
+  };
+  const zoomAt = (factor, clientX, clientY) => {
+    if (clientX === undefined) { scale *= factor; apply(); return; }
+    const [px, py] = toBoard(clientX, clientY);
+    const old = scale;
+    scale = Math.min(8, Math.max(1, scale * factor));
+    const f = old / scale;
+    cx = px + (cx - px) * f;
+    cy = py + (cy - py) * f;
+    apply();
+  };
+  root.addEventListener("wheel", (ev) => {
+    ev.preventDefault();
+    zoomAt(Math.exp(-ev.deltaY * 0.0015), ev.clientX, ev.clientY);
+  }, { passive: false });
+  const pointers = new Map();
+  let dragged = false, pinch = null;
+  root.addEventListener("pointerdown", (ev) => {
+    pointers.set(ev.pointerId, { x: ev.clientX, y: ev.clientY });
+    dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1 };
+    }
+  });
+  root.addEventListener("pointermove", (ev) => {
+    const prev = pointers.get(ev.pointerId);
+    if (!prev) return;
+    const now = { x: ev.clientX, y: ev.clientY };
+    pointers.set(ev.pointerId, now);
+    if (pointers.size >= 2 && pinch) {
+      const [a, b] = [...pointers.values()];
+      const d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      zoomAt(d / pinch.d, (a.x + b.x) / 2, (a.y + b.y) / 2);
+      pinch.d = d;
+      dragged = true;
+      return;
+    }
+    if (scale <= 1.001 || (ev.pointerType === "mouse" && !(ev.buttons & 1))) return;
+    const dx = now.x - prev.x, dy = now.y - prev.y;
+    if (!dragged && Math.hypot(dx, dy) < 3) { pointers.set(ev.pointerId, prev); return; }
+    const k = toBoard(0, 0)[2];
+    cx -= dx / k;
+    cy -= dy / k;
+    dragged = true;
+    apply();
+  });
+  const up = (ev) => { pointers.delete(ev.pointerId); if (pointers.size < 2) pinch = null; };
+  root.addEventListener("pointerup", up);
+  root.addEventListener("pointercancel", up);
+  root.addEventListener("pointerleave", up);
+  // a drag or pinch is not a click on what lies under the finger
+  root.addEventListener("click", (ev) => { if (dragged) { ev.stopPropagation(); ev.preventDefault(); dragged = false; } }, true);
+  const button = (text, label, onclick) => el("button", { type: "button", class: "zoom-button", "aria-label": label, title: label, onclick, text });
+  const controls = el("div", { class: "zoom-controls", role: "group", "aria-label": "Zoom" },
+    button("+", "Zoom in", () => zoomAt(1.4)),
+    button("−", "Zoom out", () => zoomAt(1 / 1.4)),
+    button("⟲", "Reset zoom", () => { scale = 1; cx = bx + bw / 2; cy = by + bh / 2; apply(); }));
+  holder.append(controls);
+  apply();
+  return { zoomAt, reset: () => { scale = 1; apply(); }, get scale() { return scale; } };
 }
 
 // Whether (x, y) lies inside the polygon `points` (even-odd rule).
