@@ -45,3 +45,43 @@ def test_serve_prints_the_address_and_serves_the_lobby(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_a_second_serve_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> None:
+    """Issue 19 item 10: a second server on one SQLite file would serve stale tables."""
+    env_free = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    data = str(tmp_path / "data")
+    first = subprocess.Popen(
+        [sys.executable, "-m", "bloodforge.cli.main", "serve", "--port", str(free_port()), "--data-dir", data],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env_free,
+    )
+    try:
+        assert first.stdout is not None
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "open http://" not in first.stdout.readline():
+            pass
+        second = subprocess.run(
+            [sys.executable, "-m", "bloodforge.cli.main", "serve", "--port", str(free_port()), "--data-dir", data],
+            capture_output=True, text=True, env=env_free, timeout=60,
+        )
+        assert second.returncode == 1
+        assert f"another bloodforge server (process {first.pid}) is already using" in second.stderr
+        assert "PostgreSQL" in second.stderr
+        assert "open http://" not in second.stdout
+    finally:
+        first.terminate()
+        first.wait(timeout=20)
+    again = subprocess.Popen(  # the first one stopped: the file is free again
+        [sys.executable, "-m", "bloodforge.cli.main", "serve", "--port", str(free_port()), "--data-dir", data],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env_free,
+    )
+    try:
+        assert again.stdout is not None
+        deadline = time.monotonic() + 30
+        seen = ""
+        while time.monotonic() < deadline and "open http://" not in seen:
+            seen = again.stdout.readline()
+        assert "open http://" in seen
+    finally:
+        again.terminate()
+        again.wait(timeout=20)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from starlette.types import ASGIApp
 
 from .app import create_app
 from .config import DEFAULT_DATA_DIR, Settings, default_db_url, normalise_db_url
+from .filelock import DatabaseInUseError, lock_sqlite
 
 
 def serve(
@@ -28,12 +30,21 @@ def serve(
     raises; the sweep timing, which tests shorten). `forwarded_allow_ips`: see `uvicorn_config`."""
     url = normalise_db_url(db_url) if db_url else default_db_url(Path(data_dir))
     settings = Settings(db_url=url, ai_delay=ai_delay, ai_time_budget=ai_time_budget, **options)
+    try:
+        lock = lock_sqlite(url)  # held until the process ends
+    except DatabaseInUseError as err:
+        print(f"bloodforge: {err}", file=sys.stderr, flush=True)
+        raise SystemExit(1) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     print(f"bloodforge: database {_redact(url)}")
     print(f"bloodforge: open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)
     config = uvicorn_config(create_app(settings), host=host, port=port, forwarded_allow_ips=forwarded_allow_ips)
-    uvicorn.Server(config).run()
+    try:
+        uvicorn.Server(config).run()
+    finally:
+        if lock is not None:
+            lock.close()
 
 
 def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: str | None = None) -> uvicorn.Config:
