@@ -165,3 +165,35 @@ def test_a49_r_col_5_a_collision_that_fells_both_enemies_leaves_the_pusher_the_w
     st.apply("choose 2,0", 0)  # into Lienne: one roll of 6 for both
     assert st.is_terminal()
     assert st.returns() == [1.0, 0.0, 0.0]
+
+
+def test_r_env_3_the_turning_spray_removes_flat_tiles_underneath_whoever_owns_them() -> None:
+    units = [{"id": "vhrak", "hex": "-4,0"}, {"id": "ulwazi", "hex": "-5,1"}, {"id": "maere", "hex": "-5,2"},
+             {"id": "malvarra", "hex": "-5,0"}]
+    params = {"players": 3, "champions": ["vhrak", "ulwazi", "maere"], "boss": "malvarra"}
+    tiles = [*SPRAY, {"env": "spike_traps", "anchor": "0,2"},  # ownerless, one hex the spray turns onto
+             {"env": "spectral_thorns", "anchor": "-1,3", "owner": "maere"},  # partly under the turned spray
+             {"env": "bloodshard_columns", "anchor": "1,1"},  # solid: another component type, it stays
+             {"env": "spike_traps", "anchor": "-4,4"}]  # nowhere near: it stays
+    order = ["env:hellfire_spray", "vhrak", "ulwazi", "maere", "malvarra"]
+    pos = {"units": units, "order": order, "active": "env:hellfire_spray", "tiles": tiles}
+    st = scenario(params, pos, {"decks": {"envcards:hellfire_spray": ["env_1"]}})
+    spray = next(t for t in st.board.tiles if t.env == "hellfire_spray")
+    assert (0, 2) in spray.hexes
+    assert (1, 1) in spray.hexes
+    left = sorted((t.env, t.anchor) for t in st.board.tiles)
+    assert left == [("bloodshard_columns", (1, 1)), ("hellfire_spray", (0, 0)), ("spike_traps", (-4, 4))]
+    assert "Spike Traps under Hellfire Spray is removed from the arena" in st.event_log(None)
+
+
+def test_r_env_3_a_tile_laid_on_another_flat_tile_of_any_owner_removes_it() -> None:
+    params = {"players": 3, "champions": ["maere", "vhrak", "cynwrig"], "boss": None}
+    pos = {"units": [{"id": "maere", "hex": "0,0", "pool": pool(1, 2, 4, 1)}, {"id": "vhrak", "hex": "2,0"},
+                     {"id": "cynwrig", "hex": "-4,0"}, {"id": "samalira", "hex": "-1,0"}],
+           "order": ["maere", "vhrak", "cynwrig"], "active": "maere",
+           "tiles": [{"env": "trap", "anchor": "3,-1", "owner": "cynwrig"}]}
+    st = scenario(params, pos, {"d20": [5]})
+    st.apply("attack thorn_bind", 0)
+    st.apply("target vhrak", 0)
+    assert [(t.env, t.owner) for t in st.board.tiles] == [("spectral_thorns", "maere")]
+    assert (3, -1) in st.board.tiles[0].hexes

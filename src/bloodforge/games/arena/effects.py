@@ -121,7 +121,10 @@ def hit_by_tile(w: World, u: Unit, t: Tile) -> None:
             resolve(w, item)
 
 
-def place_tile(w: World, env_id: str, anchor: Hex, owner: str | None) -> Tile | None:
+def place_tile(w: World, env_id: str, anchor: Hex, owner: str | None, stack: bool = True) -> Tile | None:
+    """Lay a tile of `env_id` at `anchor`. During play (`stack`) a tile laid on another of the
+    same component type removes the bottom one (R-ENV-3); setup and scenarios lay their tiles
+    as they are given."""
     env = w.content.environmental(env_id)
     hexes = []
     for off in env.shape:
@@ -132,19 +135,30 @@ def place_tile(w: World, env_id: str, anchor: Hex, owner: str | None) -> Tile | 
             hexes.append(h)
     if not hexes:
         return None
-    # a tile laid on another of the same type removes the bottom one (R-ENV-3, A61)
-    same = env.kind
-    w.board.tiles = [t for t in w.board.tiles
-                     if not (w.content.environmental(t.env).kind == same and set(t.hexes) <= set(hexes)
-                             and t.owner == owner and t.env == env_id)]
     w.board.next_tile += 1
     tile = Tile(f"t{w.board.next_tile}", env_id, anchor, sorted(hexes), owner)
     w.board.tiles.append(tile)
     w.log(f"{env.name} is laid at {hex_id(anchor)}", kind="tile")
+    if stack:
+        remove_stacked(w, tile)
     for u in list(w.living()):
         if u.hex in tile.hexes:
             hit_by_tile(w, u, tile)
     return tile
+
+
+def remove_stacked(w: World, top: Tile) -> None:
+    """R-ENV-3: an Environmental moved (or laid) on top of another of the same component type
+    (flat on flat, solid on solid) removes the bottom one from the Arena, whoever owns either and
+    whatever Environmental it is; sharing one space is lying on top of it (ruling 17)."""
+    kind = w.content.environmental(top.env).kind
+    over = set(top.hexes)
+    for t in list(w.board.tiles):
+        if t is top or w.content.environmental(t.env).kind != kind or not over & set(t.hexes):
+            continue
+        w.board.tiles.remove(t)
+        w.log(f"{w.content.environmental(t.env).name} under {w.content.environmental(top.env).name} is removed "
+              f"from the arena", kind="tile", removed=t.env, by=top.env)
 
 
 # -- the queue ---------------------------------------------------------------------------------

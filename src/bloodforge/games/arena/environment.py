@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .effects import check_end, discard_card, hit_by_tile, place_tile
+from .effects import check_end, discard_card, hit_by_tile, place_tile, remove_stacked
 from .hexes import distance, hex_id, parse_hex, rotate
 from .model import Unit
 from .npc import goal, minion_act
@@ -23,7 +23,7 @@ def setup(w: World, env_id: str, owner: str | None) -> None:
     for anchor in env.placements:
         h = parse_hex(anchor)
         assert h is not None
-        place_tile(w, env_id, h, owner)
+        place_tile(w, env_id, h, owner, stack=False)
 
 
 def env_turn(w: World, env_id: str) -> None:
@@ -92,6 +92,7 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
                              if h in w.cells)
             t.turns += amount
             w.log(f"{env.name} turns", kind="environment")
+            remove_stacked(w, t)  # R-ENV-3: a moving tile removes one of its type underneath
             for u in list(w.living()):
                 if u.hex in t.hexes and u.hex not in before:
                     hit_by_tile(w, u, t)  # the hazard moves onto them (R-HAZ-2, E3)

@@ -105,7 +105,7 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
                 raise ScenarioError(f"tiles: unknown environmental {t.env!r}")
             anchor = parse_hex(t.anchor)
             assert anchor is not None
-            place_tile(w, t.env, anchor, t.owner)
+            place_tile(w, t.env, anchor, t.owner, stack=False)
     else:
         b.tiles = [t for t in b.tiles if all(h in w.cells for h in t.hexes)]
     for uid in pos.remove:
