@@ -261,7 +261,7 @@ def test_n3_an_npcs_d8_special_dice_resolve_right_after_its_roll() -> None:
         {"d6": [1, 2, 3, 4], "d8": [4], "decks": {"actions:malvarra": ["feast"]}},
     )
     log = st.event_log(None)
-    i = log.index("Mal'varra rolls atk:1 atk:2 atk:3 be:4 bleed:4 (singles)")
+    i = log.index("Mal'varra rolls Attack 1, Attack 2, Attack 3, Blood Energy 4, Bleed 4 (Singles)")
     assert log[i + 1].startswith("Mal'varra takes 3 (Bleed die)")  # before energy and targeting
     assert log[i + 2] == "Mal'varra gains 4 Blood Energy (now 4)"
 

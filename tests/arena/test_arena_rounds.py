@@ -25,7 +25,7 @@ def test_r_ini_1_a3_cards_are_chosen_secretly_by_all_at_once() -> None:
     assert obs["units"][0]["picked"] is True
     assert obs["my_pick"] is None
     assert st.observation(0)["my_pick"] == "plunder"
-    assert "you (Vhrak) choose plunder" in st.event_log(0)
+    assert "you (Vhrak) choose Plunder" in st.event_log(0)
     assert not any("plunder" in t for t in st.event_log(1))
     with pytest.raises(IllegalAction):
         st.apply("pick lunge", 0)  # already committed

@@ -8,7 +8,7 @@ An ability is addressed by a reference string (`card:<champion>:<card>:immediate
 from __future__ import annotations
 
 from .content import Ability, Effect
-from .dice import roll_pool
+from .dice import die_word, roll_pool
 from .effects import drain
 from .model import Pending, QItem, Unit
 from .world import World
@@ -59,7 +59,7 @@ def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int
     ab = ability_by_ref(w, ref)
     cands = candidates(w, owner, ab)
     if not cands:
-        w.log(f"{owner.name}'s {ab.name or ref.split(':')[2]} finds no one and misses", kind="ability")
+        w.log(f"{owner.name}'s {ab.name or 'ability'} finds no one and misses", kind="ability")
         return
     seat = decider(w, owner)
     if subject is None:
@@ -90,8 +90,8 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
     """Turn steps 1-2 (R-TURN-1/2, R-D8-1/2, N2/N3): roll the whole pool, then every d8 Special
     die resolves its face (in pool order: with the house dice the order never matters)."""
     faces = roll_pool(w, u)
-    shown = " ".join(f"{d.kind}:{d.face}" for d in u.pool)
-    w.log(f"{u.name} rolls {shown} ({u.rolled_category})", kind="roll")
+    shown = ", ".join(f"{die_word(w, d.kind)} {d.face}" for d in u.pool)
+    w.log(f"{u.name} rolls {shown} ({(u.rolled_category or 'singles').capitalize()})", kind="roll")
     del faces
     for i, d in enumerate(u.pool):
         if not d.is_special or d.face is None:

@@ -6,7 +6,7 @@ from .content import CATEGORY_RANK, Attack, Effect
 from .dice import base_damage, gain_die, remove_die
 from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
-from .model import BE, TEMP, QItem, Unit
+from .model import ATTACK, BE, TEMP, QItem, Unit
 from .world import World
 
 
@@ -30,6 +30,18 @@ def attack_options(w: World, u: Unit) -> list[Attack]:
     """Every attack of the available category or a lower one (R-ATT-4)."""
     rank = available_rank(u)
     return [a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank]
+
+
+def offered_attacks(w: World, u: Unit) -> list[Attack]:
+    """The attacks a player is offered (issue 18 defect 2, "Choosing your target(s)"): those
+    with an enemy in range; when none has, a single way to give the Attack action up, which
+    by R-ATT-9 resolves nothing but gains 1 bonus die (the rules allow it, so it stays
+    offered, worded as what it does). While some attack reaches an enemy, the ones that reach
+    nobody are not offered (a house ruling in docs/games/arena.md: trading a sure hit for a
+    bonus die is not worth a button that reads like an attack)."""
+    options = attack_options(w, u)
+    reaching = [a for a in options if in_range(w, u, a)]
+    return reaching or options[:1]
 
 
 def base_attributes(w: World, u: Unit) -> tuple[int, int, int]:
@@ -86,7 +98,8 @@ def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
 
 def whiff(w: World, u: Unit, atk: Attack) -> None:
     """R-ATT-9: nothing of the attack resolves; the attacker gains 1 bonus die instead."""
-    w.log(f"{u.name} uses {atk.name} but no enemy is in range: nothing resolves", kind="attack", unit=u.uid,
+    w.log(f"{u.name} gives up the attack: no enemy is in range, so {u.name} gains a bonus die", kind="attack",
+          unit=u.uid,
           attack=atk.id, category=atk.category, targets=[], whiff=True)
     u.attacked = True
     w.board.queue.append(QItem(_bonus_die_effect(), u.uid, u.uid, {"why": "no target in range"}))
@@ -101,17 +114,25 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     """R-DMG-1..5 with A18: damage = attack dice + text + modifiers, dealt to each target; then the
     effect text in printed order (self effects once, target effects per target)."""
     u.attacked = True
-    bonus = atk.damage + u.mods.get("damage", 0)
+    parts: list[tuple[str, int]] = []  # the modifiers, with their sources (for the battle view)
+    if atk.damage:
+        parts.append((atk.name, atk.damage))
+    if u.mods.get("damage", 0):
+        parts.append(("this turn's bonuses", u.mods["damage"]))
     for d in u.pool:
         if d.face is not None and not d.fresh and d.is_special and w.content.special_die(d.kind).timing == "attack":
-            bonus += d.face
+            parts.append((f"{w.content.special_die(d.kind).name} die", d.face))
     extra = [e for e in atk.effects if e.op == "attack_damage"]
     for e in extra:
-        bonus += e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)
+        parts.append((atk.name, e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)))
+    bonus = sum(n for _, n in parts)
     total = base_damage(u) + bonus
     names = ", ".join(t.name for t in targets)
-    w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack", unit=u.uid,
-          attack=atk.id, category=atk.category, targets=[t.uid for t in targets], damage=total)
+    dice = [["Attack" if d.kind == ATTACK else "Temporary", d.face] for d in u.pool
+            if d.is_attack and d.face is not None and not d.fresh]
+    w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack",
+          unit=u.uid, attack=atk.id, attack_name=atk.name, category=atk.category, targets=[t.uid for t in targets],
+          damage=total, dice=dice, parts=[[why, n] for why, n in parts])
     dealt = 0
     fallen: list[Unit] = []
     hurt: list[Unit] = []

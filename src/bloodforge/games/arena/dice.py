@@ -8,6 +8,17 @@ from .model import ATTACK, BE, TEMP, Die, Unit
 from .world import World
 
 
+def die_word(w: World, kind: str) -> str:
+    """A die kind as players name it ("Temporary Attack", "Bleed"), for log lines."""
+    words = {ATTACK: "Attack", TEMP: "Temporary Attack", BE: "Blood Energy"}
+    if kind in words:
+        return words[kind]
+    try:
+        return w.content.special_die(kind).name
+    except KeyError:
+        return "Special"
+
+
 def attack_faces(u: Unit) -> list[int]:
     """Faces of the attack dice rolled this turn (core + Temporary; R-DICE-10)."""
     return [d.face for d in u.pool if d.is_attack and d.face is not None and not d.fresh]
@@ -61,7 +72,7 @@ def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:
     if u.kind == "minion" or not u.alive:
         return False
     if w.params.supply_limits and supply_left(w, kind) <= 0:
-        w.log(f"{u.name} would gain a {kind} die but the supply is out", kind="dice")
+        w.log(f"{u.name} would gain a {die_word(w, kind)} die but the supply is out", kind="dice")
         return False
     u.pool.append(Die(kind, sides, None, False, True))
     return True

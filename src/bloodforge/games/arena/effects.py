@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import Effect
-from .dice import attack_faces, category_of, gain_die, gain_energy
+from .dice import attack_faces, category_of, die_word, gain_die, gain_energy
 from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
@@ -240,7 +240,7 @@ def resolve(w: World, item: QItem) -> bool:
     elif op == "recall":
         idx = item.ctx.get("die")
         if isinstance(idx, int) and idx < len(subj.pool):
-            w.log(f"{subj.name}'s {subj.pool[idx].kind} die is recalled", kind="dice")
+            w.log(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", kind="dice")
             subj.pool[idx].kind = GONE
     elif op == "steal_temp":
         steal(w, src, subj)
@@ -285,7 +285,7 @@ def reroll(w: World, u: Unit, item: QItem) -> bool:
     before = d.face
     d.face = w.roll(d.sides)
     u.rolled_category = category_of(attack_faces(u))  # A29: the category follows the dice
-    w.log(f"{u.name} rerolls a {d.kind} die: {before} -> {d.face}", kind="dice")
+    w.log(f"{u.name} rerolls a {die_word(w, d.kind)} die: {before} -> {d.face}", kind="dice")
     return True
 
 
@@ -362,7 +362,8 @@ def discard_card(w: World, u: Unit) -> None:
     card = max(u.hand, key=lambda c: (speeds.get(c, 0), c))
     u.hand.remove(card)
     u.discard.append(card)
-    w.log(f"{u.name} discards {card}", kind="card")
+    names = {c.id: c.name for c in w.content.champion(u.content_id).cards}
+    w.log(f"{u.name} discards {names.get(card, card)}", kind="card")
 
 
 # -- forced movement ----------------------------------------------------------------------------

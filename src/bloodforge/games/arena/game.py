@@ -21,6 +21,7 @@ from bloodforge.core.errors import DataFileError
 
 from . import player, setup, turns
 from .content import ArenaMap, Content, load_content
+from .describe import cards as describe_cards
 from .hexes import canonical_hex, hex_id, to_pixel
 from .model import Board
 from .observation import observe, resample
@@ -31,21 +32,24 @@ from .scenario import build as build_scenario
 from .world import World
 
 GRAMMAR: tuple[ActionSpec, ...] = (
-    ActionSpec("pick", ("card",), "secretly choose this round's Initiative card", label="Play {card}"),
-    ActionSpec("place", ("hex",), "round 1: enter the arena on a central space", label="Enter at {hex}"),
-    ActionSpec("energy", ("die",), "Gain Energy from a rolled Blood Energy die", label="Energy from die {die}"),
+    ActionSpec("pick", ("card",), "secretly choose this round's Initiative card", label="Play {card} this round"),
+    ActionSpec("place", ("hex",), "round 1: enter the arena on a central space", label="Enter the arena at {hex}"),
+    ActionSpec("energy", ("die",), "Gain Energy from a rolled Blood Energy die",
+               label="Gain Blood Energy from a Blood Energy die"),
     ActionSpec("move", ("hex",), "the Move action: go to a hex within Movement", label="Move to {hex}"),
-    ActionSpec("attack", ("attack",), "the Attack action with one of your attacks", label="Attack: {attack}"),
-    ActionSpec("target", ("unit",), "choose a target of the attack", label="Target {unit}"),
-    ActionSpec("done", (), "no more targets: resolve the attack", label="Resolve attack"),
-    ActionSpec("bonus", ("source",), "the Bonus Action of your current Initiative card", label="Card bonus"),
-    ActionSpec("spell", ("die",), "resolve a rolled d6 Spell die as a Bonus Action", label="Spell die {die}"),
-    ActionSpec("pact", ("pact",), "a Blood Pact (paid in Blood Energy)", label="Pact: {pact}"),
+    ActionSpec("attack", ("attack",), "the Attack action with one of your attacks", label="Attack with {attack}"),
+    ActionSpec("target", ("unit",), "choose a target of the attack", label="Hit {unit}"),
+    ActionSpec("done", (), "no more targets: resolve the attack", label="Resolve the attack"),
+    ActionSpec("bonus", ("source",), "the Bonus Action of your current Initiative card",
+               label="Use your Initiative card's Bonus Action"),
+    ActionSpec("spell", ("die",), "resolve a rolled d6 Spell die as a Bonus Action", label="Use a Spell die"),
+    ActionSpec("pact", ("pact",), "a Blood Pact (paid in Blood Energy)", label="Blood Pact: {pact}"),
     ActionSpec("invoke", ("keep",), "Invoke your Ultimate, keeping one Blood Energy die", optional_args=1,
-               label="Invoke Ultimate"),
+               label="Invoke your Ultimate"),
     ActionSpec("minion", ("unit", "hex"), "move one of your minions (a Bonus Action)", label="Move {unit} to {hex}"),
-    ActionSpec("choose", ("option",), "answer the waiting decision", label="Choose {option}"),
-    ActionSpec("end", (), "end your turn (cleanup)", label="End turn"),
+    ActionSpec("choose", ("option",), "answer the decision the game asks (its options say what they do)",
+               label="Answer: {option}"),
+    ActionSpec("end", (), "end your turn (cleanup)", label="End your turn"),
     ActionSpec("round", (), "the game: a new round begins"),
     ActionSpec("reveal", (), "the game: reveal Initiative cards and NPC Speeds, fix the order"),
     ActionSpec("immediate", ("unit",), "the game: a card's Immediate ability resolves"),
@@ -321,7 +325,9 @@ class ArenaGame(Game):
                 "kinds": {"floor": {"label": "Arena floor"}, "central": {"label": "Central zone"}},
                 "seats": [{"seat": i, "name": self.content.champion(cid).name, "colour": colours[i % 6]}
                           for i, cid in enumerate(self.params.seat_champions())],
+                "names": self.names(),
             },
+            "cards": describe_cards(c),
             "champions": [ch.model_dump(mode="json") for ch in c.champions],
             "bosses": [b.model_dump(mode="json") for b in c.bosses],
             "environmentals": [e.model_dump(mode="json") for e in c.environmentals],
@@ -329,6 +335,28 @@ class ArenaGame(Game):
             "rules": c.rules.model_dump(mode="json"),
             "mode": self.params.mode,
         }
+
+    def names(self) -> dict[str, str]:
+        """People's names of the words actions use (cards, attacks, pacts, figures), so the
+        grammar's labels read "Play Berserk", "Attack: Cleave", never an id."""
+        c = self.content
+        out: dict[str, str] = {"card": "the card's Bonus Action", "stop": "stop", "temp": "Temporary Attack die",
+                               "be": "Blood Energy die"}
+        for ch in c.champions:
+            out[ch.id] = ch.name
+            out.update({k.id: k.name for k in ch.cards})
+            out.update({a.id: a.name for a in ch.attacks})
+            out.update({p.id: p.name for p in ch.pacts})
+            for m in ch.minions:
+                out[m.id] = m.name
+                out.update({f"{m.id}{k + 1}": f"{m.name} {k + 1}" for k in range(m.count)})
+        for b in c.bosses:
+            out[b.id] = b.name
+            out.update({a.id: a.name for a in b.attacks})
+            for m in b.minions:
+                out[m.id] = m.name
+                out.update({f"{m.id}{k + 1}": f"{m.name} {k + 1}" for k in range(m.count)})
+        return out
 
     def policy(self, **options: Any) -> ArenaPolicy:
         return ArenaPolicy(**options)

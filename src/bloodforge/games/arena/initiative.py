@@ -58,7 +58,8 @@ def reveal(w: World) -> None:
         u.hand.remove(card)
         u.current = card
         u.speed = u.played_speed = _speed(w, u, card)
-        w.log(f"{u.name} reveals {card} (Speed {u.speed})", kind="reveal")
+        named = card_of(w, u, card)
+        w.log(f"{u.name} reveals {named.name if named else card} (Speed {u.speed})", kind="reveal")
     b.picks = {}
     entrants: list[str] = []
     for u in w.combatants():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -20,7 +20,12 @@ class ArenaParams(GameParams):
         default=None, description="Champion of each seat; default: Vhrak, Ulwazi, Lienne, Cynwrig, Calvio, Maere."
     )
     boss: str | None = Field(default="malvarra", description="Boss id, or null for no Boss (R-REC-2).")
-    rivals: list[str] = Field(default_factory=list, description="Champions played as automated Rivals (R-NPC-9).")
+    rivals: list[str] = Field(
+        default_factory=list,
+        description="Champions played as automated Rivals (R-NPC-9). Left out: one Rival when playing solo "
+        "(the rulebook asks for one, R-MODE-7), none otherwise; 'none' plays solo without a Rival (a variant).",
+        json_schema_extra={"default": None},
+    )
     teams: list[int] | None = Field(
         default=None,
         description="Team mode: the team of each seat, then of each Rival; default alternates 0, 1.",
@@ -39,6 +44,23 @@ class ArenaParams(GameParams):
         "Folder with a designer's copy of any content file (champions.json, bosses.json, ...)."
     )
     arena: str | None = data_file_field("An arena map file (hexes or radius, central zone, starts).")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _solo_rival(cls, data: Any) -> Any:
+        """R-MODE-7 (issue 20 item 9): the default solo match includes a Rival, the first
+        Champion nobody plays; `rivals: []` or ["none"] is the variant without one."""
+        if not isinstance(data, dict):
+            return data
+        rivals = data.get("rivals")
+        if rivals is None and int(data.get("players", 2)) == 1:
+            taken = set(data.get("champions") or [])
+            if not taken:
+                taken = {CHAMPION_ORDER[0]}
+            data = {**data, "rivals": [next(c for c in CHAMPION_ORDER if c not in taken)]}
+        elif isinstance(rivals, list) and [str(r).lower() for r in rivals] == ["none"]:
+            data = {**data, "rivals": []}
+        return data
 
     @model_validator(mode="after")
     def _lineup(self) -> ArenaParams:

@@ -35,7 +35,7 @@ def legal(w: World, seat: int) -> list[Action]:
         routes = explore(w, u, attack.movement_of(w, u))
         out += [Action("move", (hex_id(h),)) for h in sorted(routes) if h != u.hex]
     if not u.attacked:
-        out += [Action("attack", (a.id,)) for a in attack.attack_options(w, u)]
+        out += [Action("attack", (a.id,)) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
         card = card_of(w, u, u.current)
         if card is not None and card.bonus is not None:
@@ -87,7 +87,9 @@ def apply_seat(w: World, action: Action, seat: int) -> None:
     elif k == "pick":
         b.picks[seat] = a[0]
         u = seat_unit(w, seat)
-        w.log(f"you ({u.name}) choose {a[0]}", kind="pick", to=seat, masked=f"{u.name} has chosen a card")
+        card = card_of(w, u, a[0])
+        w.log(f"you ({u.name}) choose {card.name if card else a[0]}", kind="pick", to=seat,
+              masked=f"{u.name} has chosen a card")
     elif k == "place":
         h = parse_hex(a[0])
         assert h is not None

@@ -79,13 +79,13 @@ def warn_recommendations(w: World) -> None:
     combatants = len(p.seat_champions()) + len(p.rivals) + (p.boss is not None)
     notes = []
     if combatants < 3:
-        notes.append("at least 3 combatants are recommended (R-REC-3)")
+        notes.append("the rulebook recommends at least 3 combatants")
     if p.mode == "team" and p.boss is not None and p.boss_team is None:
-        notes.append("a Boss is not recommended in Team matches (R-REC-2)")
+        notes.append("the rulebook does not recommend a Boss in Team matches")
     if p.mode == "ffa" and p.boss is None and p.players <= 4:
-        notes.append("one Boss is recommended in Free-For-All with 4 or fewer players (R-REC-2)")
+        notes.append("the rulebook recommends one Boss in Free-For-All with 4 or fewer players")
     if p.players == 1 and not p.rivals:
-        notes.append("the rulebook asks for at least one Rival in solo play (R-MODE-7)")
+        notes.append("the rulebook asks for at least one Rival in solo play")
     for n in notes:
         w.log(f"recommendation: {n}", kind="setup")
 

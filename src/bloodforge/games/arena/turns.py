@@ -108,7 +108,8 @@ def apply_auto(w: World, action: Action) -> None:
         u = w.unit(a[0])
         b.done.append(u.uid)
         assert u.current is not None
-        w.log(f"{u.name} resolves the Immediate ability of {u.current}", kind="immediate")
+        card = card_of(w, u, u.current)
+        w.log(f"{u.name} resolves the Immediate ability of {card.name if card else u.current}", kind="immediate")
         abilities.use(w, u, f"card:{u.content_id}:{u.current}:immediate")
     elif k == "roll":
         u = w.unit(a[0])
