@@ -138,3 +138,33 @@ def test_heuristic_agent_cannot_see_hidden_information() -> None:
         a = make_policy().choose(state, seat, Rng(21))
         b = make_policy().choose(twin, seat, Rng(21))
         assert a == b
+
+
+def test_a_pending_cast_and_its_cancel_are_invisible_to_the_other_side_and_spectators() -> None:
+    """Issue 19 item 8: `cast <card>` starts a compound choice only the caster sees (its
+    observation's `pending`); the phase every seat reads said "Witch casting 4" meanwhile, and
+    its return to "turn" told of the cancel."""
+    checked = 0
+    for seed in range(20, 40):
+        for state in states_along_a_game(seed, every=3):
+            side = state.current_player
+            for action in state.legal_actions():
+                if action.kind != "cast":
+                    continue
+                cast = state.clone()
+                cast.apply(action)
+                if cast.pending is None:
+                    continue  # cast at once: public as it should be
+                cancelled = cast.clone()
+                cancelled.apply(next(a for a in cast.legal_actions() if a.is_cancel))
+                for other in (1 - side, None):
+                    for after in (cast, cancelled):
+                        assert after.phase_name() == state.phase_name(), (after.phase_name(), state.phase_name())
+                        assert after.observation(other) == state.observation(other)
+                        assert after.event_log(other) == state.event_log(other)
+                assert cast.observation(side)["pending"] is not None  # the caster still sees it
+                checked += 1
+                break
+        if checked >= 5:
+            break
+    assert checked >= 5, "no position with a pending cast was found"

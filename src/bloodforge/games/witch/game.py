@@ -145,7 +145,9 @@ class WitchState(Position, State):
             return "game over"
         if self.phase != "turn":
             return "setup"
-        step = "casting" if self.pending else "acting with a spell" if self.grant else "turn"
+        # Not "casting" while a cast is pending: the phase is public, the pending spell is not
+        # (only its caster's observation has it), and neither is a later cancel.
+        step = "acting with a spell" if self.grant else "turn"
         return f"{SIDE_NAMES[self.side]} {step} {self.turn_number}"
 
     def clone(self) -> Self:
