@@ -268,3 +268,16 @@ def test_browser_board_contract_and_view() -> None:
     web = g.web_dir()
     assert web is not None
     assert "export function createView" in (web / "view.js").read_text()
+
+
+def test_issue20_item7_scenario_units_check_seat_and_human_instead_of_ignoring_them() -> None:
+    params = {"players": 1, "champions": ["vhrak"], "boss": "malvarra", "rivals": ["lienne"]}
+    ok = scenario(params, {"units": [{"id": "vhrak", "seat": 0, "human": True},
+                                     {"id": "lienne", "human": False}, {"id": "malvarra", "human": False}]})
+    assert ok.board.units["vhrak"].seat == 0
+    with pytest.raises(ScenarioError, match=r"units\.lienne\.human: Lienne is a Rival in this match"):
+        scenario(params, {"units": [{"id": "lienne", "human": True}]})
+    with pytest.raises(ScenarioError, match=r"units\.vhrak\.seat: Vhrak is seat 0's Champion in this match, not seat 1"):
+        scenario(params, {"units": [{"id": "vhrak", "seat": 1}]})
+    with pytest.raises(ScenarioError, match=r"units\.malvarra\.seat"):
+        scenario(params, {"units": [{"id": "malvarra", "seat": 0}]})

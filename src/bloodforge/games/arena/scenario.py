@@ -51,8 +51,9 @@ class UnitSpec(_Strict):
     invoked: bool = False
     alive: bool = True
     side: int | None = None
-    seat: int | None = None
-    human: bool | None = None
+    seat: int | None = None  # checked, not changed: seats come from the parameters
+    human: bool | None = None  # checked, not changed: a seat's Champion is human, Rivals and Bosses are not
+    flying: bool | None = None  # KW-FLY for the whole match (content gives the default)
 
 
 class TileSpec(_Strict):
@@ -160,6 +161,18 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
             raise ScenarioError(f"units: {u.uid} stands on {u.hex}, which is not on the arena")
 
 
+def _check_seat(u: Unit, spec: UnitSpec) -> None:
+    """`seat` and `human` may state who plays the unit, but cannot change it: the parameters
+    (`players`, `champions`, `rivals`, `boss`) decide that, so a contradiction is an error."""
+    human = u.seat is not None
+    who = f"seat {u.seat}'s Champion" if human else {"rival": "a Rival", "boss": "a Boss"}.get(u.kind, "a minion")
+    why = "who plays what comes from the parameters (players, champions, rivals, boss)"
+    if spec.human is not None and spec.human != human:
+        raise ScenarioError(f"units.{spec.id}.human: {u.name} is {who} in this match; {why}")
+    if spec.seat is not None and spec.seat != u.seat:
+        raise ScenarioError(f"units.{spec.id}.seat: {u.name} is {who} in this match, not seat {spec.seat}; {why}")
+
+
 def _printed_speed(w: World, u: Unit, uid: str, card: str) -> int:
     if u.kind == "boss":
         if card not in [str(i) for i in range(1, 7)]:
@@ -182,6 +195,9 @@ def _unit(w: World, spec: UnitSpec) -> None:
     if spec.id not in b.units:
         raise ScenarioError(f"units: no unit {spec.id!r} in this match; units: {', '.join(b.units)}")
     u = b.units[spec.id]
+    _check_seat(u, spec)
+    if spec.flying is not None:
+        u.flying = spec.flying
     if spec.hex is not None:
         u.hex = parse_hex(spec.hex)
     for field in ("hp", "energy", "current", "speed", "prev_speed", "side"):

@@ -63,6 +63,9 @@ def build(game: Game, s: KBase, position: Mapping[str, Any], rig: Mapping[str, A
         field = f"position.pieces[{i}]"
         if not isinstance(row, Mapping):
             raise ScenarioError(f"scenario {field}: a mapping with faction, kind, at, count")
+        bad = sorted(set(row) - {"faction", "kind", "at", "count", "aboard"})
+        if bad:
+            raise ScenarioError(f"scenario {field}: unknown field(s) {bad}; known: faction, kind, at, count, aboard")
         f = _faction(str(row.get("faction")), field + ".faction")
         kind = str(row.get("kind"))
         if kind not in UNIT_TYPES:
