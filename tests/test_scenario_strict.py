@@ -19,7 +19,8 @@ from bloodforge.core import ParameterError, ScenarioError
 from bloodforge.core.datafile import read_structured
 
 GAMES_DIR = Path(bloodforge.__file__).parent / "games"
-SCENARIOS = sorted((g["id"], p) for g in bloodforge.list_games() for p in (GAMES_DIR / g["id"] / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted((g["id"], p) for g in bloodforge.list_games()
+                   for p in (GAMES_DIR / g["id"] / "scenarios").glob("*.yaml"))
 UNKNOWN = "zz_not_a_field"
 
 
