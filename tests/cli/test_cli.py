@@ -67,15 +67,15 @@ def test_selfplay_rejects_unknown_agent_and_bad_params() -> None:
 
 
 def test_play_with_only_ai_seats_runs_to_the_end() -> None:
-    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seat", "0=random", "--seat", "1=random",
+    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seat", "1=random", "--seat", "2=random",
                                  "--seed", "3"])
     assert result.exit_code == 0, result.output
     assert "Game over" in result.output
 
 
 def test_play_human_seat_reads_choices_and_reports_bad_input(tmp_path: Path) -> None:
-    # the human (seat 0) answers with a malformed action, then an illegal one, then quits
-    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seed", "1", "--seat", "1=random"],
+    # the human (seat 1) answers with a malformed action, then an illegal one, then quits
+    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seed", "1", "--seat", "2=random"],
                            input="fly away\nbattle 1 1\nq\n")
     assert "unknown action 'fly'" in result.output
     assert "battle 1 1" in result.output
@@ -84,7 +84,7 @@ def test_play_human_seat_reads_choices_and_reports_bad_input(tmp_path: Path) -> 
 
 
 def test_play_human_typing_action_texts_until_the_end(tmp_path: Path) -> None:
-    """Seat 0 types the actions a random agent would choose; the CLI game must be that game."""
+    """Seat 1 types the actions a random agent would choose; the CLI game must be that game."""
     import bloodforge
     from bloodforge.agents import make_agent
     from bloodforge.core.rng import mix_seed
@@ -103,7 +103,7 @@ def test_play_human_typing_action_texts_until_the_end(tmp_path: Path) -> None:
             action = ai.select_action(state)
         state.apply(action)
     save = tmp_path / "rec.json"
-    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seed", str(seed), "--seat", "1=random",
+    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seed", str(seed), "--seat", "2=random",
                                  "--save", str(save)], input="\n".join(typed) + "\n")
     assert result.exit_code == 0, result.output[-2000:]
     rec = json.loads(save.read_text())
@@ -117,8 +117,8 @@ def test_play_from_a_scenario_saves_a_record_that_replays(tmp_path: Path) -> Non
     """`play --scenario ... --save` keeps the scenario, so `replay` rebuilds the same game."""
     scenario = Path(__file__).parents[2] / "src/bloodforge/games/witch/scenarios/last_stand.yaml"
     save = tmp_path / "r.json"
-    result = runner.invoke(app, ["play", "witch", "--scenario", str(scenario), "--seat", "0=random",
-                                 "--seat", "1=random", "--save", str(save)])
+    result = runner.invoke(app, ["play", "witch", "--scenario", str(scenario), "--seat", "1=random",
+                                 "--seat", "2=random", "--save", str(save)])
     assert result.exit_code == 0, result.output[-2000:]
     rec = json.loads(save.read_text())
     assert rec["scenario"]["game"] == "witch"
@@ -140,7 +140,7 @@ def test_replay_reads_records_written_before_seats_were_kept(tmp_path: Path) -> 
 
 
 def test_play_refuses_an_unknown_agent_in_seat_with_one_clear_error() -> None:
-    result = runner.invoke(app, ["play", "bloodstones", "--seat", "1=alphazero"])
+    result = runner.invoke(app, ["play", "bloodstones", "--seat", "2=alphazero"])
     assert result.exit_code == 2
     assert "unknown agent 'alphazero'" in result.output
     assert "Traceback" not in result.output
@@ -148,7 +148,7 @@ def test_play_refuses_an_unknown_agent_in_seat_with_one_clear_error() -> None:
 
 
 def test_play_prompt_understands_help_and_map() -> None:
-    result = runner.invoke(app, ["play", "witch", "--seat", "1=random", "--seed", "2"], input="help\nmap\nlist\nq\n")
+    result = runner.invoke(app, ["play", "witch", "--seat", "2=random", "--seed", "2"], input="help\nmap\nlist\nq\n")
     assert result.exit_code == 1
     assert "cast" in result.output  # a verb of the game's grammar, from `help`
     assert "show the board again" in result.output
@@ -157,11 +157,11 @@ def test_play_prompt_understands_help_and_map() -> None:
 
 
 def test_play_ends_with_a_summary_naming_winner_and_seats() -> None:
-    result = runner.invoke(app, ["play", "witch", "--seat", "0=random", "--seat", "1=greedy", "--seed", "5"])
+    result = runner.invoke(app, ["play", "witch", "--seat", "1=random", "--seat", "2=greedy", "--seed", "5"])
     assert result.exit_code == 0, result.output[-2000:]
     assert "Winner:" in result.output
-    assert "seat 0 (Soldiers) [random]" in result.output
-    assert "seat 1 (Witch) [greedy]" in result.output
+    assert "Seat 1 (Soldiers) [random]" in result.output
+    assert "Seat 2 (Witch) [greedy]" in result.output
 
 
 def test_serve_on_a_busy_port_is_one_clear_error() -> None:

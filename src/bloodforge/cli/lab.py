@@ -261,11 +261,17 @@ def _json_or_text(raw: str) -> Any:
         return raw.strip()
 
 
+def _seat_no(key: str | int) -> str:
+    """A seat key of a result document (0-based) as people count seats (from 1)."""
+    return str(int(key) + 1) if str(key).isdigit() else str(key)
+
+
 def _verdict(sprt: dict[str, Any]) -> str:
     text = str(sprt["decision"] or "undecided")
     seats = sprt.get("by_seat")
     if seats:
-        text += " (" + ", ".join(f"seat {k}: {v['decision'] or 'undecided'} after {v['games']}"
+        # seats counted from 1 in what people read (the result document keeps 0-based keys)
+        text += " (" + ", ".join(f"seat {_seat_no(k)}: {v['decision'] or 'undecided'} after {v['games']}"
                                  for k, v in seats.items()) + ")"
     return text
 
@@ -286,10 +292,11 @@ def print_summary(doc: dict[str, Any]) -> None:
         out.print("Bradley-Terry Elo: " + ", ".join(f"{k} {v:+.0f}" for k, v in s["elo"].items()))
         return
     t = Table(title=f"variants (paired against {s['baseline']})")
-    for col in ("variant", "games", "seat win rates [95% CI]", "draws", "vs first (seat 0 return)"):
+    for col in ("variant", "games", "seat win rates [95% CI]", "draws", "vs first (seat 1 return)"):
         t.add_column(col)
     for v in s["variants"]:
-        seats = "; ".join(f"{k}: {r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]" for k, r in v["seats"].items())
+        seats = "; ".join(f"seat {_seat_no(k)}: {r['rate']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+                          for k, r in v["seats"].items())
         vs = v.get("vs_first", {}).get("0")
         diff = "" if vs is None else f"{vs['diff']:+.3f} [{vs['low']:+.3f}, {vs['high']:+.3f}] p={vs['p_value']:.3g}"
         t.add_row(v["name"], str(v["games"]), seats, str(v["draws"]), diff)

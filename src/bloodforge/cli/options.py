@@ -9,7 +9,7 @@ import typer
 
 import bloodforge
 from bloodforge.agents import agent_names
-from bloodforge.core import UnknownGame
+from bloodforge.core import State, UnknownGame
 
 
 def parse_params(pairs: list[str] | None, players: int | None) -> dict[str, Any]:
@@ -31,27 +31,37 @@ def parse_params(pairs: list[str] | None, players: int | None) -> dict[str, Any]
 
 
 def parse_seats(specs: list[str] | None, players: int) -> list[str]:
-    """`--seat 0=human --seat 1=greedy`: an agent name (or 'human') for every seat."""
+    """`--seat 1=human --seat 2=greedy`: an agent name (or 'human') for every seat.
+
+    Seats are numbered from 1 here as in every text a player reads (the lobby, the table page,
+    `play`); only data (the JSON API, record files) uses 0-based seat indices."""
     known = agent_names()
     seats = ["greedy"] * players
     seats[0] = "human"
     for spec in specs or []:
         if "=" not in spec:
-            raise typer.BadParameter(f"{spec!r}: expected SEAT=AGENT, e.g. 0=human", param_hint="--seat")
+            raise typer.BadParameter(f"{spec!r}: expected SEAT=AGENT, e.g. 1=human", param_hint="--seat")
         idx, name = spec.split("=", 1)
         try:
-            seat = int(idx)
+            number = int(idx)
         except ValueError:
             raise typer.BadParameter(f"{spec!r}: seat must be a number", param_hint="--seat") from None
-        if not 0 <= seat < players:
-            raise typer.BadParameter(f"{spec!r}: seats are 0..{players - 1}", param_hint="--seat")
+        if not 1 <= number <= players:
+            raise typer.BadParameter(f"{spec!r}: seats are 1..{players}", param_hint="--seat")
         name = name.strip()
         if name != "human" and name not in known:
             raise typer.BadParameter(
                 f"{spec!r}: unknown agent {name!r}; use human or one of {', '.join(known)}", param_hint="--seat"
             )
-        seats[seat] = name
+        seats[number - 1] = name
     return seats
+
+
+def seat_name(state: State, seat: int) -> str:
+    """"Seat 1 (Soldiers)": a seat as people count it (from 1), with its role when it has one."""
+    roles = state.seat_roles()
+    role = roles[seat] if 0 <= seat < len(roles) else ""
+    return f"Seat {seat + 1}" + (f" ({role})" if role else "")
 
 
 def default_players(game_id: str) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -15,7 +16,7 @@ from bloodforge.core import Action, BloodforgeError, State
 from bloodforge.core.rng import mix_seed
 from bloodforge.match import Driver, Record
 
-from .options import default_players, parse_params, parse_seats
+from .options import default_players, parse_params, parse_seats, seat_name
 
 console = Console()
 
@@ -39,12 +40,16 @@ class TerminalHuman(Agent):
 def play_command(
     game_id: Annotated[str, typer.Argument(metavar="GAME", help="game id, see `bloodforge games`")],
     players: Annotated[int | None, typer.Option(help="number of players")] = None,
-    seat: Annotated[list[str] | None, typer.Option(help="SEAT=AGENT, e.g. 0=human 1=greedy (repeatable)")] = None,
-    seed: Annotated[int, typer.Option(help="random seed of the game")] = 0,
+    seat: Annotated[list[str] | None, typer.Option(
+        help="SEAT=AGENT, seats counted from 1, e.g. 1=human 2=greedy (repeatable)")] = None,
+    seed: Annotated[int | None, typer.Option(
+        help="random seed of the game (default: a fresh one, printed so the game can be played again)")] = None,
     scenario: Annotated[Path | None, typer.Option(help="start from a scenario file")] = None,
     param: Annotated[list[str] | None, typer.Option(help="game parameter KEY=VALUE (repeatable)")] = None,
     save: Annotated[Path | None, typer.Option(help="write the game record here when it ends")] = None,
 ) -> None:
+    if seed is None:
+        seed = secrets.randbelow(2**31)
     try:
         if scenario is not None:
             state = bloodforge.load_scenario(scenario)
@@ -62,8 +67,10 @@ def play_command(
         for i, n in enumerate(names)
     }
     humans = [i for i, n in enumerate(names) if n == "human"]
-    console.print(f"[bold]{game.info.name}[/bold] seed {game.seed}; seats: "
-                  + ", ".join(f"{i}={n}" for i, n in enumerate(names)))
+    again = f" (play it again with --seed {game.seed})" if scenario is None else ""
+    console.print(f"[bold]{escape(game.info.name)}[/bold], seed {game.seed}{again}")
+    console.print(escape("Seats: " + ", ".join(
+        f"{seat_name(state, i)}: {'you' if n == 'human' else f'{n} AI'}" for i, n in enumerate(names))))
     driver = Driver(agents, checked=True)
     shown_log = 0
 
@@ -76,7 +83,7 @@ def play_command(
 
     def echo(st: State, acted: int | None, action: Action) -> None:
         if acted is not None and acted not in humans:
-            console.print(f"[cyan]{escape(st.seat_label(acted))} ({names[acted]}):[/cyan] {escape(str(action))}")
+            console.print(f"[cyan]{escape(seat_name(st, acted))}, {names[acted]} AI:[/cyan] {escape(str(action))}")
 
     try:
         while not state.is_terminal():
@@ -101,12 +108,12 @@ def print_summary(state: State, names: list[str]) -> None:
     """Who won, and every seat's score, by name."""
     outcome = state.outcome()
     assert outcome is not None
-    winners = ", ".join(f"{state.seat_label(s)} [{names[s]}]" for s in outcome.winners) or "nobody (a draw)"
+    winners = ", ".join(f"{seat_name(state, s)} [{names[s]}]" for s in outcome.winners) or "nobody (a draw)"
     console.print("[bold]Game over.[/bold] Winner: " + escape(winners))
     score_name = state.game.info.score_name
     for seat in range(state.num_players):
         mark = "  winner" if seat in outcome.winners else ""
-        line = f"  {state.seat_label(seat)} [{names[seat]}]: {outcome.scores[seat]:g} {score_name}{mark}"
+        line = f"  {seat_name(state, seat)} [{names[seat]}]: {outcome.scores[seat]:g} {score_name}{mark}"
         console.print(escape(line))
 
 
@@ -124,9 +131,18 @@ def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
 
 
 def show_choices(legal: list[Action]) -> None:
+    """The legal actions numbered from 1, as people count."""
     width = max(len(str(len(legal))), 2)
-    for i, a in enumerate(legal):
+    for i, a in enumerate(legal, start=1):
         console.print(f"  [bold]{i:>{width}}[/bold]  {escape(str(a))}")
+
+
+def pick_number(raw: str, legal: list[Action]) -> Action | str:
+    """The action numbered `raw` (1..n) in the list, or why the number is not one of them."""
+    number = int(raw)
+    if not 1 <= number <= len(legal):
+        return f"{number} is out of range (1..{len(legal)}): type a number from the list, or list to see it again"
+    return legal[number - 1]
 
 
 def show_help(state: State, seat: int) -> None:
@@ -137,7 +153,7 @@ def show_help(state: State, seat: int) -> None:
             console.print(f"  {escape(spec.usage()):<28} {escape(spec.help)}")
     console.print("  [bold]map[/bold]    show the board again   [bold]list[/bold]   the legal actions   "
                   "[bold]log[/bold]    the whole log   [bold]q[/bold]      quit")
-    console.print(f"You are {escape(state.seat_label(seat))}; phase: {escape(state.phase_name())}.")
+    console.print(f"You are {escape(seat_name(state, seat))}; phase: {escape(state.phase_name())}.")
 
 
 def ask_human(state: State, seat: int) -> Action | None:
@@ -147,7 +163,7 @@ def ask_human(state: State, seat: int) -> Action | None:
     show_choices(legal)
     while True:
         try:
-            raw = console.input(f"[green]{escape(state.seat_label(seat))}[/green] action (number or text; "
+            raw = console.input(f"[green]{escape(seat_name(state, seat))}[/green] action (number or text; "
                                 "help, map, q): ")
         except EOFError:
             return None
@@ -167,8 +183,12 @@ def ask_human(state: State, seat: int) -> Action | None:
             for line in state.event_log(seat):
                 console.print(f"  [dim]{escape(line)}[/dim]")
             continue
-        if raw.isdigit() and int(raw) < len(legal):
-            return legal[int(raw)]
+        if raw.isdigit():
+            picked = pick_number(raw, legal)
+            if isinstance(picked, str):
+                console.print(f"[red]{escape(picked)}[/red]")
+                continue
+            return picked
         try:
             return state.game.parse_action(state, raw, seat)
         except BloodforgeError as err:

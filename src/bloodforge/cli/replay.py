@@ -11,13 +11,16 @@ from rich.markup import escape
 
 from bloodforge.match import ReplayError, read_records
 
+from .options import seat_name
+
 console = Console()
 
 
 def replay_command(
     file: Annotated[Path, typer.Argument(help="a record (`play --save`) or JSONL from `selfplay --jsonl`")],
     index: Annotated[int, typer.Option(help="which record of the file (0-based)")] = 0,
-    seat: Annotated[int | None, typer.Option(help="show the game as this seat sees it (default: spectator)")] = None,
+    seat: Annotated[int | None, typer.Option(
+        help="show the game as this seat (counted from 1) sees it (default: spectator)")] = None,
     steps: Annotated[bool, typer.Option(help="print every entry as it is replayed")] = False,
 ) -> None:
     try:
@@ -29,18 +32,19 @@ def replay_command(
     rec = records[index]
     try:
         state = rec.initial_state()
-        if seat is not None and not 0 <= seat < state.num_players:
-            raise typer.BadParameter(f"seats are 0..{state.num_players - 1}", param_hint="--seat")
+        if seat is not None and not 1 <= seat <= state.num_players:
+            raise typer.BadParameter(f"seats are 1..{state.num_players}", param_hint="--seat")
+        viewer = None if seat is None else seat - 1
         for i, state in enumerate(rec.states()):
             if steps and i > 0:
                 who, text = rec.moves[i - 1]
-                label = "game" if who is None else state.seat_label(who)
+                label = "game" if who is None else seat_name(state, who)
                 console.print(f"{i - 1:>5}  {escape(label)}: {escape(text)}")
     except ReplayError as err:
         raise typer.BadParameter(f"replay failed: {err}") from None
-    for line in state.event_log(seat):
+    for line in state.event_log(viewer):
         console.print(f"  [dim]{escape(line)}[/dim]")
-    console.print(escape(state.game.render_text(state.observation(seat))))
+    console.print(escape(state.game.render_text(state.observation(viewer))))
     if rec.digest and rec.digest != state.digest():
         console.print(f"[red]digest mismatch[/red]: record {rec.digest[:16]}, replay {state.digest()[:16]}")
         raise typer.Exit(2)
