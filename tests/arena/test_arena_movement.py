@@ -3,8 +3,14 @@ EX-5, EX-11..14, EX-16; spec §2.6 F1-F7, TB11, TB12, TB-COLDMG)."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
 from arena_helpers import at, hp, pool, scenario, texts
 
+from bloodforge.games.arena.content import DATA_DIR
 from bloodforge.games.arena.hexes import distance, parse_hex
 
 TEAM4 = {"players": 4, "mode": "team", "champions": ["vhrak", "ulwazi", "maere", "lienne"], "teams": [0, 0, 1, 1],
@@ -198,3 +204,68 @@ def test_tb_env_f8_a_springboard_launch_into_the_wall_hurts_the_launched() -> No
     st.apply("choose 1,0", 0)
     assert at(st, "vhrak") == "1,0"
     assert hp(st, "vhrak") == 175 - 5  # Throw 2 stopped by the wall after 1: a collision
+
+
+LINE = {"id": "line", "name": "a corridor", "hexes": ["-1,0", "0,0", "1,0", "2,0", "3,0"], "central": ["-1,0"]}
+
+
+def _content_with(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> str:
+    data = json.loads((DATA_DIR / "champions.json").read_text())
+    edit(data)
+    (tmp_path / "champions.json").write_text(json.dumps(data))
+    return str(tmp_path)
+
+
+def test_kw_fly_a_flying_champion_from_content_passes_figures_and_ignores_hazards(tmp_path: Path) -> None:
+    def flying_vhrak(data: dict[str, Any]) -> None:
+        data["items"][0]["flying"] = True
+
+    params = {"players": 2, "champions": ["vhrak", "maere"], "boss": None,
+              "content": _content_with(tmp_path, flying_vhrak)}
+    pos = {"arena": LINE, "units": [{"id": "vhrak", "hex": "-1,0"}, {"id": "maere", "hex": "3,0"},
+                                    {"id": "samalira", "hex": "0,0"}],
+           "tiles": [{"env": "spectral_thorns", "anchor": "2,0", "owner": "maere"}],
+           "order": ["vhrak", "maere"], "active": "vhrak"}
+    st = scenario(params, pos, {"d20": [9]})
+    assert st.board.units["vhrak"].is_flying
+    assert "move 1,0" in texts(st)  # through Samalira's space (0,0) in a corridor: only Flying passes an enemy
+    assert "move 0,0" not in texts(st)  # but may not end there
+    st.apply("move 2,0", 0)  # into the Thorns: no hazard for a flyer
+    assert hp(st, "vhrak") == 175
+
+
+def test_kw_fly_scenario_units_may_fly_and_a_flying_boss_paths_straight_through_hazards() -> None:
+    params = {"players": 2, "champions": ["vhrak", "maere"], "boss": "terror"}
+    pos = {"units": [{"id": "terror", "hex": "-2,1", "flying": True}, {"id": "maere", "hex": "1,0"},
+                     {"id": "vhrak", "hex": "3,-3", "hp": 50}],
+           "tiles": [{"env": "spectral_thorns", "anchor": "0,0", "owner": "maere"}],
+           "order": ["terror", "maere", "vhrak"], "active": "terror"}
+    st = scenario(params, pos, {"d6": [1, 2, 3, 4], "d20": [9], "decks": {"actions:terror": ["thick_hide"]}})
+    # every path is safe for a flyer (spec 2.1): the 2-step ends through the Thorns tie (EX-8a walks 4)
+    assert sorted(texts(st)) == ["choose 0,0", "choose 0,1"]
+    st.apply("choose 0,1", 1)
+    assert at(st, "terror") == "0,1"
+    assert hp(st, "terror") == st.board.units["terror"].max_hp
+
+
+def test_kw_fly_the_fly_effect_grants_flying_until_the_end_of_the_turn(tmp_path: Path) -> None:
+    def fly_pact(data: dict[str, Any]) -> None:
+        data["items"][0]["pacts"][0]["ability"] = {"select": "self", "options": [[{"op": "fly", "who": "self"}]]}
+        data["items"][0]["pacts"][0]["cost"] = 0
+
+    params = {"players": 2, "champions": ["vhrak", "maere"], "boss": None,
+              "content": _content_with(tmp_path, fly_pact)}
+    pos = {"arena": LINE, "units": [{"id": "vhrak", "hex": "-1,0"}, {"id": "maere", "hex": "3,0"},
+                                    {"id": "samalira", "hex": "0,0"}],
+           "order": ["vhrak", "maere"], "active": "vhrak", "tiles": []}
+    st = scenario(params, pos)
+    vhrak = st.board.units["vhrak"]
+    pact = next(t for t in texts(st) if t.startswith("pact "))
+    assert "move 1,0" not in texts(st)  # Samalira blocks the way
+    st.apply(pact, 0)
+    assert vhrak.is_flying
+    assert "move 1,0" in texts(st)
+    st.apply("move 1,0", 0)
+    st.apply("end", 0)
+    assert not vhrak.is_flying
+    assert not vhrak.flying

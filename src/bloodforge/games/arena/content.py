@@ -45,6 +45,7 @@ Op = Literal[
     "discard",  # the subject discards an Initiative card
     "place_tile",  # environmental `tile` is laid with its anchor on the subject's space
     "reroll",  # the subject rolls one of its dice again (KW-REROLL): one rolled this turn and unused
+    "fly",  # the subject has Flying (KW-FLY) until the end of its own turn
 ]
 Who = Literal["self", "target"]
 Select = Literal["self", "target", "faster_enemy", "slower_enemy", "next_fastest", "next_slowest", "any_character"]
@@ -149,6 +150,7 @@ class MinionDef(_Strict):
 
 class RivalCard(_Strict):
     start: str | None = Field(default=None, pattern=HEX)
+    flying: bool = False  # the Rival has Flying all match (KW-FLY), even if the Champion has not
     special: list[Effect] = Field(default_factory=list)
 
 
@@ -161,6 +163,7 @@ class Champion(_Strict):
     movement: int = Field(ge=0, le=8)
     range: int = Field(ge=1, le=8)
     targets: int = Field(default=1, ge=1, le=6)
+    flying: bool = False  # KW-FLY all match: through occupied spaces, immune to hazards
     attacks: list[Attack]
     pacts: list[Pact] = Field(min_length=2, max_length=2)
     ultimate_cost: int = Field(ge=0, le=99)
@@ -218,6 +221,7 @@ class Boss(_Strict):
     movement: int = Field(ge=0, le=8)
     range: int = Field(ge=1, le=8)
     targets: int = Field(default=1, ge=1, le=6)
+    flying: bool = False  # KW-FLY all match
     attacks: list[Attack]
     ultimate_cost: int = Field(ge=0, le=99)
     start: str = Field(pattern=HEX)

@@ -246,6 +246,9 @@ def resolve(w: World, item: QItem) -> bool:
         steal(w, src, subj)
     elif op in ("range", "targets", "movement"):
         subj.mods[op] = subj.mods.get(op, 0) + n
+    elif op == "fly":
+        subj.mods["flying"] = 1  # ends with the subject's own turn, like every turn modifier (ruling 10)
+        w.log(f"{subj.name} has Flying until the end of their own turn", kind="fly", unit=subj.uid)
     elif op == "speed":
         change_speed(w, subj, n)
     elif op == "discard":

@@ -99,7 +99,7 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
     elif op == "discard_on":
         for t in tiles:
             for u in list(w.living()):
-                if u.hex in t.hexes and not u.flying:
+                if u.hex in t.hexes and not u.is_flying:
                     discard_card(w, u)
     elif op == "hazard_on":
         for t in tiles:

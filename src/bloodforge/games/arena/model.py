@@ -90,6 +90,11 @@ class Unit:
         return self.kind in ("rival", "boss")
 
     @property
+    def is_flying(self) -> bool:
+        """KW-FLY: by nature (content, scenario) or for this turn (the `fly` effect)."""
+        return self.flying or self.mods.get("flying", 0) > 0
+
+    @property
     def is_combatant(self) -> bool:
         return self.kind != "minion"
 

@@ -27,7 +27,7 @@ def hazard_tiles_at(w: World, mover: Unit) -> dict[Hex, list[str]]:
     """Hexes of hazard tiles that would harm `mover` now (R-HAZ-1, A44, A45), except tiles that
     already hit it this turn (R-HAZ-2: once per turn). Minions and Flying figures: none (R-MIN-9,
     KW-FLY)."""
-    if mover.kind == "minion" or mover.flying:
+    if mover.kind == "minion" or mover.is_flying:
         return {}
     out: dict[Hex, list[str]] = {}
     for t in w.board.tiles:
@@ -40,7 +40,7 @@ def hazard_tiles_at(w: World, mover: Unit) -> dict[Hex, list[str]]:
 
 def harms(w: World, env_id: str, owner: str | None, victim: Unit) -> bool:
     env = w.content.environmental(env_id)
-    if not env.hazard or victim.kind == "minion" or victim.flying:
+    if not env.hazard or victim.kind == "minion" or victim.is_flying:
         return False
     if owner is not None and owner in w.board.units:
         o = w.board.units[owner]
@@ -57,7 +57,7 @@ def can_pass(w: World, mover: Unit, h: Hex, occupied: dict[Hex, Unit], blocked: 
     if h not in w.cells or h in blocked:
         return False
     other = occupied.get(h)
-    return other is None or other.uid == mover.uid or mover.flying or w.allies(mover, other)
+    return other is None or other.uid == mover.uid or mover.is_flying or w.allies(mover, other)
 
 
 def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> dict[Hex, list[Route]]:

@@ -35,7 +35,7 @@ def observe(w: World, seat: int | None) -> dict[str, Any]:
             "speed": u.speed, "prev_speed": u.prev_speed,
             "picked": u.seat is not None and u.seat in b.picks,
             "moved": u.moved, "attacked": u.attacked, "invoked": u.invoked, "bonus_used": list(u.bonus_used),
-            "mods": dict(sorted(u.mods.items())), "rolled": u.rolled_category, "flying": u.flying,
+            "mods": dict(sorted(u.mods.items())), "rolled": u.rolled_category, "flying": u.is_flying,
         })
     obs: dict[str, Any] = {
         "round": b.round, "phase": b.phase, "order": list(b.order), "done": list(b.done), "active": b.active,
@@ -152,7 +152,8 @@ def status(w: World, seat: int | None) -> list[dict[str, Any]]:
             if b.active == u.uid:
                 done = [word for word, flag in (("moved", u.moved), ("attacked", u.attacked)) if flag]
                 items.append({"label": "This turn", "value": ", ".join(done) if done else "not moved or attacked yet"})
-            mods = [f"{'+' if n > 0 else ''}{n} {k.capitalize()}" for k, n in sorted(u.mods.items()) if n]
+            mods = [f"{'+' if n > 0 else ''}{n} {k.capitalize()}" for k, n in sorted(u.mods.items())
+                    if n and k != "flying"]  # Flying shows as its own flag
             if mods:
                 items.append({"label": "Modifiers", "value": ", ".join(mods)})
             if u.discard:

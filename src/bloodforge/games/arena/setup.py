@@ -24,6 +24,7 @@ def setup(w: World) -> None:
         c = w.content.champion(cid)
         u = Unit(cid, "champion" if human else "rival", cid, c.name, side)
         u.seat = i if human else None
+        u.flying = c.flying or (not human and c.rival.flying)  # KW-FLY by nature
         u.hp = u.max_hp = c.hp  # R-SET-5
         u.pool = [Die(ATTACK), Die(ATTACK), Die(ATTACK), Die(BE)]  # R-SET-3
         u.hand = sorted(k.id for k in c.cards)  # R-SET-7
@@ -42,6 +43,7 @@ def setup(w: World) -> None:
         u = Unit(bd.id, "boss", bd.id, bd.name, side)
         champions = len(seat_champs) + len(p.rivals)
         u.hp = u.max_hp = bd.hp_base + bd.hp_per_champion * champions
+        u.flying = bd.flying
         u.pool = [Die(ATTACK), Die(ATTACK), Die(ATTACK), Die(BE)]  # R-SET-10
         b.units[u.uid] = u
         b.decks[f"speed:{u.uid}"] = Deck.shuffled([str(i) for i in range(1, 7)], w.rng)  # R-SET-9
