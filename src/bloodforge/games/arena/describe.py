@@ -135,6 +135,9 @@ def effect_text(e: Effect, v: Voice, dice_names: dict[str, str] | None = None,
         return f"lay {name} on {where}"
     if op == "reroll":
         return f"{v.verb(e, 'reroll', 'rerolls')} one of {v.pronoun(e)} dice rolled this turn and not yet used"
+    if op == "fly":
+        return f"{v.verb(e, 'gain', 'gains')} Flying until the end of {v.pronoun(e)} own turn " \
+            "(through occupied spaces, immune to hazards)"
     raise ValueError(f"no wording for effect {op!r}")  # a new op needs its words here
 
 
