@@ -136,7 +136,8 @@ def start_battle(st: Position, area: int, defender: int) -> None:
     b.order = [DEFENDER, ATTACKER] if late == [ATTACKER] else [ATTACKER, DEFENDER]
     st.battle = b
     st.log(f"{st.seat_label(attacker)} attacks {st.seat_label(defender)} in area {area} "
-           f"({b.forces[0]} units against {b.forces[1]})")
+           f"({b.forces[0]} units against {b.forces[1]})", kind="attack", area=area, attacker=attacker,
+           defender=defender)
     if withdraw_options(st, b):
         b.step = WITHDRAW
         st.decider = defender
@@ -222,15 +223,19 @@ def resolve_fight(st: Position, b: Battle) -> None:
     top = st.ruleset.factions_file.battle_tiles.count_top
     totals = []
     shown = []
+    sides = []  # what everyone now sees of each side: the battle view (observation "battles")
     for side in (ATTACKER, DEFENDER):
         vals = fighting_values(st, b, side)
         mod = modifier_total(st, b, side)
         totals.append(sum(vals[:top]) + mod)
         shown.append(f"{st.seat_label(b.seat(side))} {vals[:top]} {mod:+d} = {totals[-1]}")
+        sides.append({"seat": b.seat(side), "tiles": vals, "counted": vals[:top], "substitute": b.subs[side],
+                      "modifiers": [[source, value] for source, value in modifier_parts(st, b, side)],
+                      "total": totals[-1], "units": dict(st.units_at(b.area, b.seat(side)))})
     b.totals = totals
     b.revealed = [True, True]
     b.history.append({"tiles": [fighting_values(st, b, s) for s in (0, 1)], "subs": list(b.subs), "totals": totals})
-    st.log("Battle tiles revealed: " + "; ".join(shown))
+    st.log("Battle tiles revealed: " + "; ".join(shown), kind="reveal", area=b.area, sides=sides)
     # substituted hand tiles are spent whatever happens next
     for side in (ATTACKER, DEFENDER):
         sub = b.subs[side]
@@ -275,7 +280,8 @@ def finish_fight(st: Position, b: Battle, winner_side: int) -> None:
             else:
                 st.send_to_discard(loser, u, n)
                 b.eliminated_for_undead += n
-                st.log(f"{st.seat_label(loser)} loses {n} {u} (fortifications cannot retreat)")
+                st.log(f"{st.seat_label(loser)} loses {n} {u} (fortifications cannot retreat)",
+                       kind="casualty", seat=loser, units={u: n})
         after_casualty(st, b)
         return
     choices = casualty_choices(st, b)
@@ -297,7 +303,7 @@ def take_casualty(st: Position, b: Battle, unit: str) -> None:
     loser = b.seat(1 - (b.winner or 0))
     st.eliminate(b.area, loser, unit)
     b.eliminated_for_undead += 1
-    st.log(f"{st.seat_label(loser)} eliminates {unit} as its casualty")
+    st.log(f"{st.seat_label(loser)} eliminates {unit} as its casualty", kind="casualty", seat=loser, units={unit: 1})
     after_casualty(st, b)
 
 
@@ -313,7 +319,8 @@ def after_casualty(st: Position, b: Battle) -> None:
         for u, n in lost.items():
             st.eliminate(b.area, loser, u, n)
             b.eliminated_for_undead += n
-        st.log(f"{st.seat_label(loser)} has nowhere to retreat: {sum(lost.values())} units eliminated")
+        st.log(f"{st.seat_label(loser)} has nowhere to retreat: {sum(lost.values())} units eliminated",
+               kind="casualty", seat=loser, units=lost)
         after_retreat(st, b)
     elif len(options) == 1:
         retreat(st, b, next(iter(options)))
@@ -343,7 +350,8 @@ def retreat(st: Position, b: Battle, dest: int) -> None:
     options = escape_options(st, loser, b.area, st.units_at(b.area, loser))
     lost = move_force(st, loser, b.area, dest, options[dest])
     b.eliminated_for_undead += lost
-    st.log(f"{st.seat_label(loser)} retreats to area {dest}" + (f", losing {lost} units" if lost else ""))
+    st.log(f"{st.seat_label(loser)} retreats to area {dest}" + (f", losing {lost} units" if lost else ""),
+           kind="retreat", seat=loser, dest=dest, lost=lost)
     after_retreat(st, b)
 
 

@@ -8,11 +8,13 @@ drawn), so resampling only redistributes the other players' hands and unrevealed
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from bloodforge.core import Bag, Rng
 
 from .battle import fighting_values, modifier_parts
+from .describe import card_id
 from .model import Battle, Phase, Position
 from .movement import group_reach
 
@@ -75,7 +77,156 @@ def observe(st: Position, seat: int | None) -> dict[str, Any]:
         "log_size": log_size,
     }
     obs["board"] = _board_view(obs)
+    obs["status"] = _status(st, obs)
+    obs["phase_label"] = phase_label(st)
+    obs["battles"] = battle_records(st, seat)
     return obs
+
+
+PHASE_LABELS = {
+    Phase.CHOOSE_FACTION: "Choosing factions",
+    Phase.PLACE_CITADEL: "Placing citadels",
+    Phase.PLACE_HORDE: "Placing the Chaos Horde",
+    Phase.SETUP_BUILD: "Setup: building",
+    Phase.RECOVER: "Chaos Horde returns",
+    Phase.CAPTURE: "Capturing villages",
+    Phase.UNDEAD: "Moving the Undead",
+    Phase.MAIN: "Actions",
+    Phase.CONSTRUCT: "Building villages",
+    Phase.FINAL_BATTLES: "Final battles",
+    Phase.OVER: "Game over",
+}
+BATTLE_STEPS = {"withdraw": "withdraw or stay", "substitute": "battle tiles", "casualty": "casualty",
+                "retreat": "retreat", "raise": "raising Undead"}
+
+
+def phase_label(st: Position) -> str:
+    """The phase as players name it (the page's prompt header), never the phase's id."""
+    b = st.battle
+    if b is not None:
+        return f"Battle in area {b.area}: {BATTLE_STEPS.get(b.step, b.step)}"
+    return PHASE_LABELS.get(st.phase, str(st.phase).replace("_", " ").capitalize())
+
+
+def _status(st: Position, obs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's public numbers in words (the status board, always on show): VP, regroups,
+    hand and bag sizes, villages; the seat's own hand goes only into its own observation."""
+    out: list[dict[str, Any]] = []
+    for p in obs["players"]:
+        s = p["seat"]
+        if p["faction"] is None:
+            out.append({"seat": s, "title": "faction not chosen yet", "items": []})
+            continue
+        items = [
+            {"label": "VP", "value": str(p["vp"]), "hint": "victory points"},
+            {"label": "Regroups", "value": f"{p['regroups']} of {obs['regroup_target']}",
+             "hint": "the game ends when a player has regrouped this many times"},
+            {"label": "Hand", "value": f"{p['hand_count']} of {p['hand_limit']} tiles"},
+            {"label": "Bag", "value": plural(p["bag_count"], "tile")},
+            {"label": "Villages", "value": f"{p['villages_on_map']} on the map, {p['village_supply']} to build"},
+        ]
+        if p["captured_villages"] or p["captured_citadels"]:
+            items.append({"label": "Captured", "value": f"{plural(p['captured_villages'], 'village')}, "
+                                                        f"{plural(p['captured_citadels'], 'citadel')}"})
+        if p["undead_pool"]:
+            items.append({"label": "Undead pool", "value": str(p["undead_pool"])})
+        if p["eliminated"]:
+            items.append({"label": "Out", "value": "eliminated"})
+        entry: dict[str, Any] = {"seat": s, "title": p["faction_name"], "items": items}
+        if s == obs["seat"] and obs["hand"] is not None:
+            hand = ", ".join(f"{n} {t.replace('_', ' ')}" if n > 1 else t.replace("_", " ")
+                             for t, n in obs["hand"].items())
+            pips = st.hand_pips(s)
+            entry["private"] = [{"label": "Your hand", "value": f"{hand or 'empty'} ({pips} pips)"}]
+        out.append(entry)
+    return out
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def battle_records(st: Position, seat: int | None, most: int = 5, horizon: int = 600) -> list[dict[str, Any]]:
+    """The last few finished battles as public records (the page's battle view): both sides'
+    tiles, modifiers and totals from the reveal events, the winner and VP from the battle
+    event, the losses and retreat after it. Built from the log's public events only (a battle
+    is fought in the open once tiles are revealed); `log_index` is the index of the winning
+    line among the lines `seat` reads. Walks back at most `horizon` events (search clones)."""
+    events = st.events
+    n = len(events)
+    records: list[dict[str, Any]] = []
+    readable_after = 0  # lines `seat` reads after the event being looked at
+    after: list[Any] = []  # public events after the one being looked at, oldest first
+    reveals: list[Any] = []
+    open_record: dict[str, Any] | None = None
+    for i in range(n - 1, max(-1, n - 1 - horizon), -1):
+        e = events[i]
+        visible = e.text_for(seat) is not None
+        public = e.visible is None
+        if public and e.kind == "battle" and e.data:
+            open_record = {"event": e, "event_index": i, "index": st.events.count_for(seat) - readable_after - 1,
+                           "after": list(after), "reveals": []}
+            reveals = open_record["reveals"]
+        elif public and e.kind == "reveal" and e.data and open_record is not None:
+            reveals.insert(0, e.data)
+        elif public and e.kind == "attack" and e.data and open_record is not None:
+            records.append(_record(st, open_record, e.data))
+            open_record = None
+            if len(records) == most:
+                break
+        if public:
+            after.insert(0, e)
+            if e.kind == "attack":
+                after = [e]
+        if visible:
+            readable_after += 1
+    records.reverse()
+    return records
+
+
+def _record(st: Position, rec: dict[str, Any], attack: Mapping[str, Any]) -> dict[str, Any]:
+    data = rec["event"].data
+
+    def label(seat: int) -> str:  # the faction's name (the page adds the player's)
+        fid = st.factions[seat]
+        return st.ruleset.faction_rules(fid).faction.name if fid else f"Player {seat + 1}"
+
+    area = attack["area"]
+    fights = rec["reveals"]
+    last = fights[-1] if fights else None
+    sides = []
+    for k, seat in enumerate((attack["attacker"], attack["defender"])):
+        side: dict[str, Any] = {"name": f"{label(seat)} ({'attacker' if k == 0 else 'defender'})", "seat": seat}
+        if last is not None:
+            s = last["sides"][k]
+            side["tiles"] = [str(t) for t in s["tiles"]]
+            side["counted"] = [str(t) for t in s["counted"]]
+            side["modifiers"] = [f"{src.replace('_', ' ')}: {'+' if v >= 0 else ''}{v}" for src, v in s["modifiers"]]
+            side["total"] = str(s["total"])
+            side["units"] = ", ".join(f"{n} {u.replace('_', ' ')}" for u, n in s["units"].items())
+            if s["substitute"]:
+                side["substitute"] = f"{s['substitute'].replace('_', ' ')} from hand for the lowest tile"
+        losses: dict[str, int] = {}
+        for e in rec["after"]:
+            if e.kind == "casualty" and e.data and e.data.get("seat") == seat:
+                for u, n in e.data["units"].items():
+                    losses[u] = losses.get(u, 0) + n
+        if losses:
+            side["losses"] = [f"{n} {u.replace('_', ' ')}" for u, n in losses.items()]
+        sides.append(side)
+    result = f"{label(data['winner'])} won (+{data['vp']} VP)."
+    for e in rec["after"]:
+        if e.kind == "retreat" and e.data:
+            result += f" {label(e.data['seat'])} retreated to area {e.data['dest']}."
+    if len(fights) > 1:
+        result += f" (fought {len(fights)} times: ties are fought again)"
+    return {
+        "id": f"battle-{rec['event_index']}",  # the same for every seat: the event's place in the log
+        "title": f"{label(attack['attacker'])} against {label(attack['defender'])} in area {area}",
+        "log_index": rec["index"],
+        "sides": sides,
+        "result": result,
+    }
 
 
 def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
@@ -84,14 +235,26 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     citadels, the battle and the areas of the partial choice as marks, the seat's own tiles."""
     pieces: list[dict[str, Any]] = []
     marks: list[dict[str, Any]] = []
+    faction = {p["seat"]: p["faction"] for p in obs["players"]}
+    battle = obs["battle"]
+    # At the casualty step the loser's units in the battle area are shown one piece per kind,
+    # each named by the word `casualty <unit>` takes: a click on the map picks the casualty.
+    split = (str(battle["area"]), str(battle["decider"])) if battle and battle["step"] == "casualty" else None
     for area in obs["areas"]:
         at = str(area["id"])
         for s, units in area["units"].items():
             troops = units if "citadel" not in units else {u: n for u, n in units.items() if u != "citadel"}
-            if troops:
+            if (at, s) == split:
+                for u, n in troops.items():
+                    pieces.append({"at": at, "owner": int(s), "kind": "unit", "label": f"{n} {u}".replace("_", " "),
+                                   "count": n, "units": {u: n}, "id": u, "card": card_id(faction[int(s)], u)})
+            elif troops:
                 text = ", ".join([f"{n} {u}" for u, n in troops.items()]).replace("_", " ")
-                pieces.append({"at": at, "owner": int(s), "kind": "stack", "label": text,
-                               "count": sum(troops.values()), "units": dict(troops)})
+                piece = {"at": at, "owner": int(s), "kind": "stack", "label": text,
+                         "count": sum(troops.values()), "units": dict(troops)}
+                if len(troops) == 1:
+                    piece["card"] = card_id(faction[int(s)], next(iter(troops)))
+                pieces.append(piece)
         v = area["village"]
         if v is not None:
             marks.append({"at": at, "kind": "village", "owner": v["seat"], "count": v["count"],
@@ -109,7 +272,8 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     return {
         "pieces": pieces,
         "marks": marks,
-        "hand": [{"id": t, "label": t.replace("_", " "), "kind": "tile", "count": n} for t, n in hand.items()],
+        "hand": [{"id": t, "label": t.replace("_", " "), "kind": "tile", "count": n,
+                  "card": card_id(faction.get(obs["seat"]), t)} for t, n in hand.items()],
     }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .describe import cards
 from .drawing import map_drawing
 from .ruleset import Ruleset
 
@@ -40,6 +41,8 @@ def static_info(ruleset: Ruleset) -> dict[str, Any]:
         "count_top": facts["count_top"],
         "regroup_target": ruleset.regroup_target,
         "factions": copy.deepcopy(facts["factions"]),
+        # description cards of every tile and unit (describe.py; the browser's card panel)
+        "cards": cards(facts["factions"]),
     }
 
 
