@@ -113,3 +113,48 @@ def test_two_processes_share_tables_live_and_survive_a_kill(pg_admin_url: str) -
         engine.dispose()
         assert status == "over"
         assert ply > before_kill["ply"]
+
+
+def test_a_survivor_takes_up_an_ai_turn_it_was_following(pg_admin_url: str) -> None:
+    """Issue 19 item 4: server B follows a table (a spectator is connected there) while server A
+    plays its AI seat; A is killed during the AI's turn. B's sweep must start the AI, although
+    B holds the table already (it used to skip tables it held, and catching up never starts an
+    AI): the move comes within stall_seconds (2 s here) plus a sweep or two."""
+    from websockets.sync.client import connect
+
+    db = fresh_pg_database(pg_admin_url).replace("postgresql+psycopg://", "postgresql://")
+    with serve(db, ai_delay=4.0) as (url_a, proc_a), serve(db, ai_delay=0.0) as (url_b, _proc_b), \
+            httpx.Client(base_url=url_a) as a, httpx.Client(base_url=url_b) as b:
+        data = create_table(a, game="witch", params={"players": 2}, seed=3,
+                            seats=[{"name": "Ann"}, {"kind": "agent", "agent": "random"}])
+        tid = data["table"]["id"]
+        token = data["links"][0]["token"]
+        with connect(url_b.replace("http", "ws") + f"/ws/tables/{tid}") as ws:
+            ws.send(json.dumps({"type": "hello", "seat": None}))
+            json.loads(ws.recv(timeout=10))
+            state = a.get(f"/api/tables/{tid}/state?seat=0", headers=auth(token)).json()
+            deadline = time.monotonic() + 60
+            while 0 not in state["actors"] and time.monotonic() < deadline:  # the AI places first
+                time.sleep(0.2)
+                state = a.get(f"/api/tables/{tid}/state?seat=0", headers=auth(token)).json()
+            assert state["legal"], state
+            while True:  # play Ann's moves on A until it is the AI's turn
+                r = a.post(f"/api/tables/{tid}/actions", headers=auth(token),
+                           json={"seat": 0, "action": state["legal"][0], "version": state["version"]})
+                assert r.status_code == 200, r.text
+                state = a.get(f"/api/tables/{tid}/state?seat=0", headers=auth(token)).json()
+                if 1 in state["actors"]:
+                    break
+            version = state["version"]
+            while b.get(f"/api/tables/{tid}").json()["ply"] < version:  # B followed every move
+                time.sleep(0.05)
+            os.kill(proc_a.pid, signal.SIGKILL)  # during the AI's 4 s pause on A
+            proc_a.wait(timeout=10)
+            killed = time.monotonic()
+            table = b.get(f"/api/tables/{tid}").json()
+            while table["ply"] == version and time.monotonic() - killed < 30:
+                time.sleep(0.2)
+                table = b.get(f"/api/tables/{tid}").json()
+            took = time.monotonic() - killed
+            assert table["ply"] > version, "the survivor never played the stuck AI turn"
+            assert took < 10, f"the AI turn was taken up after {took:.1f} s"

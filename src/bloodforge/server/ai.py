@@ -80,7 +80,9 @@ class AiRunner:
     async def sweep_forever(self) -> None:
         """Several processes on one database: take up the work of tables whose process may have
         died (a clock long run out, an AI turn not moving); loading a table arms its clocks and
-        starts its AI seats. Tables this process holds have their own timers and loops."""
+        starts its AI seats. A table this process already holds (it has watchers here and
+        followed the other process's moves) has its clocks armed, but its AI seats were left to
+        the process that committed the move before theirs: if no AI loop runs here, start one."""
         while not self.closed:
             await asyncio.sleep(self.settings.sweep_interval)
             stall = self.settings.stall_seconds
@@ -91,9 +93,15 @@ class AiRunner:
                     stalled_before=datetime.now(UTC) - timedelta(seconds=stall),
                 )
                 for table_id in ids:
-                    if table_id not in self.manager.tables:
+                    live = self.manager.tables.get(table_id)
+                    if live is None:
                         log.info("taking up table %s (its clock or AI turn is overdue)", table_id)
                         await self.manager.get(table_id)
+                        continue
+                    running = self.by_table.get(table_id)
+                    if live.agents_to_move() and (running is None or running.done()):
+                        log.info("taking up the AI turn of table %s (its process has been silent)", table_id)
+                        self.kick(live)
             except Exception:
                 log.exception("sweep for overdue tables failed")
 

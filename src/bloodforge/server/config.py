@@ -55,4 +55,4 @@ class Settings:
     #: clock ran out over `stall_seconds` ago or whose AI turn has not moved for that long (the
     #: process that held them may have died).
     sweep_interval: float = 5.0
-    stall_seconds: float = 30.0
+    stall_seconds: float = 25.0  # + the sweep's 5 s: taken up within 30 s
