@@ -269,3 +269,16 @@ def test_kw_fly_the_fly_effect_grants_flying_until_the_end_of_the_turn(tmp_path:
     st.apply("end", 0)
     assert not vhrak.is_flying
     assert not vhrak.flying
+
+
+def test_spec_2_5_three_wall_steps_are_one_outcome_and_ask_nobody() -> None:
+    params = {"players": 2, "champions": ["vhrak", "maere"], "boss": "terror"}
+    pos = {"units": [{"id": "terror", "hex": "5,0"}, {"id": "vhrak", "hex": "6,0"},
+                     {"id": "maere", "hex": "-3,0", "hp": 20}],
+           "order": ["terror", "maere", "vhrak"], "active": "terror", "tiles": []}
+    st = scenario(params, pos, {"d6": [2, 2, 5, 1, 4], "decks": {"actions:terror": ["thick_hide"]}})
+    # Gore pushes Vhrak from the corner: 7,0, 7,-1 and 6,1 are all the Arena wall, the same collision
+    assert st.board.pending is None
+    assert at(st, "vhrak") == "6,0"
+    assert sum("collides with the Arena wall" in t for t in st.event_log(None)) == 1
+    assert hp(st, "vhrak") == 175 - (2 + 2 + 5 + 2) - 4

@@ -412,7 +412,9 @@ def forced_step(w: World, item: QItem) -> bool:
         words = [hex_id(h) for h, _ in options]
         if not full:
             words.append("stop")
-        if len(words) == 1 or seat is None:
+        neutral = bool(item.ctx.get("neutral"))
+        same = full and len({step_outcome(w, forcer, h, k, neutral) for h, k in options}) == 1
+        if len(words) == 1 or seat is None or same:  # spec 2.5: one outcome, no question
             chosen = words[0]
         else:
             w.board.pending = Pending(seat, "force", words, {"subject": subj.uid, "op": e.op, "left": left})
@@ -432,23 +434,44 @@ def forced_step(w: World, item: QItem) -> bool:
     return True
 
 
-def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutral: bool, op: str) -> None:
-    """R-COL-1..7, TB-COLDMG (one roll per collision), TB-ENV (neutral: all involved)."""
+def step_outcome(w: World, forcer: Unit | None, at: Hex, kind: str, neutral: bool) -> tuple[object, ...]:
+    """What a forced step onto `at` does, for spec 2.5: a free step moves the subject there; a
+    collision leaves it where it is and hurts the same characters with the same roll whether it
+    meets the wall, a solid tile or a figure that takes nothing (three wall hexes: one outcome)."""
+    if kind == "free":
+        return ("free", at)
     occupant = w.occupant(at) if kind == "figure" else None
-    env_override = None
+    hurt = occupant is not None and occupant.hp is not None and collision_hurts(w, forcer, occupant, neutral)
+    return ("collide", collision_override(w, at), occupant.uid if hurt and occupant is not None else None)
+
+
+def collision_hurts(w: World, forcer: Unit | None, occupant: Unit, neutral: bool) -> bool:
+    """R-COL-5/6, TB-ENV: the occupant takes the collision too when it is the forcer's enemy, or
+    when nobody forced the move."""
+    return neutral or forcer is None or (occupant.uid != forcer.uid and w.enemies(forcer, occupant))
+
+
+def collision_override(w: World, at: Hex) -> int | None:
+    """An Environmental's own collision damage at `at` (R-COL-4), else None (the 1d6)."""
+    value = None
     for t in w.board.tiles:
         if at in t.hexes:
             v = w.content.environmental(t.env).collision_damage
-            env_override = v if v is not None else env_override
+            value = v if v is not None else value
+    return value
+
+
+def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutral: bool, op: str) -> None:
+    """R-COL-1..7, TB-COLDMG (one roll per collision), TB-ENV (neutral: all involved)."""
+    occupant = w.occupant(at) if kind == "figure" else None
+    env_override = collision_override(w, at)
     amount = env_override if env_override is not None else w.roll(w.content.rules.collision_die)
     what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
     source = forcer.uid if forcer is not None else None
     w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision", unit=subj.uid, op=op,
           against=kind, other=occupant.uid if occupant is not None else None, source=source, amount=amount)
     victims = [subj]
-    hurt = neutral or forcer is None or (occupant is not None and occupant.uid != forcer.uid
-                                         and w.enemies(forcer, occupant))
-    if occupant is not None and occupant.hp is not None and hurt:
+    if occupant is not None and occupant.hp is not None and collision_hurts(w, forcer, occupant, neutral):
         victims.append(occupant)
     fallen: list[Unit] = []
     for victim in victims:
