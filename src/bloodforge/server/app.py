@@ -22,6 +22,7 @@ import bloodforge
 
 from .ai import AiRunner
 from .api import router
+from .apidocs import add_offline_docs
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import ApiError
@@ -93,7 +94,10 @@ def create_app(settings: Settings) -> FastAPI:
         version="1",
         lifespan=lifespan,
         default_response_class=SafeJSONResponse,
+        docs_url=None,  # served by add_offline_docs from local files: the CDN pages are blank offline
+        redoc_url=None,
     )
+    add_offline_docs(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(router)
     app.include_router(tutorial_router)
@@ -111,7 +115,7 @@ def create_app(settings: Settings) -> FastAPI:
     @app.middleware("http")
     async def security_headers(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
         response = await call_next(request)
-        if not request.url.path.startswith(("/docs", "/redoc")):  # Swagger UI loads from a CDN
+        if not request.url.path.startswith(("/docs", "/redoc")):  # their pages start Swagger UI inline
             response.headers["Content-Security-Policy"] = CSP
         response.headers["X-Content-Type-Options"] = "nosniff"
         response.headers["Referrer-Policy"] = "no-referrer"
