@@ -75,7 +75,7 @@ def test_descriptions_follow_the_rulebooks_wording() -> None:
     assert "Pull 2: move each target up to 2 spaces towards Mal'varra" in described["hooked_chain"]["text"]
     # Hazards: "The first time you move onto one of a hazard tile's spaces each turn"
     assert "the first time each turn" in described["env:spike_traps"]["text"]
-    assert described["lunge"]["stats"] == [["Speed", "1"]]
+    assert described["lunge"]["stats"] == [["Champion", "Vhrak"], ["Speed", "1"]]
     assert ["Damage", "dice + 3"] in described["cleave"]["stats"]
 
 
@@ -97,7 +97,7 @@ def test_status_board_shows_every_combatant_and_the_hand_only_to_its_owner() -> 
         items = {i["label"]: i["value"] for i in board["vhrak"]["items"]}
         assert items["HP"] == "175/175"
         assert items["Blood Energy"] == "0"
-        assert items["This round"] == "card chosen"
+        assert items["Initiative"] == "card chosen"
         assert "Ultimate" in items
         assert "Dice" in items
         assert ("private" in board["vhrak"]) == (seat == 0)
@@ -109,7 +109,7 @@ def test_status_board_shows_every_combatant_and_the_hand_only_to_its_owner() -> 
     mine = next(s for s in st.observation(0)["status"] if s["unit"] == "vhrak")
     own = {i["label"]: i["value"] for i in mine["private"]}
     assert own["Chosen"] == "Lunge"
-    assert "Lunge (Speed 1)" in own["Hand"]
+    assert "Lunge 1" in own["Hand"]
     hand = st.observation(0)["board"]["hand"]
     assert {"id": "lunge", "label": "Lunge (1)", "kind": "card", "count": 1, "card": "lunge"} in hand
     assert "hand" not in st.observation(None)["board"]

@@ -141,6 +141,10 @@ def effect_text(e: Effect, v: Voice, dice_names: dict[str, str] | None = None,
     raise ValueError(f"no wording for effect {op!r}")  # a new op needs its words here
 
 
+def _role(owner: Champion | Boss) -> str:
+    return "Boss" if isinstance(owner, Boss) else "Champion"
+
+
 def line_text(op: str, n: int) -> str:
     """One line of an Environmental's Guide card (`EnvLine.op`)."""
     if op == "rotate":
@@ -218,9 +222,9 @@ class Describer:
             text += " Usable after rolling three equal attack dice, or after Invoking the Ultimate."
         elif a.category == "doubles":
             text += " Usable after rolling two equal attack dice (or better)."
-        stats = [["Category", CATEGORY[a.category]], ["Damage", f"dice + {a.damage}" if a.damage else "dice"],
-                 ["Range", str(rng)], ["Targets", str(tgt)]]
-        return {"name": a.name, "kind": f"{owner.name}'s attack", "text": text, "stats": stats}
+        stats = [[_role(owner), owner.name], ["Category", CATEGORY[a.category]],
+                 ["Damage", f"dice + {a.damage}" if a.damage else "dice"], ["Range", str(rng)], ["Targets", str(tgt)]]
+        return {"name": a.name, "kind": "Attack", "text": text, "stats": stats}
 
     # -- pieces ----------------------------------------------------------------------------
     def special_die(self, d: SpecialDie) -> dict[str, Any]:
@@ -310,8 +314,8 @@ class Describer:
                 f"dice to the supply (you choose the one you keep), and this turn you may choose your "
                 f"Triples attack, {triples.name}, as though you had rolled Triples. It is not an extra attack: "
                 "invoke it before attacking.")
-        return {"name": "Invoke Ultimate", "kind": f"{ch.name}'s Blood Pact", "text": text,
-                "stats": [["Cost", f"{ch.ultimate_cost} Blood Energy"]]}
+        return {"name": "Invoke Ultimate", "kind": "Blood Pact", "text": text,
+                "stats": [[_role(ch), ch.name], ["Cost", f"{ch.ultimate_cost} Blood Energy"]]}
 
     def boss(self, b: Boss) -> dict[str, Any]:
         env = self.tiles.get(b.environmental or "", "")
@@ -341,9 +345,9 @@ class Describer:
             out[f"{ch.id}:ultimate"] = self.ultimate(ch)
             for p in ch.pacts:
                 put(p.id, f"{ch.id}:{p.id}", {
-                    "name": p.name, "kind": f"{ch.name}'s Blood Pact",
+                    "name": p.name, "kind": "Blood Pact",
                     "text": f"Bonus Action, once a round: pay {p.cost} Blood Energy. " + self.ability(p.ability),
-                    "stats": [["Cost", f"{p.cost} Blood Energy"]]})
+                    "stats": [["Champion", ch.name], ["Cost", f"{p.cost} Blood Energy"]]})
             for k in ch.cards:
                 parts = [f"Speed {k.speed} (lower acts first)."]
                 if k.immediate is not None:
@@ -352,8 +356,8 @@ class Describer:
                     parts.append("Bonus Action (on your turn): " + self.ability(k.bonus))
                 if k.immediate is None and k.bonus is None:
                     parts.append("No ability.")
-                put(k.id, f"{ch.id}:{k.id}", {"name": k.name, "kind": f"{ch.name}'s Initiative card",
-                                              "text": " ".join(parts), "stats": [["Speed", str(k.speed)]]})
+                put(k.id, f"{ch.id}:{k.id}", {"name": k.name, "kind": "Initiative card", "text": " ".join(parts),
+                                              "stats": [["Champion", ch.name], ["Speed", str(k.speed)]]})
             for d in ch.dice:
                 out[f"die:{d.id}"] = self.special_die(d)
             for m in ch.minions:
@@ -371,13 +375,13 @@ class Describer:
             for bc in b.actions:
                 parts = [self.effects(bc.effects, Voice(b.name, "the target", f"{b.name}'s")), BOSS_TARGET[bc.target]]
                 out[f"boss_action:{b.id}:{bc.id}"] = {
-                    "name": bc.name, "kind": f"{b.name}'s Boss Action card",
-                    "text": " ".join(p for p in parts if p) or "No effect.", "stats": []}
+                    "name": bc.name, "kind": "Boss Action card",
+                    "text": " ".join(p for p in parts if p) or "No effect.", "stats": [["Boss", b.name]]}
             for r in b.rot:
                 out[f"rot:{b.id}:{r.id}"] = {
-                    "name": r.name, "kind": f"{b.name}'s Rot card",
+                    "name": r.name, "kind": "Rot card",
                     "text": "Dealt to a Champion or Rival the Boss's attack damaged: "
-                    + self.effects(r.effects, Voice(b.name, "the victim", f"{b.name}'s")), "stats": []}
+                    + self.effects(r.effects, Voice(b.name, "the victim", f"{b.name}'s")), "stats": [["Boss", b.name]]}
             for d in b.dice:
                 out[f"die:{d.id}"] = self.special_die(d)
             for m in b.minions:

@@ -12,7 +12,7 @@ from typing import Any
 
 from bloodforge.core import Action, Rng
 
-from .hexes import hex_id, parse_hex
+from .hexes import distance, hex_id, parse_hex
 from .model import ATTACK, BE, TEMP, Board, Die, Unit
 from .world import World
 
@@ -86,6 +86,24 @@ def die_text(w: World, d: Die) -> str:
     return f"{name} {d.face}" + (" (used)" if d.used else "")
 
 
+def dice_text(w: World, u: Unit) -> str:
+    """The pool grouped by kind: "Attack 6, 6, 2 · Blood Energy 2 (used) · Bleed (d8) not rolled"."""
+    rolled: dict[str, list[str]] = {}
+    waiting: dict[str, int] = {}
+    for d in u.pool:
+        if not d.kind:
+            continue
+        if d.face is None or d.fresh:
+            waiting[die_name(w, d)] = waiting.get(die_name(w, d), 0) + 1
+        else:
+            rolled.setdefault(die_name(w, d), []).append(f"{d.face}{' (used)' if d.used else ''}")
+    parts = [f"{k} {', '.join(v)}" for k, v in rolled.items()]
+    if waiting:
+        counted = ", ".join(f"{n} {k}" for k, n in waiting.items())
+        parts.append(f"{counted} (rolled at the start of the turn)" if not rolled else f"new: {counted}")
+    return " · ".join(parts) or "none"
+
+
 def card_name(w: World, u: Unit, card: str | None) -> str:
     """An Initiative card's name (a Boss's Speed card is just its number)."""
     if card is None:
@@ -103,8 +121,8 @@ def ultimate_text(w: World, u: Unit) -> str:
     if u.invoked:
         return "invoked this round"
     if u.energy >= cost:
-        return f"ready (costs {cost} Blood Energy)"
-    return f"needs {cost} Blood Energy ({cost - u.energy} more)"
+        return f"ready ({cost} Blood Energy)"
+    return f"needs {cost - u.energy} more Blood Energy"
 
 
 def order_names(w: World) -> list[str]:
@@ -132,22 +150,22 @@ def status(w: World, seat: int | None) -> list[dict[str, Any]]:
                           "hint": "hit points left / at the start"})
         items.append({"label": "Blood Energy", "value": str(u.energy)})
         if u.alive:
-            pool = [d for d in u.pool if d.kind]
-            items.append({"label": "Dice", "value": ", ".join(die_text(w, d) for d in pool) or "none",
+            items.append({"label": "Dice", "value": dice_text(w, u),
                           "hint": "the dice pool: Attack and Temporary dice add up to the attack's damage"})
+            played = ", ".join(card_name(w, u, c) for c in u.discard)
+            hint = f"earlier cards (they break Speed ties): {played}" if played else "lower Speed acts first"
             if u.uid in b.order:
                 place = b.order.index(u.uid) + 1
-                items.append({"label": "Initiative", "value": f"{ORDINAL.get(place, f'{place}th')} of {len(b.order)}"
-                              + (f", Speed {u.speed}" if u.speed is not None else "")})
-            if u.current is not None:
-                items.append({"label": "This round", "value": card_name(w, u, u.current),
-                              "hint": "the Initiative card played this round"})
+                card = f" ({card_name(w, u, u.current)})" if u.current is not None and u.kind != "boss" else ""
+                items.append({"label": "Initiative", "hint": hint,
+                              "value": f"{ORDINAL.get(place, f'{place}th')} of {len(b.order)}"
+                              + (f", Speed {u.speed}{card}" if u.speed is not None else "")})
             elif b.phase == "pick" and u.seat is not None:
                 chosen = "card chosen" if u.seat in b.picks else "choosing a card"
-                items.append({"label": "This round", "value": chosen})
+                items.append({"label": "Initiative", "value": chosen, "hint": hint})
             behaviour = b.revealed.get(u.uid)
             if behaviour is not None:
-                items.append({"label": "Behaviour card", "value": behaviour_name(w, u, behaviour)})
+                items.append({"label": "Card", "value": behaviour_name(w, u, behaviour)})
             items.append({"label": "Ultimate", "value": ultimate_text(w, u)})
             if b.active == u.uid:
                 done = [word for word, flag in (("moved", u.moved), ("attacked", u.attacked)) if flag]
@@ -156,17 +174,17 @@ def status(w: World, seat: int | None) -> list[dict[str, Any]]:
                     if n and k != "flying"]  # Flying shows as its own flag
             if mods:
                 items.append({"label": "Modifiers", "value": ", ".join(mods)})
-            if u.discard:
-                items.append({"label": "Played", "value": ", ".join(card_name(w, u, c) for c in u.discard)})
         minions = [m for m in b.units.values() if m.kind == "minion" and m.summoner == u.uid and m.alive]
         if minions:
             items.append({"label": "Minions", "value": ", ".join(m.name for m in minions)})
-        entry: dict[str, Any] = {"unit": u.uid, "seat": u.seat, "title": f"{u.name} ({role})", "items": items,
+        title = u.name if u.seat is not None else f"{u.name} ({role})"  # a seat's row already says who
+        entry: dict[str, Any] = {"unit": u.uid, "seat": u.seat, "title": title, "items": items,
                                  "card": u.content_id}
         if seat is not None and u.seat == seat and u.kind == "champion":
             hand = sorted(u.hand, key=lambda c: (_speed(w, u, c), c))
             entry["private"] = [{"label": "Hand", "value": ", ".join(
-                f"{card_name(w, u, c)} (Speed {_speed(w, u, c)})" for c in hand) or "empty"}]
+                f"{card_name(w, u, c)} {_speed(w, u, c)}" for c in hand) or "empty",
+                "hint": "your Initiative cards with their Speed"}]
             pick = b.picks.get(seat)
             if pick is not None:
                 entry["private"].append({"label": "Chosen", "value": card_name(w, u, pick)})
@@ -213,7 +231,8 @@ def phase_label(w: World) -> str:
 
 
 def _hex_words(w: World, text: str, mover: Unit | None = None) -> str:
-    """A space as players read it: its coordinates and what is there."""
+    """A space as players read it: its coordinates, what is there, and how far the nearest
+    other figure is (the board shows no coordinates, the figures are what people see)."""
     if text == "stop":
         return "stop here"
     h = parse_hex(text)
@@ -224,8 +243,14 @@ def _hex_words(w: World, text: str, mover: Unit | None = None) -> str:
     other = w.occupant(h)
     if other is not None and other is not mover:
         return f"into {other.name} at {text} (collision)"
-    tiles = [w.content.environmental(t.env).name for t in w.board.tiles if h in t.hexes]
-    return text + (f" ({', '.join(tiles)})" if tiles else "")
+    notes = [w.content.environmental(t.env).name for t in w.board.tiles if h in t.hexes]
+    others = [u for u in w.living() if u.hex is not None and u is not mover and u.kind != "minion"
+              and (mover is None or u.uid != mover.summoner)]
+    if others:
+        near = min(others, key=lambda u: (distance(h, u.hex) if u.hex is not None else 99, u.uid))
+        steps = distance(h, near.hex) if near.hex is not None else 0
+        notes.append(f"next to {near.name}" if steps == 1 else f"{steps} spaces from {near.name}")
+    return text + (f" ({', '.join(notes)})" if notes else "")
 
 
 def pending_words(w: World) -> dict[str, Any]:
@@ -246,10 +271,11 @@ def pending_words(w: World) -> dict[str, Any]:
     prompt = "Choose one."
     if p.kind == "select":
         ab = ability_by_ref(w, str(data["ref"]))
-        owner = name(str(data["owner"]))
-        what = ab.name or _ref_name(w, str(data["ref"]))
-        prompt = f"{owner}'s {what}: choose who it affects."
-        labels = {o: f"{what}: {name(o)}" for o in p.options}
+        what = _ref_name(w, str(data["ref"]))
+        whom = {"faster_enemy": "a faster enemy", "slower_enemy": "a slower enemy",
+                "any_character": "any character"}.get(ab.select, "a character")
+        prompt = f"{what}: choose {whom} it affects."
+        labels = {o: f"{what} on {name(o)}" for o in p.options}
     elif p.kind == "option":
         ab = ability_by_ref(w, str(data["ref"]))
         subject = name(str(data["subject"]))
@@ -341,7 +367,7 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
             u = next(x for x in b.units.values() if x.seat == seat)
             out[text] = f"Play {card_name(w, u, args[0])} (Speed {_speed(w, u, args[0])})"
         elif k == "place":
-            out[text] = f"Enter the arena at {args[0]}"
+            out[text] = f"Enter the arena at {_hex_words(w, args[0])}"
         elif active is None:
             continue
         elif k == "energy":
@@ -453,11 +479,12 @@ def battles(w: World, seat: int | None, keep: int = 5) -> list[dict[str, Any]]:
         end = start
         for k in range(start + 1, min(n, start + 60)):
             ev = events[k]
-            if ev.kind in ("attack", "turn", "round", "roll", "npc_card", "initiative"):
-                break
-            end = k
+            if ev.kind in ("attack", "turn", "round", "roll", "npc_card", "initiative", "move", "pact", "spell",
+                           "ultimate", "npc", "ability") or (ev.kind == "energy" and "from a die" in ev.text):
+                break  # the attacker's next action: the attack's consequences are over
             if not ev.readable_by(seat):
                 continue
+            end = k
             d = ev.data or {}
             if ev.kind == "damage" and d.get("how") == "attack" and str(d.get("source")) == attacker:
                 hits[str(d["unit"])] = hits.get(str(d["unit"]), 0) + int(d["amount"])

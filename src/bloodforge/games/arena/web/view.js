@@ -1,71 +1,119 @@
 // BLOODSTONE arena's look in the browser. The shared hex renderer (/static/boards/) draws the arena
 // from static_info()["board"] and the figures and tiles from observation()["board"], and turns
-// clicks into legal actions. This module only sets colours and glyphs and adds a panel with the
-// initiative order, every combatant's HP, Blood Energy and dice, and the decision being waited on.
+// clicks into legal actions; the page shows the status board (observation["status"]) under the
+// players. This module sets colours and glyphs, words every button and the prompt from what the
+// game says in Python (observation["labels"], the waiting decision's "prompt"), and fills the
+// extra panel with this round's initiative order and the acting Champion's dice.
 import { clear, el } from "/static/common.js";
 
-const KINDS = { floor: { fill: "#dccfb4" }, central: { fill: "#c9ab7c" } };
+const KINDS = { floor: { fill: "#dccfb4", label: "Arena floor" }, central: { fill: "#c9ab7c", label: "Central zone (where Champions enter)" } };
 const NPC_FILL = { boss: "#5b1a1a", rival: "#3f4d6b", minion: "#6f6f6f" };
-const TILE_FILL = {
-  hellfire_spray: "#e4572e", spectral_thorns: "#5b8c3a", spike_traps: "#7d7d7d", ice_slicks: "#9ad1f5",
-  springboards: "#f2c14e", the_arm: "#b23a48", bloodshard_columns: "#8e1b1b", spawn_pits: "#4b3f72", trap: "#a0522d",
+const TILE_FILL = { // the legend's swatches; the hexes themselves are tinted by view.css
+  hellfire_spray: "#f0936b", spectral_thorns: "#8fbf6a", spike_traps: "#a5a5a5", ice_slicks: "#b7e1fa",
+  springboards: "#f5d27a", the_arm: "#d1707d", bloodshard_columns: "#8e1b1b", spawn_pits: "#8a7bb0", trap: "#c98b5e",
 };
+const DIE_CLASS = { atk: "die-attack", tmp: "die-temp", be: "die-energy" };
 
 export function createView(ctx) {
   let view = null;
-  const units = () => Object.fromEntries((view?.observation?.units || []).map((u) => [u.id, u]));
+  const obs = () => view?.observation || {};
+  const units = () => Object.fromEntries((obs().units || []).map((u) => [u.id, u]));
+  const envName = (id) => (ctx.staticInfo?.environmentals || []).find((e) => e.id === id)?.name || "Environmental";
 
   const look = {
     kinds: KINDS,
     piece: (p) => {
       const u = units()[p.id] || {};
-      const hp = u.hp === null || u.hp === undefined ? "" : String(u.hp);
+      const hasHp = u.hp !== null && u.hp !== undefined;
+      const hp = hasHp ? Math.max(u.hp, 0) : null;
+      const low = hasHp && u.max_hp && hp / u.max_hp <= 0.3;
+      const acting = obs().active === p.id;
+      // The HP is the token's text, large (a corner badge cut "150/175" to "5"); the badge holds
+      // the name's initial; the maximum is in the tooltip and the status board.
       return {
         fill: u.seat === null || u.seat === undefined ? NPC_FILL[u.kind] : undefined,
-        text: (u.name || "?").slice(0, 2), badge: hp,
-        title: `${u.name || p.id}${hp ? `: ${hp}/${u.max_hp} HP` : ""}, ${u.energy ?? 0} Blood Energy`,
+        text: hasHp ? String(hp) : (u.name || "?").slice(0, 2),
+        badge: (u.name || "?").slice(0, 1),
+        class: `arena-${u.kind || "figure"}${low ? " arena-low" : ""}${acting ? " arena-acting" : ""}`,
+        title: `${u.name || p.id}${hasHp ? `: ${hp} of ${u.max_hp} HP` : " (cannot be damaged)"}` +
+          (u.kind === "minion" ? "" : `, ${u.energy ?? 0} Blood Energy`),
       };
     },
-    mark: (m) => ({ fill: TILE_FILL[m.kind] || "#999999", title: m.label }),
+    mark: () => null, // tiles tint their hexes (view.css: .cell.mark-<tile>); the panel has a legend
+    handTitle: () => [el("strong", { text: "Your Initiative cards" }), el("span", { class: "muted small", text: " (Speed in brackets: lower acts first)" })],
   };
 
   function render(v) {
     view = v;
     drawPanel();
+    ctx.extra.hidden = !ctx.extra.childElementCount; // shown whenever it has something (issue 18 defect 1)
   }
 
-  function dice(u) {
-    return (u.pool || []).map((d) => `${d.kind}${d.face === null || d.face === undefined ? "" : `:${d.face}`}${d.used ? "✓" : ""}`).join(" ");
+  function orderName(x) {
+    if (x.startsWith("env:")) return envName(x.slice(4));
+    return units()[x]?.name || "?";
+  }
+
+  function dieChip(d) {
+    const face = d.face === null || d.face === undefined || d.fresh ? "–" : String(d.face);
+    const cls = `arena-die ${DIE_CLASS[d.kind] || "die-special"}${d.used ? " used" : ""}`;
+    const name = { atk: "Attack die", tmp: "Temporary Attack die", be: "Blood Energy die" }[d.kind] || "Special die";
+    return el("span", { class: cls, title: `${name}${d.face ? ` showing ${d.face}` : " (not rolled yet)"}${d.used ? ", used" : ""}`, text: face });
   }
 
   function drawPanel() {
     const box = clear(ctx.extra);
-    const o = view.observation || {};
-    box.append(el("div", { class: "muted small", text: `Round ${o.round ?? 0} · ${o.phase ?? ""}${o.active ? ` · ${o.active} acting` : ""}` }));
-    if ((o.order || []).length) box.append(el("div", { class: "small", text: `Order: ${o.order.join(" › ")}` }));
-    const list = el("div", { class: "player-stats" });
-    for (const u of o.units || []) {
-      if (u.kind === "minion" && !u.alive) continue;
-      const hp = u.hp === null || u.hp === undefined ? "no HP" : `${Math.max(u.hp, 0)}/${u.max_hp} HP`;
-      const state = u.alive ? `${hp} · BE ${u.energy} · speed ${u.speed ?? "-"}` : "defeated";
-      list.append(el("div", { class: "small" }, el("strong", { text: `${u.name} ` }), el("span", { text: state }),
-        u.alive && u.kind !== "minion" ? el("span", { class: "muted", text: `  [${dice(u)}]` }) : null));
+    const o = obs();
+    if (!o.units) return;
+    const order = o.order || [];
+    if (order.length) {
+      const list = el("ol", { class: "arena-order", "aria-label": "Initiative order this round" });
+      for (const x of order) {
+        const u = units()[x];
+        const done = (o.done || []).includes(x);
+        const speed = u?.speed ?? (o.env_speed?.[x]?.[0] || null);
+        const card = x.startsWith("env:") ? x : u?.id; // the description's key (contract item 2)
+        list.append(el("li", { class: `${x === o.active ? "acting" : ""}${done ? " done" : ""}`, tabindex: "0", dataset: card ? { card } : {} },
+          el("span", { text: orderName(x) }),
+          speed ? el("span", { class: "muted small", text: ` · Speed ${speed}` }) : null,
+          x === o.active ? el("span", { class: "small", text: " · acting" }) : done ? el("span", { class: "muted small", text: " · done" }) : null));
+      }
+      box.append(el("div", { class: "small" }, el("strong", { text: "Initiative order" }), el("span", { class: "muted", text: " (lowest Speed first)" })), list);
     }
-    box.append(list);
+    const tiles = [...new Set((o.tiles || []).map((t) => t.env))];
+    if (tiles.length) {
+      box.append(el("div", { class: "arena-legend small" }, ...tiles.map((id) => el("span", { tabindex: "0", dataset: { card: `env:${id}` } },
+        el("span", { class: "arena-swatch", style: `background:${TILE_FILL[id] || "#999999"}` }), el("span", { text: envName(id) })))));
+    }
+    const active = units()[o.active];
+    if (active && active.kind !== "minion" && (active.pool || []).length) {
+      const rolled = active.rolled ? ` — ${active.rolled[0].toUpperCase()}${active.rolled.slice(1)}` : "";
+      box.append(el("div", { class: "arena-dice" },
+        el("span", { class: "small", text: `${active.name}'s dice${rolled}: ` }),
+        ...active.pool.filter((d) => d.kind).map(dieChip)));
+    }
     const p = o.pending;
-    if (p) {
-      box.append(el("div", { class: "pending-box" }, el("strong", { text: `Waiting: seat ${p.seat} decides ${p.kind.replace(/_/g, " ")} ` }),
-        el("span", { text: (p.options || []).join(", ") })));
+    if (p && p.prompt) {
+      const mine = ctx.seat !== null && p.seat === ctx.seat;
+      box.append(el("div", { class: "pending-box" },
+        el("strong", { text: mine ? "Your decision: " : `${p.decider || "A player"} decides: ` }), el("span", { text: p.prompt })));
     }
+  }
+
+  function label(text) {
+    const labels = obs().labels || {};
+    return labels[text] ?? null;
   }
 
   function prompt(v) {
     const o = v.observation || {};
-    if (o.pending) return "Choose for the waiting decision (an NPC's path, a push step, a die, a target).";
-    if (o.phase === "pick") return "Choose this round's Initiative card; the cards are revealed together.";
+    if (o.pending?.prompt) return o.pending.prompt;
+    if (o.phase === "pick") return "Choose this round's Initiative card (click a card below the board): lower Speed acts first, and the cards are revealed together.";
     if (o.phase === "place") return "Enter the arena: click a highlighted space of the central zone.";
+    if (o.phase === "turns" && o.stage === "target") return "Choose the target of your attack: click a highlighted figure or a button.";
+    if (o.phase === "turns") return "Move, attack, gain Blood Energy and use Bonus Actions in any order, then end your turn.";
     return "";
   }
 
-  return { look, render, prompt };
+  return { look, render, prompt, label };
 }
