@@ -13,6 +13,7 @@ from typing import Any
 from bloodforge.core import EventLog, Rng
 
 from .content import TerritorySpec
+from .describe import cards
 from .model import (
     ACTION,
     BEGIN,
@@ -28,7 +29,7 @@ from .model import (
     Model,
     army_counts,
 )
-from .rules import Config, first_over_quota, hero_price, quota_for, tally
+from .rules import Config, bribe_cost, bribe_targets, first_over_quota, hero_price, quota_for, tally
 from .rules_turn import clock_running
 
 LOG_TAIL = 10
@@ -94,7 +95,7 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
     if clock_running(cfg, m, m.turn_seat):
         clock = {"seat": m.turn_seat, "seconds": cfg.planning_seconds}
     hand = sorted(m.hands[seat]) if seat is not None else []
-    return {
+    obs = {
         "seat": seat,
         "players": n,
         "seat_names": cfg.seat_names,
@@ -131,6 +132,162 @@ def observe(cfg: Config, m: Model, events: EventLog, seat: int | None) -> dict[s
         "board": board_observation(cfg, m, hand),
         "log": events.tail_for(seat, LOG_TAIL),
     }
+    obs["status"] = _status(cfg, m, obs)
+    obs["phase_label"] = phase_label(cfg, m)
+    obs["battles"] = battle_records(cfg, events, seat)
+    obs["bribes"] = bribe_offers(cfg, m, seat)
+    return obs
+
+
+STAGES = {HEROES: "hero cards", "casualties": "choosing losses", "retreat": "retreat", "advance": "advance"}
+
+
+def phase_label(cfg: Config, m: Model) -> str:
+    """The phase as players name it (the page's prompt header), never an id."""
+    b = m.battle
+    if m.phase == OVER:
+        return "Game over"
+    if b is not None:
+        return f"Battle for {cfg.content.data.territories[b.target].name}: {STAGES.get(b.stage, b.stage)}"
+    if first_over_quota(m, cfg.content) is not None:
+        return "Disbanding over the food quota"
+    if m.bribery:
+        return "Bribery"
+    return {BEGIN: "Turn start", PLANNING: "Planning", ACTION: "Actions"}.get(m.phase, m.phase.capitalize())
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _status(cfg: Config, m: Model, obs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each seat's public numbers in words (the status board); hero cards' names only to their
+    holder, everyone else sees how many."""
+    out = []
+    d = cfg.content.data
+    for s in range(m.players):
+        holding = " (holding: a full round wins)" if obs["held_since"][s] is not None else ""
+        items = [
+            {"label": "Currency", "value": f"{obs['currency'][s]} (+{obs['income'][s]} a turn)",
+             "hint": "income: 1 per currency resource controlled"},
+            {"label": "Food limit", "value": f"{obs['units'][s]} of {obs['quota'][s]} units",
+             "hint": f"{d.food_per_resource} units per food resource controlled"},
+            {"label": "Forts", "value": f"{obs['forts'][s]} of {d.forts_to_win}{holding}"},
+            {"label": "Hero cards", "value": f"{obs['hand_sizes'][s]} of {d.hand_limit}"},
+        ]
+        if obs["eliminated"][s]:
+            items.append({"label": "Out", "value": "eliminated"})
+        entry: dict[str, Any] = {"seat": s, "title": cfg.seat_names[s], "items": items}
+        if s == obs["seat"]:
+            names = ", ".join(h["name"] for h in obs["hand"]) or "none"
+            entry["private"] = [{"label": "Your hero cards", "value": names}]
+        out.append(entry)
+    return out
+
+
+def bribe_offers(cfg: Config, m: Model, seat: int | None) -> list[dict[str, Any]]:
+    """What each bribe open to `seat` costs and what follows (defect 5, issue 18): the army's
+    strength in currency (F46), and how many units `seat` must then disband because the
+    bribed army puts it over its food quota (A34), so the page can warn before, not after."""
+    if seat is None or not m.bribery or m.bribery[0] != seat:
+        return []
+    c = cfg.content
+    out = []
+    for t in bribe_targets(m, c, seat):
+        after = m.copy()
+        after.owner[t] = seat
+        counts = tally(after, c)
+        over = max(0, counts.units[seat] - quota_for(after, c, counts.food[seat]))
+        inf, cav = army_counts(m.units[t])
+        army = ", ".join(p for p in (f"{inf} infantry" if inf else "", f"{cav} cavalry" if cav else "") if p)
+        out.append({"territory": c.ids[t], "name": c.data.territories[t].name, "cost": bribe_cost(m, t),
+                    "army": army, "disband": over})
+    return out
+
+
+def battle_records(cfg: Config, events: EventLog, seat: int | None, most: int = 5,
+                   horizon: int = 400) -> list[dict[str, Any]]:
+    """The last few battles as public records (the page's battle view): each side's army,
+    defence bonus, hero cards, die and total from the battle event, the losses, retreats and
+    conquest after it. Public events only; `log_index` is the battle line's index among the
+    lines `seat` reads. Walks back at most `horizon` events."""
+    names = cfg.seat_names
+    ids_to_name = {spec.id: spec.name for spec in cfg.content.data.territories}
+    heroes = {h.id: h.name for h in cfg.content.data.heroes}
+
+    def who(s: int) -> str:
+        return names[s] if s >= 0 else "Independents"
+
+    n = len(events)
+    records: list[dict[str, Any]] = []
+    readable_after = 0
+    after: list[Any] = []
+    found: dict[str, Any] = {}
+    for i in range(n - 1, max(-1, n - 1 - horizon), -1):
+        e = events[i]
+        public = e.visible is None
+        if public and e.kind == "battle" and e.data:
+            found = {"battle": e.data, "index": events.count_for(seat) - readable_after - 1, "event": i,
+                     "after": list(after)}
+        elif public and e.kind == "reveal" and e.data and found:
+            found["cards"] = e.data.get("cards", {})
+        elif public and e.kind == "attack" and found:
+            records.append(_forts_record(found, who, ids_to_name, heroes, cfg.content.data.die_sides))
+            found = {}
+            if len(records) == most:
+                break
+        if public:
+            after = [e] if e.kind == "attack" else [e, *after]
+        if e.text_for(seat) is not None:
+            readable_after += 1
+    records.reverse()
+    return records
+
+
+def _forts_record(found: dict[str, Any], who: Any, ids_to_name: dict[str, str],
+                  heroes: dict[str, str], die_sides: int) -> dict[str, Any]:
+    b = found["battle"]
+    a_army, a_hero, a_die, a_total = b["attack"]
+    d_army, bonus, d_hero, d_die, d_total = b["defence"]
+    att, dfn = b["attacker"], b["defender"]
+    cards = found.get("cards", {})
+    place = ids_to_name.get(b["target"], b["target"])
+    sides = []
+    for k, (s, army, hero, die, total) in enumerate(((att, a_army, a_hero, a_die, a_total),
+                                                      (dfn, d_army, d_hero, d_die, d_total))):
+        side: dict[str, Any] = {"name": f"{who(s)} ({'attacker' if k == 0 else 'defender'})",
+                                "rolls": [{"label": f"d{die_sides}", "face": die}],
+                                "modifiers": [f"army strength {army}"], "total": str(total)}
+        if s >= 0:
+            side["seat"] = s
+        if k == 1 and bonus:
+            side["modifiers"].append(f"defence bonus +{bonus}")
+        if hero:
+            side["modifiers"].append(f"hero cards +{hero}")
+        played = cards.get(str(s), [])
+        if played:
+            side["tiles"] = [heroes.get(h, h) for h in played]
+        losses = []
+        for e in found["after"]:
+            if e.kind == "losses" and e.data and e.data.get("seat") == s:
+                parts = [f"{e.data['infantry']} infantry" if e.data["infantry"] else "",
+                         f"{e.data['cavalry']} cavalry" if e.data["cavalry"] else ""]
+                losses.append(", ".join(p for p in parts if p))
+        if losses:
+            side["losses"] = losses
+        sides.append(side)
+    verdict = b["verdict"]
+    if verdict == "attacker wins":
+        result = f"{who(att)} won the battle for {place}."
+    elif verdict == "defender wins":
+        result = f"{who(dfn)} held {place}."
+    else:
+        result = f"A draw: the attack on {place} is held off, nothing changes."
+    for e in found["after"]:
+        if e.kind in ("retreat", "conquest"):
+            result += f" {e.text[0].upper()}{e.text[1:]}."
+    return {"id": f"battle-{found['event']}", "title": f"{who(att)} attacks {place} ({who(dfn)})",
+            "log_index": found["index"], "sides": sides, "result": result}
 
 
 def board_observation(cfg: Config, m: Model, hand: list[str]) -> dict[str, Any]:
@@ -197,6 +354,8 @@ def static_info(cfg: Config) -> dict[str, Any]:
         "max_rounds": cfg.max_rounds,
         "heroes": [h.model_dump() for h in d.heroes],
         "chronicles": [k.model_dump() for k in d.chronicles] if cfg.chronicles else [],
+        # description cards (describe.py): hero cards, chronicles, units, forts
+        "cards": cards(d, cfg.chronicles),
         "board": {
             "geometry": "areas",
             "areas": areas,
