@@ -8,10 +8,12 @@ import re
 
 from forts_helpers import army, scenario
 
+from bloodforge.games.forts.game import FortsState
+
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 
 
-def bribery_state() -> object:
+def bribery_state() -> FortsState:
     """Blue (seat 1) ran out of time; Green (seat 2, 5 currency, 3 units on one food: quota 3)
     may bribe Blue's 2 infantry in Stormkeep (a great fort with no food of its own)."""
     state = scenario(
