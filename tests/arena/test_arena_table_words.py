@@ -195,3 +195,14 @@ def test_r_mode_7_solo_includes_a_rival_by_default_and_without_one_is_a_variant(
     variant = game(players=1, rivals=[]).new_initial_state()
     assert "recommendation: the rulebook asks for at least one Rival in solo play" in variant.event_log(None)
     assert game(players=1, rivals=["none"]).params.rivals == []
+
+
+def test_the_terminal_shows_the_status_board_and_what_each_action_means() -> None:
+    g = game(players=1)
+    st = g.new_initial_state()
+    text = g.render_text(st.observation(0))
+    assert "Vhrak: HP 175/175; Blood Energy 0" in text
+    assert "Ulwazi (Rival): HP 175/175" in text
+    assert "pick war_cry: Play War Cry (Speed 3)" in text
+    assert "your hand: Lunge 1, Brace 2, War Cry 3" in text
+    assert "your hand" not in g.render_text(st.observation(None))

@@ -156,7 +156,8 @@ def status(w: World, seat: int | None) -> list[dict[str, Any]]:
             hint = f"earlier cards (they break Speed ties): {played}" if played else "lower Speed acts first"
             if u.uid in b.order:
                 place = b.order.index(u.uid) + 1
-                card = f" ({card_name(w, u, u.current)})" if u.current is not None and u.kind != "boss" else ""
+                # a Rival's card only gives its Speed (its text is ignored): no name to mislead
+                card = f" ({card_name(w, u, u.current)})" if u.current is not None and u.kind == "champion" else ""
                 items.append({"label": "Initiative", "hint": hint,
                               "value": f"{ORDINAL.get(place, f'{place}th')} of {len(b.order)}"
                               + (f", Speed {u.speed}{card}" if u.speed is not None else "")})

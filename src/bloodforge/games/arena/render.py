@@ -1,4 +1,6 @@
-"""Terminal rendering of an observation: the order, every figure and the waiting decision."""
+"""Terminal rendering of an observation: the round, every combatant's status board, the tiles,
+the waiting decision and what each legal action means, all in the words the browser shows
+(observation["status"], ["phase_label"], ["labels"], the decision's "prompt")."""
 
 from __future__ import annotations
 
@@ -7,25 +9,29 @@ from typing import Any
 
 
 def render(obs: Mapping[str, Any]) -> str:
-    lines = [f"BLOODSTONE arena - round {obs['round']}, {obs['phase']}"
-             + (f", {obs['active']} acting ({obs['stage']})" if obs.get("active") else "")]
-    if obs.get("order"):
-        lines.append("order: " + " > ".join(obs["order"]))
-    for u in obs["units"]:
-        if not u["alive"] and u["kind"] == "minion":
-            continue
-        who = f"seat {u['seat']}" if u["seat"] is not None else u["kind"]
-        hp = "-" if u["hp"] is None else f"{u['hp']}/{u['max_hp']}"
-        pool = " ".join(f"{d['kind']}{'' if d['face'] is None else ':' + str(d['face'])}" for d in u["pool"])
-        state = "" if u["alive"] else " (defeated)"
-        lines.append(f"  {u['name']:<20} {who:<8} at {u['hex'] or '-':<6} HP {hp:<8} BE {u['energy']:<3} "
-                     f"speed {u['speed'] if u['speed'] is not None else '-'}  [{pool}]{state}")
-    if obs.get("tiles"):
-        lines.append("tiles: " + "; ".join(f"{t['env']} {' '.join(t['hexes'])}" for t in obs["tiles"]))
+    phase = obs.get("phase_label") or f"round {obs['round']}"
+    lines = [f"BLOODSTONE arena - {phase}"]
+    for entry in obs.get("status", []):
+        where = next((u["hex"] for u in obs["units"] if u["id"] == entry.get("unit")), None)
+        head = f"  {entry['title']}" + (f" at {where}" if where else "")
+        items = "; ".join(f"{i['label']} {i['value']}" for i in entry["items"])
+        lines.append(f"{head}: {items}")
+        for i in entry.get("private", []):
+            lines.append(f"      your {i['label'].lower()}: {i['value']}")
+    tiles: dict[str, list[str]] = {}
+    names = {m["kind"]: m["label"] for m in obs.get("board", {}).get("marks", [])}
+    for t in obs.get("tiles", []):
+        tiles.setdefault(names.get(t["env"], "a tile"), []).extend(t["hexes"])
+    if tiles:
+        lines.append("tiles: " + "; ".join(f"{name} on {' '.join(hexes)}" for name, hexes in tiles.items()))
     p = obs.get("pending")
-    if p:
-        lines.append(f"waiting: seat {p['seat']} decides {p['kind']} among {', '.join(p['options'])}")
+    if p and p.get("prompt"):
+        lines.append(f"decision: {p['prompt']}")
     for entry in obs.get("log", [])[-6:]:
         text = entry["text"] if isinstance(entry, dict) else str(entry)
         lines.append(f"  > {text}")
+    labels = obs.get("labels") or {}
+    if labels:
+        lines.append("your actions mean:")
+        lines += [f"  {action}: {words}" for action, words in labels.items()]
     return "\n".join(lines)
