@@ -6,7 +6,14 @@ entries), so the exact decision order of §2.3 is pinned.
 
 from __future__ import annotations
 
-from arena_helpers import at, game, game_steps, hp, pool, scenario
+import json
+from pathlib import Path
+
+import pytest
+from arena_helpers import at, game, game_steps, hp, pool, scenario, texts
+
+from bloodforge.core import ParameterError
+from bloodforge.games.arena.content import DATA_DIR
 
 
 def malvarra(position_units: list[dict], order: list[str], rig: dict | None = None, **params: object):
@@ -319,3 +326,70 @@ def test_n13_a_lost_target_is_replaced_from_the_current_hex() -> None:
     atk = npc.chosen_attack(st, boss)
     targets = npc.final_targets(st, boss, atk, npc.attributes(st, boss, atk))
     assert [t.uid for t in targets] == ["cynwrig"]
+
+
+# -- several Bosses (R-REC-2, A60) -------------------------------------------------------------------
+TWO_BOSSES = {"players": 2, "champions": ["vhrak", "cynwrig"], "bosses": ["malvarra", "grevvar"]}
+
+
+def test_r_rec_2_a60_several_bosses_each_bring_their_side_decks_and_environmental() -> None:
+    st = game(**TWO_BOSSES, seed=4).new_initial_state()
+    mal, grev = st.board.units["malvarra"], st.board.units["grevvar"]
+    assert mal.side != grev.side  # Free-For-All: every Boss for itself (R-MODE-3)
+    assert {"speed:malvarra", "speed:grevvar", "actions:malvarra", "actions:grevvar", "rot:grevvar",
+            "speed:env:hellfire_spray", "speed:env:spawn_pits", "envcards:hellfire_spray",
+            "envcards:spawn_pits"} <= set(st.board.decks)
+    assert {t.env for t in st.board.tiles} == {"hellfire_spray", "spawn_pits"}
+    assert {t.owner for t in st.board.tiles} == {"malvarra", "grevvar"}
+    # both Bosses and both Environmentals reveal Speeds and take turns
+    for _ in range(400):
+        if st.is_terminal() or st.board.round > 3:
+            break
+        legal = texts(st)
+        st.apply("end" if "end" in legal else legal[0], st.actors()[0])
+    steps = game_steps(st)
+    assert "npc malvarra card" in steps
+    assert "npc grevvar card" in steps
+    assert "env hellfire_spray" in steps
+    assert "env spawn_pits" in steps
+    with pytest.raises(ParameterError, match="not both"):
+        game(players=2, boss="terror", bosses=["malvarra"])
+    with pytest.raises(ParameterError, match="at most once"):
+        game(players=2, bosses=["malvarra", "malvarra"])
+    with pytest.raises(ParameterError, match="unknown boss"):
+        game(players=2, bosses=["malvarra", "nobody"])
+
+
+def test_r_tgt_3_r_min_10_tb7_with_two_bosses_slots_and_minions_decide_as_with_one() -> None:
+    def boss_turn(order: list[str], risen_only: bool = False) -> list[str]:
+        far = "-6,6" if risen_only else "2,0"
+        units = [{"id": "malvarra", "hex": "0,0"}, {"id": "grevvar", "hex": far, "hp": 120},
+                 {"id": "vhrak", "hex": "-2,0", "hp": 120}, {"id": "cynwrig", "hex": "6,-6", "hp": 200},
+                 {"id": "risen1", "hex": "0,2", "alive": True}]
+        if risen_only:
+            units[2]["hex"] = "6,0"
+        pos = {"units": units, "order": order, "active": order[0], "tiles": []}
+        st = scenario(TWO_BOSSES, pos, {"d6": [1, 2, 3, 4], "decks": {"actions:malvarra": ["feast"]}})
+        return game_steps(st)
+
+    # Grevvar and Vhrak tie on HP: the slower in this round's order is the target (R-TGT-3)
+    assert "npc malvarra target grevvar" in boss_turn(["malvarra", "vhrak", "grevvar", "cynwrig"])
+    assert "npc malvarra target vhrak" in boss_turn(["malvarra", "grevvar", "vhrak", "cynwrig"])
+    # the other Boss's Risen is a target only when no Champion or Boss can be reached (R-MIN-10)
+    assert "npc malvarra target risen1" in boss_turn(["malvarra", "grevvar", "vhrak", "cynwrig"], risen_only=True)
+
+
+def test_r_eact_5_a60_a_bosss_environmental_moves_only_its_own_minions(tmp_path: Path) -> None:
+    data = json.loads((DATA_DIR / "bosses.json").read_text())
+    mal = next(b for b in data["items"] if b["id"] == "malvarra")
+    mal["minions"] = [{"id": "imp", "name": "Imp", "hp": 5, "movement": 3, "range": 1, "damage": 2}]
+    (tmp_path / "bosses.json").write_text(json.dumps(data))
+    params = {**TWO_BOSSES, "bosses": ["grevvar", "malvarra"], "content": str(tmp_path)}
+    pos = {"units": [{"id": "vhrak", "hex": "3,1"}, {"id": "cynwrig", "hex": "-6,0", "hp": 10},
+                     {"id": "grevvar", "hex": "-5,5"}, {"id": "malvarra", "hex": "0,-6", "hp": 10},
+                     {"id": "imp", "hex": "4,1"}],
+           "order": ["env:spawn_pits", "vhrak", "cynwrig", "grevvar", "malvarra"], "active": "env:spawn_pits"}
+    st = scenario(params, pos, {"decks": {"envcards:spawn_pits": ["env_3"]}})  # A: spawn, B: minions act
+    assert at(st, "risen1") == "3,0"
+    assert hp(st, "vhrak") == 175 - 3  # Grevvar's Risen strikes; Mal'varra's Imp waits for its own Boss's lines
+    assert at(st, "imp") == "4,1"

@@ -52,7 +52,7 @@ def resume(w: World) -> None:
     while b.tasks and b.pending is None and b.phase != "over":
         op, arg = b.tasks.pop(0)
         if op == "minions_act":
-            mine = [u.uid for u in w.living() if u.kind == "minion" and _boss_minion(w, u)]
+            mine = [u.uid for u in w.living() if u.kind == "minion" and _boss_minion(w, u, env_id)]
             b.tasks[:0] = [["minion", uid] for uid in sorted(mine)]
         elif op == "minion":
             minion_act(w, w.unit(arg))
@@ -125,8 +125,15 @@ def _footprint(w: World, env_id: str, anchor: tuple[int, int], turns: int) -> li
     return out
 
 
-def _boss_minion(w: World, m: Unit) -> bool:
-    return m.summoner is not None and w.board.units[m.summoner].kind == "boss"
+def _boss_minion(w: World, m: Unit, env_id: str) -> bool:
+    """E2 / R-EACT-5: a Boss's minions act on its own Environmental's lines; with several Bosses
+    (A60) another Boss's Environmental does not move them. An Environmental without its Boss
+    (R-REC-1) moves every Boss's minions."""
+    if m.summoner is None or w.board.units[m.summoner].kind != "boss":
+        return False
+    owners = {u.uid for u in w.board.units.values()
+              if u.kind == "boss" and w.content.boss(u.content_id).environmental == env_id}
+    return not owners or m.summoner in owners
 
 
 def spawn(w: World, env_id: str) -> None:

@@ -282,8 +282,9 @@ class ArenaGame(Game):
         for cid in [*params.seat_champions(), *params.rivals]:
             if cid not in known:
                 raise ParameterError(f"unknown champion {cid!r}; known: {', '.join(sorted(known))}")
-        if params.boss is not None and params.boss not in {b.id for b in self.content.bosses}:
-            raise ParameterError(f"unknown boss {params.boss!r}; known: {', '.join(b.id for b in self.content.bosses)}")
+        for boss in params.boss_ids():
+            if boss not in {b.id for b in self.content.bosses}:
+                raise ParameterError(f"unknown boss {boss!r}; known: {', '.join(b.id for b in self.content.bosses)}")
         envs = {e.id for e in self.content.environmentals}
         if params.environmental is not None and params.environmental not in envs:
             raise ParameterError(f"unknown environmental {params.environmental!r}; known: {', '.join(sorted(envs))}")

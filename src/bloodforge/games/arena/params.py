@@ -20,6 +20,11 @@ class ArenaParams(GameParams):
         default=None, description="Champion of each seat; default: Vhrak, Ulwazi, Lienne, Cynwrig, Calvio, Maere."
     )
     boss: str | None = Field(default="malvarra", description="Boss id, or null for no Boss (R-REC-2).")
+    bosses: list[str] | None = Field(
+        default=None,
+        description="Several Bosses in one match (R-REC-2, A60), in place of `boss`; each brings its signature "
+        "Environmental and its own decks; [] plays without a Boss.",
+    )
     rivals: list[str] = Field(
         default_factory=list,
         description="Champions played as automated Rivals (R-NPC-9). Left out: one Rival when playing solo "
@@ -30,7 +35,9 @@ class ArenaParams(GameParams):
         default=None,
         description="Team mode: the team of each seat, then of each Rival; default alternates 0, 1.",
     )
-    boss_team: int | None = Field(default=None, description="Team mode: a team for the Boss (else its own side).")
+    boss_team: int | None = Field(
+        default=None, description="Team mode: a team for the Boss (every Boss); else each Boss is its own side."
+    )
     environmental: str | None = Field(
         default=None, description="Environmental id; default: the Boss's signature one (R-REC-1), else none."
     )
@@ -70,17 +77,29 @@ class ArenaParams(GameParams):
             raise ValueError(f"each Champion plays at most once (A64): {everyone}")
         if len(champs) != self.players:
             raise ValueError(f"champions lists {len(champs)} Champions for {self.players} seats")
-        combatants = len(everyone) + (self.boss is not None)
+        if self.bosses is not None and "boss" in self.model_fields_set and self.boss is not None:
+            raise ValueError("give `boss` (one Boss) or `bosses` (a list), not both")
+        boss_ids = self.boss_ids()
+        if len(set(boss_ids)) != len(boss_ids):
+            raise ValueError(f"each Boss plays at most once (one board each): {boss_ids}")
+        combatants = len(everyone) + len(boss_ids)
         if combatants < 2:
             raise ValueError("a match needs at least 2 combatants (A66); add a boss or rivals")
         if self.mode == "team":
             teams = self.team_list()
             if len(teams) != len(everyone):
                 raise ValueError(f"teams needs one entry per seat and Rival ({len(everyone)}), has {len(teams)}")
-            sides = set(teams) | ({self.boss_team if self.boss_team is not None else -1} if self.boss else set())
+            boss_sides = [self.boss_team if self.boss_team is not None else -1 - i for i in range(len(boss_ids))]
+            sides = set(teams) | set(boss_sides)
             if len(sides) < 2:
                 raise ValueError("a Team match needs at least 2 sides")
         return self
+
+    def boss_ids(self) -> list[str]:
+        """The Bosses of the match: `bosses` when given, else `boss` (R-REC-2: one, or none)."""
+        if self.bosses is not None:
+            return list(self.bosses)
+        return [self.boss] if self.boss is not None else []
 
     def seat_champions(self) -> list[str]:
         if self.champions is not None:

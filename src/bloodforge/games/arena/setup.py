@@ -37,9 +37,9 @@ def setup(w: World) -> None:
             start = letters.index(p.skirmish_from)
             deck = [s.letter for s in w.content.skirmish if s.letter in letters[start:start + 12]]
             b.decks[f"skirmish:{u.uid}"] = Deck.shuffled(deck, w.rng)  # R-SET-15
-    if p.boss is not None:
-        bd = w.content.boss(p.boss)
-        side = (p.boss_team if p.boss_team is not None else 100) if teams is not None else 100
+    for k, boss_id in enumerate(p.boss_ids()):  # several Bosses: each its own side, decks and minions (A60)
+        bd = w.content.boss(boss_id)
+        side = p.boss_team if teams is not None and p.boss_team is not None else 100 + k
         u = Unit(bd.id, "boss", bd.id, bd.name, side)
         champions = len(seat_champs) + len(p.rivals)
         u.hp = u.max_hp = bd.hp_base + bd.hp_per_champion * champions
@@ -61,11 +61,13 @@ def setup(w: World) -> None:
     for u in b.units.values():  # dice gained at setup are simply in the pool
         for d in u.pool:
             d.fresh = False
-    env = p.environmental
-    if env is None and p.boss is not None:
-        env = w.content.boss(p.boss).environmental
-    if env is not None:
-        owner = p.boss if p.boss is not None and w.content.boss(p.boss).environmental == env else None
+    signature = {w.content.boss(x).environmental: x for x in reversed(p.boss_ids())}  # env -> its first Boss
+    if p.environmental is not None:
+        envs = [p.environmental]
+    else:  # R-REC-1: every Boss brings its signature Environmental
+        envs = list(dict.fromkeys(e for x in p.boss_ids() if (e := w.content.boss(x).environmental) is not None))
+    for env in envs:
+        owner = signature.get(env)
         setup_environment(w, env, owner)
         if has_actions(w, env):  # R-SET-13
             b.decks[f"speed:{env_uid(env)}"] = Deck.shuffled([str(i) for i in range(1, 7)], w.rng)
@@ -78,13 +80,13 @@ def setup(w: World) -> None:
 def warn_recommendations(w: World) -> None:
     """R-REC-1..3, R-MODE-7: the rulebook's recommendations are defaults and log warnings."""
     p = w.params
-    combatants = len(p.seat_champions()) + len(p.rivals) + (p.boss is not None)
+    combatants = len(p.seat_champions()) + len(p.rivals) + len(p.boss_ids())
     notes = []
     if combatants < 3:
         notes.append("the rulebook recommends at least 3 combatants")
-    if p.mode == "team" and p.boss is not None and p.boss_team is None:
+    if p.mode == "team" and p.boss_ids() and p.boss_team is None:
         notes.append("the rulebook does not recommend a Boss in Team matches")
-    if p.mode == "ffa" and p.boss is None and p.players <= 4:
+    if p.mode == "ffa" and not p.boss_ids() and p.players <= 4:
         notes.append("the rulebook recommends one Boss in Free-For-All with 4 or fewer players")
     if p.players == 1 and not p.rivals:
         notes.append("the rulebook asks for at least one Rival in solo play")
