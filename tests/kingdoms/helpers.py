@@ -50,3 +50,10 @@ def texts(state: KingdomsState) -> list[str]:
 def economy(state: KingdomsState, faction: str) -> tuple[int, int, int, int]:
     f = F(faction)
     return state.treasury[f], income(state, f), supply(state, f), gems(state, f)
+
+
+def strikes(s: Any) -> list[dict[str, Any]]:
+    """The dice events of the log as side, dice and hits (faces and values left out), battle
+    mage rolls excluded: what the rules decide, not how the battle view shows it."""
+    return [{k: e.data[k] for k in ("side", "dice", "hits")} for e in s.events
+            if e.kind == "dice" and e.data and not e.data.get("mage")]

@@ -28,8 +28,11 @@ def test_T3_K69_dice_are_rolled_lowest_value_first_then_by_piece() -> None:
     s = attack([("cavalry", 1), ("infantry", 2)], [("infantry", 3)], [1, 2, 3, 6, 6, 6])
     # infantry (A1): 1 hit, 2 miss; cavalry (A3): 3 hit -> 2 hits (cavalry first would give 1)
     strikes = [e.data for e in s.events if e.kind == "dice"]
-    assert strikes[0] == {"side": "attacker", "dice": 3, "hits": 2}
-    assert strikes[1] == {"side": "defender", "dice": 3, "hits": 0}  # the two hit infantry roll too
+    assert strikes[0] == {"side": "attacker", "dice": 3, "hits": 2, "faces": [1, 2, 3], "values": [1, 1, 3],
+                          "round": 1}
+    # the two hit infantry roll too
+    assert strikes[1] == {"side": "defender", "dice": 3, "hits": 0, "faces": [6, 6, 6], "values": [2, 2, 2],
+                          "round": 1}
     assert kinds_at(s, "amberford", "humans") == ["infantry"]
 
 

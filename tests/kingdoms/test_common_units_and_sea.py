@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from .helpers import F, idx, kinds_at, play, scenario, texts
+from .helpers import F, idx, kinds_at, play, scenario, strikes, texts
 
 
 def test_K23_a_printed_capital_can_never_be_destroyed() -> None:
@@ -54,7 +54,7 @@ def test_K50_K90_K92_cargo_and_air_units_fight_at_sea_K84_ships_take_no_land() -
                  rig={"dice": [6, 6, 6, 6, 1]})
     play(s, "move glimmer_bay verdant_deep ship", "move brightleaf verdant_deep dragon", "done",
          "fight verdant_deep")
-    dice = [e.data for e in s.events if e.kind == "dice"]
+    dice = strikes(s)
     assert dice[0] == {"side": "attacker", "dice": 4, "hits": 0}  # ship + 2 cargo + dragon
     assert "retreat pale_deep" in texts(s)  # a defending ship may retreat to a free sea zone (A24)
     play(s, "stand")

@@ -66,8 +66,8 @@ def test_move_log_lines_hide_the_unit_type_from_other_seats() -> None:
     s = scenario({"active": "elves", "phase": "noncombat"})
     play(s, "move sylvanhold elmwood cavalry")
     assert any("cavalry" in t for t in s.event_log(0))
-    assert not any("cavalry" in t and "elmwood" in t for t in s.event_log(1))
-    assert any("a unit sylvanhold -> elmwood" in t for t in s.event_log(1))
+    assert not any("cavalry" in t and "Elmwood" in t for t in s.event_log(1))
+    assert any("move a unit from Sylvanhold to Elmwood" in t for t in s.event_log(1))
 
 
 def test_K127_K131_cards_in_other_hands_and_the_deck_are_hidden() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .helpers import F, idx, kinds_at, play, scenario, texts
+from .helpers import F, idx, kinds_at, play, scenario, strikes, texts
 
 
 def battle(cards: dict[str, list[str]], elves: int, humans: int, dice: list[int], **extra: Any) -> Any:
@@ -27,7 +27,7 @@ def test_battle_mage_hits_before_the_first_strike_and_its_victims_never_strike()
     s = battle({"elves": ["battle_mage"]}, 1, 3, [1, 2, 6, 6, 6])
     play(s, "merc battle_mage")
     assert any("battle mage of Elves scores 2 hit(s)" in e.text for e in s.events)
-    dice = [e.data for e in s.events if e.kind == "dice" and e.data]
+    dice = strikes(s)
     assert dice[0] == {"side": "attacker", "dice": 1, "hits": 0}
     assert dice[1] == {"side": "defender", "dice": 1, "hits": 0}  # only the survivor strikes
 
@@ -50,7 +50,7 @@ def test_shieldbearers_ignore_the_first_hit_of_the_first_round() -> None:
     s = battle({"humans": ["shieldbearers"]}, 1, 1, [1, 6])
     play(s, "merc shieldbearers")
     assert kinds_at(s, "amberford", "humans") == ["infantry"]
-    dice = [e.data for e in s.events if e.kind == "dice" and e.data]
+    dice = strikes(s)
     assert dice[0] == {"side": "attacker", "dice": 1, "hits": 0}
 
 

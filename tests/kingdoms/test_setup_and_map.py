@@ -10,6 +10,7 @@ import pytest
 
 import bloodforge
 from bloodforge.core import DataFileError, ParameterError
+from bloodforge.games.kingdoms import KingdomsState
 from bloodforge.games.kingdoms.board import territories
 from bloodforge.games.kingdoms.content import DATA_DIR, FACTIONS, load_content
 
@@ -135,3 +136,37 @@ def test_a_broken_map_file_is_refused_naming_the_file_and_field(tmp_path: Path) 
 def test_file_parameters_are_declared() -> None:
     from bloodforge.games.kingdoms import KingdomsParams
     assert set(KingdomsParams.file_parameters()) == {"map", "units", "mercenaries"}
+
+
+def test_L10_K14_seating_lets_one_person_run_several_factions_in_a_four_faction_game() -> None:
+    game = bloodforge.load_game("kingdoms", players=3, seating="elves+humans/dwarves/undead", seed=1)
+    s = game.new_initial_state()
+    assert isinstance(s, KingdomsState)
+    assert s.seat_factions == [[0, 1], [2], [3]]
+    assert s.teams == [0, 1, 2, 3]  # still the free-for-all game: each faction wins alone (K133)
+    assert s.seat_roles() == ["Elves + Humans", "Dwarves", "Undead"]
+    assert game.static_info()["seat_factions"] == [["elves", "humans"], ["dwarves"], ["undead"]]
+    # the seat sees both its factions' pieces face up and their cards (K14: kept separate)
+    obs = s.observation(0)
+    assert {p["faction"] for p in obs["pieces"] if p["kind"] is not None} >= {"elves", "humans"}
+    teams = bloodforge.load_game("kingdoms", players=2, seating="elves/humans+dwarves+undead", teams=True)
+    t = teams.new_initial_state()
+    assert isinstance(t, KingdomsState)
+    assert t.teams == [0, 1, 0, 1]
+
+
+@pytest.mark.parametrize(("seating", "players", "message"), [
+    ("elves+humans/dwarves", 2, "each of the four factions"),
+    ("elves/humans/dwarves/undead", 3, "4 seats named but players is 3"),
+    ("elves+orcs/humans/dwarves/undead", 4, "'orcs' is not a faction"),
+    ("elves+elves/humans/dwarves+undead", 3, "exactly once"),
+])
+def test_seating_refuses_a_bad_assignment_with_a_clear_error(seating: str, players: int, message: str) -> None:
+    with pytest.raises(ParameterError, match=message):
+        bloodforge.load_game("kingdoms", players=players, seating=seating)
+
+
+def test_seating_is_a_lobby_parameter_in_the_schema() -> None:
+    schema = bloodforge.load_game("kingdoms", players=4).info.params_model.model_json_schema()
+    assert "seating" in schema["properties"]
+    assert "several factions" in schema["properties"]["seating"]["description"]

@@ -17,14 +17,15 @@ from .board import (
     LAND,
     SEA,
     allied,
+    article,
     cargo,
     cls,
     fid,
     fname,
-    hits,
     hostile,
     income,
     name,
+    pname,
     roll,
     seat_of,
     supply,
@@ -103,7 +104,7 @@ def start(s: KBase, space: int) -> None:
     foes = sorted({p.faction for p in s.pieces.values() if p.at == space and not allied(s, p.faction, f)})
     dfn = foes[0] if foes else s.owner[space]
     has_works = not s.content.is_sea[space] and dfn >= 0 and (s.castle[space] or s.port[space])
-    s.events.add(f"{fname(f)} attack {name(s, space)}" + (f" held by {fname(dfn)}" if dfn >= 0 else " (neutral)"),
+    s.events.add(f"{fname(f)} attack {pname(s, space)}" + (f" held by {fname(dfn)}" if dfn >= 0 else " (neutral)"),
                  kind="battle", data={"attacker": fid(f), "defender": fid(dfn), "space": name(s, space)})
     if not foes and not has_works:
         # an empty hostile or neutral territory: taken without dice (A11)
@@ -192,9 +193,13 @@ def _mage(s: KBase, b: Battle, side: int) -> None:
     """Battle Mage: dice before the first strike; the victims do not strike back."""
     while side < 2:
         if b.mage[side]:
-            n = sum(1 for _ in range(b.mage[side]) if roll(s) <= 3)
+            vals = [3] * b.mage[side]
+            faces = dice(s, vals)
+            n = sum(1 for f in faces if f <= 3)
             b.mage[side] = 0
-            s.events.add(f"the battle mage of {fname(b.att if side == 0 else b.dfn)} scores {n} hit(s)", kind="dice")
+            s.events.add(f"the battle mage of {fname(b.att if side == 0 else b.dfn)} scores {n} hit(s)", kind="dice",
+                         data={"side": "attacker" if side == 0 else "defender", "dice": len(vals), "hits": n,
+                               "faces": faces, "values": vals, "round": 0, "mage": True})
             if _assign(s, b, "mage_def" if side == 0 else "mage_att", n):
                 return
         side += 1
@@ -244,7 +249,21 @@ def _auto_hits(s: KBase, b: Battle) -> None:
         if len(cand) > 1 and b.hits < total:
             return
         word = sorted(cand)[0]
+        _log_loss(s, b, word)
         _take(s, b, cand[word][0])
+
+
+def _log_loss(s: KBase, b: Battle, word: str) -> None:
+    """A casualty in the log (chosen or taken by the game), with data for the battle view."""
+    side = _chooser_side(b.stage)
+    f = b.att if side == 0 else b.dfn
+    s.events.add(f"{fname(f)} lose {article(word.replace('_', ' '))}", kind="casualty",
+                 data={"faction": fid(f), "unit": word, "side": "attacker" if side == 0 else "defender"})
+
+
+def dice(s: KBase, values: list[int]) -> list[int]:
+    """One die per value in the given (canonical, K69) order: the faces, for the battle view."""
+    return [roll(s) for _ in values]
 
 
 def _take(s: KBase, b: Battle, pid: int) -> None:
@@ -279,10 +298,8 @@ def forget(s: KBase, pid: int) -> None:
 def hit(s: KBase, word: str) -> None:
     b = s.battle
     assert b is not None
-    side = _chooser_side(b.stage)
-    f = b.att if side == 0 else b.dfn
     pid = candidates(s, b)[word][0]
-    s.events.add(f"{fname(f)} lose {word.replace('_', ' ')}", kind="casualty")
+    _log_loss(s, b, word)
     _take(s, b, pid)
     _auto_hits(s, b)
     if b.hits == 0:
@@ -329,11 +346,13 @@ def _ordered_values(s: KBase, b: Battle, side: int, include_marked: bool = True)
 def _strike(s: KBase, b: Battle) -> None:
     """Step 2 (K68-K71): the attacker rolls; the defender picks one casualty per hit."""
     vals = _ordered_values(s, b, 0)
-    n = hits(s, vals)
+    faces = dice(s, vals)
+    n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
     if b.round == 1 and b.shield[1]:
         n = max(0, n - b.shield[1])
     s.events.add(f"round {b.round}: {fname(b.att)} roll {len(vals)} dice, {n} hit(s)", kind="dice",
-                 data={"side": "attacker", "dice": len(vals), "hits": n})
+                 data={"side": "attacker", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
+                       "round": b.round})
     if not _assign(s, b, "def_hits", n):
         _offer_defender_choice(s, b)
 
@@ -390,11 +409,13 @@ def stand(s: KBase) -> None:
     b = s.battle
     assert b is not None
     vals = _ordered_values(s, b, 1)
-    n = hits(s, vals)
+    faces = dice(s, vals)
+    n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
     if b.round == 1 and b.shield[0]:
         n = max(0, n - b.shield[0])
     s.events.add(f"round {b.round}: {fname(b.dfn)} roll {len(vals)} dice, {n} hit(s)", kind="dice",
-                 data={"side": "defender", "dice": len(vals), "hits": n})
+                 data={"side": "defender", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
+                       "round": b.round})
     for pid in list(b.marked):  # step 4: casualties leave (K78)
         _remove(s, b, pid)
     b.marked = []
@@ -431,12 +452,14 @@ def defender_retreat(s: KBase, to: int) -> None:
     for pid in list(b.marked):
         _remove(s, b, pid)
     b.marked = []
-    s.events.add(f"{fname(b.dfn)} retreat from {name(s, b.space)} to {name(s, to)}", kind="retreat",
+    s.events.add(f"{fname(b.dfn)} retreat from {pname(s, b.space)} to {pname(s, to)}", kind="retreat",
                  data={"side": "defender", "faction": fid(b.dfn), "to": name(s, to)})
     vals = _ordered_values(s, b, 0)
-    n = hits(s, vals)
+    faces = dice(s, vals)
+    n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
     s.events.add(f"attack of opportunity: {len(vals)} dice, {n} hit(s)", kind="dice",
-                 data={"side": "attacker", "dice": len(vals), "hits": n})
+                 data={"side": "attacker", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
+                       "round": b.round, "opportunity": True})
     if not _assign(s, b, "aoo_hits", n):
         _finish_defender_retreat(s, b)
 
@@ -464,8 +487,8 @@ def attacker_retreat(s: KBase, to: int | None) -> None:
             p.at = to
             for c in cargo(s, p):
                 c.at = to
-    s.events.add(f"{fname(b.att)} break off the attack on {name(s, b.space)}"
-                 + (f", retreating to {name(s, to)}" if to is not None else ""), kind="retreat",
+    s.events.add(f"{fname(b.att)} break off the attack on {pname(s, b.space)}"
+                 + (f", retreating to {pname(s, to)}" if to is not None else ""), kind="retreat",
                  data={"side": "attacker", "faction": fid(b.att), "to": None if to is None else name(s, to),
                        **ending(s, b, "retreat")})
     _close(s, b)
@@ -486,12 +509,12 @@ def resolve(s: KBase, b: Battle) -> None:
                     forget(s, p.id)
             capture(s, sp, b.att, s.owner[sp], ending(s, b, "attacker"))
         else:
-            s.events.add(f"{fname(b.att)} win at {name(s, sp)}" + ("" if s.content.is_sea[sp] else
+            s.events.add(f"{fname(b.att)} win at {pname(s, sp)}" + ("" if s.content.is_sea[sp] else
                          " but cannot occupy it without land units"), kind="battle", data=ending(s, b, "attacker"))
     elif dfn:
-        s.events.add(f"{fname(b.dfn)} hold {name(s, sp)}", kind="battle", data=ending(s, b, "defender"))
+        s.events.add(f"{fname(b.dfn)} hold {pname(s, sp)}", kind="battle", data=ending(s, b, "defender"))
     else:
-        s.events.add(f"both sides are destroyed at {name(s, sp)}; the defender keeps it", kind="battle",
+        s.events.add(f"both sides are destroyed at {pname(s, sp)}; the defender keeps it", kind="battle",
                      data=ending(s, b, "none"))
     _close(s, b)
 
@@ -522,7 +545,7 @@ def capture(s: KBase, space: int, faction: int, loser: int, battle: dict[str, An
     s.owner[space] = faction
     if s.castle[space] or s.port[space]:
         s.new_works.append(space)
-    s.events.add(f"{fname(faction)} take {name(s, space)}" + (f" from {fname(loser)}" if loser >= 0 else ""),
+    s.events.add(f"{fname(faction)} take {pname(s, space)}" + (f" from {fname(loser)}" if loser >= 0 else ""),
                  kind="capture", data={"faction": fid(faction), "from": fid(loser), "space": name(s, space),
                                        **(battle if battle is not None else {"unopposed": True})})
     if loser >= 0:

@@ -157,6 +157,11 @@ def name(s: KBase, space: int) -> str:
     return s.content.ids[space]
 
 
+def pname(s: KBase, space: int) -> str:
+    """A space as people read it in the log ("Sylvanhold"); action texts keep the id (`name`)."""
+    return s.content.map.spaces[space].name
+
+
 def fname(faction: int) -> str:
     return ("Elves", "Humans", "Dwarves", "Undead")[faction]
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from bloodforge.core.datafile import load_model
 from bloodforge.core.errors import DataFileError
 
+from .drawing import check
 from .queries.stats import CardData, UnitData
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -56,11 +57,20 @@ class SpaceData(_Strict):
         return self
 
 
+class DrawingData(_Strict):
+    """The map's picture: one character per square, `legend` maps characters to space ids
+    ('.' is open water); see drawing.py."""
+
+    legend: dict[str, str]
+    rows: list[str] = Field(min_length=1)
+
+
 class MapData(_Strict):
     house_content: str
     spaces: list[SpaceData]
     links: list[tuple[str, str]]
     bridges: list[tuple[str, str]] = []
+    drawing: DrawingData | None = None
 
     @model_validator(mode="after")
     def _graph(self) -> MapData:
@@ -81,6 +91,8 @@ class MapData(_Strict):
             caps = [s for s in self.spaces if s.capital and s.home == f]
             if len(caps) != 1:
                 raise ValueError(f"faction {f} needs exactly one capital, found {len(caps)}")
+        if self.drawing is not None:
+            check(self.drawing.rows, self.drawing.legend, ids, [*self.links, *self.bridges])
         return self
 
 

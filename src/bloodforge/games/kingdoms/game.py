@@ -44,8 +44,29 @@ GRAMMAR: tuple[ActionSpec, ...] = (
 )
 
 
+def parse_seating(text: str, players: int) -> list[list[int]]:
+    """'elves+dwarves/humans/undead' -> factions per seat; every faction exactly once (L10, K14)."""
+    seats = []
+    for part in text.replace(" ", "").split("/"):
+        fs = []
+        for word in part.split("+"):
+            if word not in FACTIONS:
+                raise ParameterError(f"seating: {word!r} is not a faction ({', '.join(FACTIONS)})")
+            fs.append(FACTIONS.index(word))
+        seats.append(sorted(fs))
+    flat = sorted(f for fs in seats for f in fs)
+    if flat != [0, 1, 2, 3]:
+        raise ParameterError("seating: name each of the four factions exactly once, seats separated by '/'")
+    if len(seats) != players:
+        raise ParameterError(f"seating: {len(seats)} seats named but players is {players}")
+    return seats
+
+
 def seating(params: KingdomsParams) -> tuple[list[list[int]], list[int]]:
-    """Seats -> factions and faction -> team (spec 4.1, A39; diagonal team pairs)."""
+    """Seats -> factions and faction -> team (spec 4.1, A39; diagonal team pairs). With an explicit
+    `seating` the game is the four-faction game (free for all, or teams) whoever runs the factions."""
+    if params.seating.strip():
+        return parse_seating(params.seating, params.players), ([0, 1, 0, 1] if params.teams else [0, 1, 2, 3])
     if params.players == 4:
         return [[0], [1], [2], [3]], ([0, 1, 0, 1] if params.teams else [0, 1, 2, 3])
     if params.players == 3:
@@ -191,8 +212,9 @@ class KingdomsGame(Game):
             raise ParameterError(f"{self.info.name} needs KingdomsParams, got {type(params).__name__}")
         super().__init__(params, seed)
         self.params = params
-        if params.teams and params.players != 4:
-            raise ParameterError("teams: only a 4-player game chooses; 2 and 3 players always play teams")
+        if params.teams and params.players != 4 and not params.seating.strip():
+            raise ParameterError("teams: only a four-faction game chooses (4 players, or a `seating`); "
+                                 "2 and 3 players otherwise always play teams")
         self.content: Content = load_content(params.map, params.units, params.mercenaries)
         self.seat_factions, self.teams = seating(params)
 

@@ -28,6 +28,7 @@ from .board import (
     hostile,
     name,
     occupants,
+    pname,
     seat_of,
 )
 from .model import KBase, Piece
@@ -213,9 +214,9 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
         # everyone saw it fly (A36): only a unit with that much movement goes that far in a turn
         s.flown[p.id] = max(p.moved, s.flown.get(p.id, 0))
     team = [seat_of(s, g) for g in range(4) if allied(s, g, f)]
-    what = "attack" if attacking else "move"
-    s.events.add(f"{fname(f)} {what}: {kind} {name(s, frm)} -> {name(s, to)}", to=sorted(set(team)),
-                 masked=f"{fname(f)} {what}: a unit {name(s, frm)} -> {name(s, to)}", kind="move")
+    verb = "attack with" if attacking else "move"
+    s.events.add(f"{fname(f)} {verb} {article(kind)} from {pname(s, frm)} to {pname(s, to)}", to=sorted(set(team)),
+                 masked=f"{fname(f)} {verb} a unit from {pname(s, frm)} to {pname(s, to)}", kind="move")
 
 
 def _entries(s: KBase, p: Piece, frm: int, to: int, cost: int) -> list[int]:
@@ -241,5 +242,5 @@ def land_or_crash(s: KBase) -> None:
                 s.pieces.pop(pid)
                 s.known.discard(pid)
                 s.flown.pop(pid, None)
-                s.events.add(f"{fname(f)} lose {article(p.kind)} that found nowhere to land at {name(s, t)}",
+                s.events.add(f"{fname(f)} lose {article(p.kind)} that found nowhere to land at {pname(s, t)}",
                              kind="crash", data={"faction": fid(f), "unit": p.kind, "space": name(s, t)})

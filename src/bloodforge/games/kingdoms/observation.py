@@ -13,6 +13,7 @@ from typing import Any
 
 from bloodforge.core import Rng
 
+from . import people
 from .board import AIR, LAND, allied, cls, fname, name, seat_of
 from .content import FACTIONS, UNIT_TYPES
 from .model import RESERVE, KBase, Piece
@@ -79,7 +80,7 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
               "round": b.round, "hits": b.hits, "marked": list(b.marked), "silenced": list(b.silenced),
               "decided": list(b.decided),
               "my_card": [b.card[i] if (b.att, b.dfn)[i] in mine else None for i in (0, 1)]}
-    return {
+    obs: dict[str, Any] = {
         "round": s.round, "phase": s.phase, "active": FACTIONS[s.active], "active_seat": seat_of(s, s.active),
         "seat": seat,
         "order": [FACTIONS[f] for f in s.order], "factions": factions,
@@ -92,11 +93,24 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
         "winners": [FACTIONS[f] for f in s.winners], "over": s.over,
         "log": log, "board": board(s, pieces, mine if seat is not None else set()),
     }
+    obs["status"] = people.status(s, obs, seat)
+    obs["phase_label"] = people.phase_label(s)
+    obs["battles"] = people.battles(s, seat)
+    return obs
+
+
+def decider(s: KBase) -> int | None:
+    """The faction whose decision the game waits for (rules.decider, imported late: rules
+    imports the battle and movement modules, which need nothing from here)."""
+    from .rules import decider as rules_decider
+
+    return rules_decider(s)
 
 
 def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, Any]:
     """The browser board contract: stacks per space and faction, castles, ports and owners; the
     seat's own stacks carry their type as `id` (the word `unit` arguments use), its cards are the hand."""
+    deciding = decider(s)
     groups: dict[tuple[str, str, str], int] = {}
     for piece in pieces:
         if piece["at"] == "reserve":
@@ -107,7 +121,9 @@ def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, A
     for (at, fac, k), n in sorted(groups.items()):
         row: dict[str, Any] = {"at": at, "owner": FACTIONS.index(fac), "kind": k, "count": n, "hidden": k == "hidden",
                                "label": f"{n} {SHORT.get(k, k)}"}
-        if FACTIONS.index(fac) in mine:
+        if FACTIONS.index(fac) in mine and FACTIONS.index(fac) == deciding:
+            # only the deciding faction's stacks are clickable as units: a seat with two factions
+            # would otherwise select both factions' cavalry with one click (issue 18, defect 4)
             row["id"] = k
         out_pieces.append(row)
     marks = []

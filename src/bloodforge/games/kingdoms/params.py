@@ -13,7 +13,8 @@ class KingdomsParams(GameParams):
     players: int = Field(default=4, ge=2, le=4)
     teams: bool = Field(
         default=False,
-        description="4 players only: play as two teams (Elves+Dwarves v Humans+Undead), 9 gems combined "
+        description="Four-faction games only (4 players, or any `seating`): play as two teams "
+        "(Elves+Dwarves v Humans+Undead), 9 gems combined "
         "win (L229). 2 and 3 players always play teams (L231-233).",
     )
     team_vision: bool = Field(default=True, description="Seats see their team-mates' pieces face up.")
@@ -23,6 +24,13 @@ class KingdomsParams(GameParams):
     fog: bool = Field(default=True, description="Fog of war (L113); false shows every piece.")
     first: Literal["random", "elves", "humans", "dwarves", "undead"] = Field(
         default="random", description="The faction that takes the first turn (house rule: drawn by the seed)."
+    )
+    seating: str = Field(
+        default="", max_length=80, pattern=r"^[a-z+/ ]*$",
+        description="Who plays which factions in a four-faction game (rulebook line 10: one player may run "
+        "several factions), one seat after another separated by '/', e.g. 'elves+dwarves/humans/undead' for 3 "
+        "players. The four-faction rules apply: free for all, or two teams with `teams`. Empty: the "
+        "rulebook's seating for the number of players (2 and 3 players play teams).",
     )
     max_rounds: int = Field(
         default=30, ge=1, le=1000,

@@ -23,6 +23,7 @@ from .board import (
     in_play,
     income,
     name,
+    pname,
     seat_of,
     stack,
     supply,
@@ -171,16 +172,16 @@ def resolve_instant(s: KBase, space: int) -> None:
     if c.spies:
         for seat in team_seats(s, f):
             s.spied[seat].update(p.id for p in stack(s, space) if not allied(s, p.faction, f))
-        s.events.add(f"{fname(f)} send spies to {name(s, space)}", kind="merc")
+        s.events.add(f"{fname(f)} send spies to {pname(s, space)}", kind="merc")
         return
     victims = [p for p in stack(s, space) if p.kind == "infantry" and not allied(s, p.faction, f) and p.aboard < 0]
     if victims:
         v = victims[0]
         s.pieces.pop(v.id)
         battle.forget(s, v.id)
-        s.events.add(f"an infantry of {fname(v.faction)} deserts at {name(s, space)}", kind="merc")
+        s.events.add(f"an infantry of {fname(v.faction)} deserts at {pname(s, space)}", kind="merc")
     else:
-        s.events.add(f"no infantry deserts at {name(s, space)}", kind="merc")
+        s.events.add(f"no infantry deserts at {pname(s, space)}", kind="merc")
 
 
 def raze_actions(s: KBase) -> list[Action]:
@@ -240,7 +241,7 @@ def place(s: KBase, kind: str, at: int) -> None:
         s.produced[prod] = s.produced.get(prod, 0) + 1
         p.at = at
         p.moved = c.unit(kind).move  # placed units do not move this turn
-    s.events.add(f"{fname(f)} place {article(kind)} at {name(s, at)}", kind="place")
+    s.events.add(f"{fname(f)} place {article(kind)} at {pname(s, at)}", kind="place")
 
 
 def battle_free_reserve(s: KBase) -> list[Piece]:
@@ -401,7 +402,7 @@ def apply(s: KBase, a: Action) -> None:
     elif k == "raze":
         t = idx[a.args[0]]
         (s.castle if a.args[1] == "castle" else s.port)[t] = False
-        s.events.add(f"{fname(s.active)} destroy their {a.args[1]} at {a.args[0]}", kind="raze")
+        s.events.add(f"{fname(s.active)} destroy their {a.args[1]} at {pname(s, t)}", kind="raze")
     elif k == "move":
         movement.apply_move(s, idx[a.args[0]], idx[a.args[1]], a.args[2], s.phase == "combat_move")
     elif k == "fight":

@@ -1,13 +1,43 @@
-// Kingdoms of Blood: the look of the shared area board, plus a panel with the public tracks.
-// Geometry comes from static_info().board, what stands where from observation().board; this
-// module only chooses colours and glyphs and shows treasuries, income, supply and gems.
+// Kingdoms of Blood: the look of the shared area board, plus a panel with prices, the battle in
+// progress and who commands what. Geometry comes from static_info().board (outlines traced from
+// the map's drawing), what stands where from observation().board; the status board (crowns,
+// income, supply, gems per seat) is the page's, from observation().status.
 import { clear, el } from "/static/common.js";
 
 const FACTION_COLOURS = ["#2e8b57", "#4a78c2", "#b5651d", "#7b3fa0"];
 const GLYPHS = { infantry: "⚔", cavalry: "♞", griffin: "G", dragon: "D", ship: "⛵", hidden: "?" };
+const BUYABLE = ["infantry", "cavalry", "griffin", "dragon", "ship", "castle", "port"];
 
 export function createView(ctx) {
-  const areas = new Map((ctx.staticInfo?.board?.areas ?? []).map((a) => [a.id, a]));
+  const info = ctx.staticInfo ?? {};
+  const areas = new Map((info.board?.areas ?? []).map((a) => [a.id, a]));
+  const units = info.units ?? {};
+  const names = info.board?.names ?? {};
+  const factionName = (f) => ({ elves: "Elves", humans: "Humans", dwarves: "Dwarves", undead: "Undead" })[f] ?? f;
+  const spaceName = (id) => areas.get(id)?.name ?? names[id] ?? String(id ?? "");
+  const cost = (kind) => (units[kind] ? `${units[kind].cost} crowns` : "");
+
+  function priceList(obs) {
+    const crowns = (obs.factions ?? []).find((f) => f.faction === obs.active)?.treasury;
+    const box = el("div", { class: "kd-prices" },
+      el("strong", { text: "Prices" }),
+      crowns === undefined ? null : el("span", { class: "muted", text: ` · ${factionName(obs.active)} have ${crowns} crowns` }));
+    const list = el("div", { class: "kd-price-list" });
+    for (const kind of BUYABLE) {
+      const u = units[kind];
+      if (!u) continue;
+      const stats = u.cls === "common" ? `defence ${u.defence}` : `attack ${u.attack} · defence ${u.defence} · move ${u.move}`;
+      list.append(el("span", { class: "kd-price", tabindex: "0", dataset: { card: kind } },
+        el("strong", { text: `${u.name} ${u.cost}` }), el("span", { class: "muted", text: ` (${stats})` })));
+    }
+    if (info.mercenary_cost !== undefined) {
+      list.append(el("span", { class: "kd-price" }, el("strong", { text: `Mercenary card ${info.mercenary_cost}` }),
+        el("span", { class: "muted", text: ` (+${info.mercenary_supply} supply while held)` })));
+    }
+    box.append(list);
+    return box;
+  }
+
   return {
     look: {
       kinds: {
@@ -20,7 +50,8 @@ export function createView(ctx) {
         text: GLYPHS[piece.kind] ?? "?",
         badge: piece.count > 1 ? String(piece.count) : undefined,
         shape: piece.kind === "ship" ? "chip" : "circle",
-        title: `${piece.count} ${piece.hidden ? "face-down piece(s)" : piece.kind}`,
+        title: `${["Elves", "Humans", "Dwarves", "Undead"][piece.owner] ?? ""}: ${piece.count} `
+          + `${piece.hidden ? "face-down piece" + (piece.count > 1 ? "s" : "") : (names[piece.kind] ?? piece.kind).toLowerCase()}`,
       }),
       mark: (mark) => {
         if (mark.kind === "castle") return { text: "♜", shape: "tower", title: "castle" };
@@ -37,24 +68,28 @@ export function createView(ctx) {
       },
     },
     render(view) {
-      const box = clear(ctx.extra ?? ctx.players);
+      const box = clear(ctx.extra);
+      if (!box) return;
       const obs = view.observation ?? {};
-      for (const f of obs.factions ?? []) {
-        box.append(el("div", { class: `player${obs.active === f.faction ? " to-move" : ""}` },
-          el("strong", { text: f.faction }),
-          el("span", { text: ` crowns ${f.treasury} · income ${f.income} · supply ${f.supply} · gems ${f.gems}`
-            + ` · cards ${f.cards}${f.out ? " (out)" : ""}` })));
-      }
       if (obs.battle) {
         const b = obs.battle;
-        box.append(el("div", { class: "battle", text:
-          `Battle at ${b.space}: ${b.attacker} attack ${b.defender}, round ${b.round} (${b.stage})` }));
+        box.append(el("div", { class: "battle kd-battle", text:
+          `Battle at ${spaceName(b.space)}: ${factionName(b.attacker)} attack ${factionName(b.defender)}, round ${b.round}` }));
       }
+      if (obs.phase === "purchase" && !obs.battle) box.append(priceList(obs));
+      box.hidden = !box.childElementCount; // the page hides #extra until a game fills it (defect 1)
+    },
+    label(text) {
+      const [verb, arg] = text.split(" ");
+      if (verb === "buy" && units[arg]) return `Buy ${units[arg].name} (${cost(arg)})`;
+      if (verb === "hire" && info.mercenary_cost !== undefined) return `Hire mercenaries (${info.mercenary_cost} crowns)`;
+      return undefined;
     },
     prompt(view, mine) {
       const obs = view.observation ?? {};
-      if (!mine) return `${obs.active ?? ""} to play (${obs.phase ?? ""})`;
-      return `Your move: ${obs.battle ? "battle at " + obs.battle.space : obs.phase}`;
+      const phase = obs.phase_label ?? "";
+      if (!mine) return phase;
+      return `${phase}.`;
     },
   };
 }
