@@ -393,3 +393,16 @@ def test_r_eact_5_a60_a_bosss_environmental_moves_only_its_own_minions(tmp_path:
     assert at(st, "risen1") == "3,0"
     assert hp(st, "vhrak") == 175 - 3  # Grevvar's Risen strikes; Mal'varra's Imp waits for its own Boss's lines
     assert at(st, "imp") == "4,1"
+
+
+def test_a63_gr_3_a_rival_team_mates_destination_tie_goes_to_the_fastest_human_player() -> None:
+    """Ruling 26: the rulebook's "the fastest human player" (R-TGT-5, GR-3), not the team's."""
+    params = {"players": 2, "mode": "team", "champions": ["vhrak", "ulwazi"], "rivals": ["lienne"],
+              "teams": [0, 1, 0], "boss": None}
+    pos = {"units": [{"id": "lienne", "hex": "-5,1"}, {"id": "ulwazi", "hex": "2,0"}, {"id": "vhrak", "hex": "-6,6"}],
+           "order": ["lienne", "ulwazi", "vhrak"], "active": "lienne", "tiles": []}
+    st = scenario(params, pos, {"d6": [1, 2, 3, 4]})
+    assert st.board.pending is not None
+    assert st.board.pending.kind == "npc_approach"
+    assert st.actors() == [1]  # Ulwazi (Lienne's enemy) is the fastest human; Vhrak, her team-mate, is not asked
+    assert sorted(texts(st)) == ["choose -1,0", "choose -1,1"]
