@@ -64,7 +64,28 @@ def check_victory(state: Position) -> None:
     state.winner = winner
     state.pending = None
     state.grant = None
-    state.note("over", f"{side_does(winner, 'win')}.")
+    # the victory is announced by `announce_end` once the action that caused it is fully logged
+    # (a spell's "loses 3 blood" line must not follow "The Witch wins")
+
+
+def blood_in_play(state: Position) -> tuple[int, int]:
+    """The game's score: blood stones on each side's units still in play (zombified Soldiers
+    count for the Witch), as `State.scores` reports it."""
+    out = [0, 0]
+    for uid, u in state.units.items():
+        if u.where == BOARD:
+            out[SOLDIERS if state.is_active_soldier(uid) else WITCH] += u.blood
+    return out[0], out[1]
+
+
+def announce_end(state: Position) -> None:
+    """Log the victory decided during the action just applied, last, with the final score
+    explained (the end summary's numbers are blood stones still in play)."""
+    if state.phase != OVER or state.winner is None:
+        return
+    soldiers, witch = blood_in_play(state)
+    state.note("over", f"{side_does(state.winner, 'win')}. Blood stones left on the units in play: "
+                       f"the Soldiers {soldiers}, the Witch {witch} (zombified Soldiers count for the Witch).")
 
 
 # -- movement -----------------------------------------------------------------------------------

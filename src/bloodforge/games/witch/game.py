@@ -16,6 +16,7 @@ from bloodforge.core.policy import shares_from_values
 
 from . import actions, rules
 from .content import Content, load_content
+from .describe import cards
 from .model import BOARD, OVER, REALM, SIDE_NAMES, SOLDIERS, WITCH, Position
 from .observation import observe, resample, static_board
 from .params import WitchParams
@@ -102,7 +103,8 @@ class WitchGame(Game):
         return shares_from_values(values, 15.0)
 
     def static_info(self) -> dict[str, Any]:
-        return {"board": static_board(self.content)}
+        # description cards of every spell and unit (describe.py; the browser's card panel)
+        return {"board": static_board(self.content), "cards": cards(self.content)}
 
     def web_dir(self) -> Path:
         return Path(__file__).parent / "web"

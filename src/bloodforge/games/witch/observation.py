@@ -134,7 +134,54 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
             obs["pass_chance"] = _pass_chances(
                 state.content.spells[state.pending.card].chance, state.phantoms(), state.params.blood_chance)
     obs["board"].update(_board_view(obs))
+    obs["status"] = _status(obs)
+    obs["phase_label"] = phase_label(obs)
     return obs
+
+
+WHERE_WORDS = {"realm": "dead: a Phantom in the Realm", "removed": "dead", "unplaced": "not placed"}
+
+
+def phase_label(obs: dict[str, Any]) -> str:
+    """The phase as players name it (the page's prompt header)."""
+    if obs["phase"] == OVER:
+        return "Game over"
+    if obs["phase"] == "place":
+        return "Placing the pieces"
+    side = "the Soldiers'" if obs["side_to_move"] == "soldiers" else "the Witch's"
+    return f"Turn {obs['turn_number']} of {obs['max_turns']}: {side} turn"
+
+
+def _status(obs: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each side's blood and spells in words (the status board): every unit's blood stones
+    (zombified Soldiers listed with the Witch, whose side they fight for), the spells in hand
+    counted for both and named only to their holder, the supply and the Phantoms."""
+    out = []
+    for seat, side in ((SOLDIERS, "soldiers"), (WITCH, "witch")):
+        items = []
+        for u in obs["units"].values():
+            mine = (u["side"] == side and not u["zombified"]) or (side == "witch" and u["zombified"])
+            if not mine:
+                continue
+            name = f"{u['name']} (zombified)" if u["zombified"] else u["name"]
+            if u["where"] == "board":
+                value = f"{u['blood']} of {u['max_blood']} blood" + (", bound" if u["bound"] else "")
+            else:
+                value = WHERE_WORDS[u["where"]]
+            items.append({"label": name, "value": value})
+        items.append({"label": "Spells in hand", "value": str(obs["hand_sizes"][side])})
+        if side == "soldiers":
+            items.append({"label": "Phantoms", "value": str(obs["phantoms"]),
+                          "hint": "dead Soldiers and minions in the Realm: they help the phantom spells"})
+        else:
+            items.append({"label": "Blood supply", "value": f"{obs['supply']} stones"})
+        entry: dict[str, Any] = {"seat": seat, "title": "the Soldiers" if side == "soldiers" else "the Witch",
+                                 "items": items}
+        if obs["seat"] == seat:
+            names = ", ".join(card["name"] for card in obs["hand"] or ()) or "none"
+            entry["private"] = [{"label": "Your spells", "value": names}]
+        out.append(entry)
+    return out
 
 
 def pass_chance(chance: Chance, x: int, phantoms: int, blood_chance: str = "at_least") -> float:
@@ -157,12 +204,14 @@ def _board_view(obs: dict[str, Any]) -> dict[str, Any]:
     this very observation: the units on the board (`id` is the word actions use) and the seat's
     own spell cards."""
     pieces = [
+        # a zombified Soldier fights for the Witch: its piece says so in words, not only colour
         {"at": u["square"], "id": uid, "owner": SOLDIERS if u["side"] == "soldiers" else WITCH,
-         "kind": u["kind"], "label": u["name"]}
+         "kind": "zombified" if u["zombified"] else u["kind"],
+         "label": f"{u['name']} (zombified)" if u["zombified"] else u["name"], "card": uid}
         for uid, u in obs["units"].items()
         if u["where"] == "board" and u["square"] is not None
     ]
-    hand = [{"id": c["id"], "label": c["name"], "kind": "card"} for c in obs["hand"] or ()]
+    hand = [{"id": c["id"], "label": c["name"], "kind": "card", "card": c["id"]} for c in obs["hand"] or ()]
     return {"pieces": pieces, "marks": [], "hand": hand}
 
 

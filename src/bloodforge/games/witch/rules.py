@@ -10,7 +10,7 @@ from bloodforge.core import CANCEL, Action, Deck
 
 from . import spells
 from .board import Square, square_name
-from .effects import lose_blood, move
+from .effects import announce_end, lose_blood, move
 from .model import (
     BOARD,
     HAND_LIMIT,
@@ -227,6 +227,13 @@ def grant_actions(state: Position) -> list[Action]:
 
 # -- applying actions ---------------------------------------------------------------------------
 def apply(state: Position, action: Action) -> None:
+    was_over = state.phase == OVER
+    _apply(state, action)
+    if not was_over:
+        announce_end(state)  # a victory decided by this action, logged after all its lines
+
+
+def _apply(state: Position, action: Action) -> None:
     kind, args = action.kind, action.args
     c = state.content
     if kind == "place":

@@ -16,7 +16,7 @@ from bloodforge.core import Deck, Dice, ScenarioError
 from bloodforge.core.errors import format_validation_error
 
 from . import rules
-from .effects import check_victory
+from .effects import announce_end, check_victory
 from .model import BOARD, HAND_LIMIT, REALM, REMOVED, SOLDIERS, TURN, WITCH, Position, TurnRecord, UnitState
 
 
@@ -90,6 +90,7 @@ def fill_scenario(state: Position, position: Mapping[str, Any], rig: Mapping[str
     state.rec = _turn(state, pos.turn)
     state.note("setup", "Scenario position.")
     check_victory(state)
+    announce_end(state)
     if state.winner is not None:
         raise ScenarioError(
             "position: the game is already decided (the Witch is dead or no Soldier can act)"
