@@ -172,9 +172,10 @@ def test_arena_is_played_to_the_end_by_clicks_at_1280x800_and_the_prompt_fits_a_
     assert "attack" in seen, seen
     page.wait_for_timeout(500)
     page.screenshot(path=str(shots / "arena-click-99-end.png"))
-    history = httpx.get(f"{server.url}/api/tables/{created['table']['id']}/history", params={"seat": 0},
-                        headers={"Authorization": f"Bearer {link['token']}"}, timeout=10).json()
-    assert sum(1 for h in history if h["seat"] == 0) == clicks  # every seat-0 action came from a click
+    # the game is over: the history is public; every seat-0 entry came from one of our clicks
+    history = httpx.get(f"{server.url}/api/tables/{created['table']['id']}/history", timeout=10).json()
+    assert isinstance(history, list), history
+    assert sum(1 for h in history if h["seat"] == 0) == clicks
     context.close()
     assert not errors, errors
 
