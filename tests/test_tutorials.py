@@ -194,7 +194,7 @@ def test_api_creates_a_tutorial_table_with_the_player_in_seat_0_and_ai_elsewhere
     data = res.json()
     table = data["table"]
     assert table["game"] == game_id
-    assert table["name"] == f"Learn to play: {loaded.game_name}"
+    assert table["name"] == f"{loaded.game_name}: learn to play"
     assert [s["kind"] for s in table["seats"]] == ["human"] + ["agent"] * (table["players"] - 1)
     assert table["seats"][0]["name"] == "Ann"
     assert [link["seat"] for link in data["links"]] == [PLAYER_SEAT]

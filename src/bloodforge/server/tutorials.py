@@ -223,7 +223,7 @@ async def create_tutorial(
     seats = [SeatCreate(kind="human", name=body.name if body else "")] + [
         SeatCreate(kind="agent", agent="greedy") for _ in range(players - 1)
     ]
-    create = TableCreate(name=f"Learn to play: {loaded.game_name}", scenario=dict(loaded.scenario), seats=seats)
+    create = TableCreate(name=f"{loaded.game_name}: learn to play", scenario=dict(loaded.scenario), seats=seats)
     return await create_table(create, manager, request)
 
 
@@ -244,14 +244,15 @@ async def table_tutorial(live: Live, token: Token, seat: SeatQuery = None) -> di
     }
     if viewer != PLAYER_SEAT:
         return out
-    async with live.lock:
-        state = live.state
-        entries = list(zip(state.history_seats, state.history, strict=True))
-        now = progress(t, entries)
-        possible = None
-        if now.step < len(t.steps) and PLAYER_SEAT in state.actors():
-            step = t.steps[now.step]
-            possible = any(step.matches(str(a)) for a in state.legal_actions(PLAYER_SEAT))
+    # No table lock: an AI seat thinking holds it for seconds, and the coach must not wait. The
+    # live state is replaced, never changed in place, so this one object is a consistent position.
+    state = live.state
+    entries = list(zip(state.history_seats, state.history, strict=True))
+    now = progress(t, entries)
+    possible = None
+    if now.step < len(t.steps) and PLAYER_SEAT in state.actors():
+        step = t.steps[now.step]
+        possible = any(step.matches(str(a)) for a in state.legal_actions(PLAYER_SEAT))
     out.update(step=now.step, off_script=now.off_script, possible=possible)
     return out
 

@@ -5,6 +5,7 @@
 // humanised name), descriptions lose rule codes and ids, and seats are numbered from 1 (the CLI
 // numbers them the same way; only the JSON API uses 0-based seat indices).
 import { api, clear, el, loadSeats, rememberSeat, seatLink, toast, wsUrl } from "/static/common.js";
+import "/static/learn.js"; // the "Learn to play" card (one button per game with a tutorial)
 
 let games = [];
 let lastTables = [];
