@@ -336,3 +336,31 @@ def test_every_rule_of_the_inventory_names_its_tests() -> None:
             missing.append(rule)
     assert missing == []
 
+
+
+#: Spec ids beyond §1: recommendations, the NPC algorithm's steps (§2.2-2.6), tie-breaks (§2.10),
+#: readings (§4) and worked examples (§5).
+SPEC_OTHER = (
+    [f"R-REC-{i}" for i in range(1, 6)] + [f"I{i}" for i in range(1, 6)] + [f"N{i}" for i in range(1, 16)]
+    + [f"E{i}" for i in range(1, 4)] + [f"F{i}" for i in range(1, 9)] + [f"TB{i}" for i in range(1, 14)]
+    + ["TB-INI", "TB-FMC", "TB-COLDMG", "TB-ENV", "TB-DECK"] + [f"A{i}" for i in range(1, 67)]
+    + [f"EX-{i}" for i in range(1, 18)]
+)
+
+
+def test_the_docs_traceability_table_lists_every_spec_id_with_tests_that_exist() -> None:
+    doc = (Path(__file__).parents[2] / "docs" / "games" / "arena.md").read_text()
+    section = doc.split("## Traceability", 1)[1].split("\n## ", 1)[0]
+    rows: dict[str, str] = {}
+    for line in section.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 2 and cells[0] not in ("rule", "---"):
+            assert cells[0] not in rows, f"{cells[0]} is listed twice"
+            rows[cells[0]] = cells[1]
+    assert sorted(rows) == sorted([*INVENTORY, *SPEC_OTHER])
+    tests = _all_tests()
+    for rule, refs in rows.items():
+        named = [r.strip("` ") for r in refs.split(",") if r.strip().startswith("`test_")]
+        assert named or "ruling" in refs or "no digital counterpart" in refs or "not tested" in refs, rule
+        for t in named:
+            assert t in tests, f"{rule}: no test named {t}"

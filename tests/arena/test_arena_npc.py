@@ -396,7 +396,7 @@ def test_r_eact_5_a60_a_bosss_environmental_moves_only_its_own_minions(tmp_path:
 
 
 def test_a63_gr_3_a_rival_team_mates_destination_tie_goes_to_the_fastest_human_player() -> None:
-    """Ruling 26: the rulebook's "the fastest human player" (R-TGT-5, GR-3), not the team's."""
+    """Ruling 27: the rulebook's "the fastest human player" (R-TGT-5, GR-3), not the team's."""
     params = {"players": 2, "mode": "team", "champions": ["vhrak", "ulwazi"], "rivals": ["lienne"],
               "teams": [0, 1, 0], "boss": None}
     pos = {"units": [{"id": "lienne", "hex": "-5,1"}, {"id": "ulwazi", "hex": "2,0"}, {"id": "vhrak", "hex": "-6,6"}],
