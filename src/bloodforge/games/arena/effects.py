@@ -92,7 +92,7 @@ def finish(w: World) -> None:
     w.board.pending = None
     w.board.queue = []
     winners = [u for u in w.board.units.values() if u.is_combatant and u.side in w.board.winners]
-    w.log("the match is over: " + (", ".join(u.name for u in winners) or "nobody") + " won", kind="over",
+    w.log("The match is over: " + (", ".join(u.name for u in winners) or "nobody") + " won", kind="over",
           winners=[u.uid for u in winners], round=w.board.round)
 
 
