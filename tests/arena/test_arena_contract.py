@@ -172,6 +172,8 @@ PLAYOUTS = [
     {"players": 2, "boss": None, "rivals": ["cynwrig"], "environmental": "the_arm"},
     {"players": 2, "environmental": "springboards", "rivals": ["lienne"], "boss": None},
     {"players": 3, "environmental": "ice_slicks", "boss": None},
+    {"players": 2, "bosses": ["malvarra", "grevvar"]},  # several Bosses (A60, ruling 31)
+    {"players": 3, "mode": "team", "teams": [0, 1, 1], "bosses": ["terror", "grevvar"], "boss_team": 0},
 ]
 
 
