@@ -65,9 +65,10 @@ export function createView(ctx) {
 
   function render(v, legal) {
     view = v;
-    drawPlayers();
-    drawPending();
-    drawBattle();
+    // the players panel is the page's: names plus the status board from observation["status"]
+    document.body.classList.toggle("bs-battle", !!v.observation.battle);
+    drawPending(legal || []);
+    drawBattle(legal || []);
     drawFactionCards(legal || []);
     drawAreaInfo(legal);
   }
@@ -114,9 +115,10 @@ export function createView(ctx) {
     if (o.battle) {
       if (has("withdraw") || has("stay")) return "You are attacked: withdraw to a highlighted area or stay and fight.";
       if (has("substitute") || has("keep")) return "Battle: keep your tiles or click a hand tile to substitute it for your lowest.";
-      if (has("casualty")) return "You lost the battle: choose the unit to eliminate.";
+      if (has("casualty")) return "You lost the battle: click the unit to lose on the map, or a Lose button in the battle panel.";
       if (has("retreat")) return "Retreat to a highlighted area.";
     }
+    if (has("casualty")) return "You lost the battle: click the unit to lose on the map, or a Lose button.";
     if (has("faction")) return "Choose your faction: read the cards below and click one.";
     if (o.pending?.kind === "move") return has("to") ? "Add units (click their area) or click a destination; then pay with hand tiles." : "Pay for the move with hand tiles.";
     if (o.pending) return "Pay with hand tiles (click a tile).";
@@ -125,55 +127,65 @@ export function createView(ctx) {
     return "";
   }
 
-  function drawPlayers() {
-    const box = clear(ctx.players);
-    const o = obs();
-    for (const p of o.players) {
-      const toMove = view.current_player === p.seat;
-      const seat = ctx.table.seats[p.seat];
-      const card = el("div", { class: `player ${toMove ? "to-move" : ""} ${p.eliminated ? "eliminated" : ""}`, dataset: { seat: p.seat } });
-      card.append(el("div", { class: "player-head" },
-        el("span", { class: "swatch", style: `background:${colour(p.seat)}` }),
-        el("strong", { text: seat?.name ?? `P${p.seat}` }),
-        el("span", { class: "muted", text: ` ${seat?.kind === "agent" ? "AI · " : ""}${p.faction_name ?? "faction not chosen"}` }),
-        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
-        o.seat === p.seat ? el("span", { class: "you-flag", text: "you" }) : null));
-      const regroups = el("span", { class: "regroups", title: "regroups" });
-      for (let i = 0; i < o.regroup_target; i++) regroups.append(el("span", { class: `dot ${i < p.regroups ? "on" : ""}` }));
-      if (!p.faction) { box.append(card); continue; }
-      card.append(el("div", { class: "player-stats" },
-        el("span", { class: "vp", title: "victory points", text: `${p.vp} VP` }),
-        el("span", {}, "regroups ", regroups),
-        el("span", { title: "tiles in hand (hand size)", text: `hand ${p.hand_count}${p.hand_limit === null || p.hand_limit === undefined ? "" : ` (size ${p.hand_limit})`}` }),
-        el("span", { title: "tiles in bag", text: `bag ${p.bag_count}` }),
-        el("span", { title: "villages on the map / in supply", text: `villages ${p.villages_on_map}/${p.village_supply}` }),
-        p.captured_villages || p.captured_citadels ? el("span", { text: `captured ${p.captured_villages}v ${p.captured_citadels}c` }) : null,
-        p.undead_pool ? el("span", { text: `undead pool ${p.undead_pool}` }) : null));
-      card.append(el("div", { class: "vp-track" }, el("div", { class: "vp-fill", style: `width:${Math.min(100, p.vp * 2)}%;background:${colour(p.seat)}` })));
-      box.append(card);
-    }
-    const end = o.end_triggered_by !== null && o.end_triggered_by !== undefined ? ` · end triggered by ${seatName(o.end_triggered_by)}` : "";
-    box.append(el("div", { class: "muted small", text: `Turns taken ${o.turns_taken} · phase ${o.phase.replace(/_/g, " ")}${end}` }));
-  }
-
   function unitList(units) {
     return Object.entries(units).filter(([, n]) => n > 0).map(([u, n]) => `${n} ${nice(u)}`).join(", ") || "nothing";
   }
 
-  function drawPending() {
+  function drawPending(legal) {
     const box = clear(ctx.pending);
     const p = obs().pending;
     if (!p) return;
+    // another player's choice: its details are private, and the AI's are over in a moment
+    if (obs().seat !== obs().active) return;
     const parts = [];
     if (p.group && Object.keys(p.group).length) parts.push(`group in ${p.group_area}: ${unitList(p.group)}`);
     if (p.kind === "build" && p.unit) parts.push(`${nice(p.unit)} in ${p.area}`);
     if (p.targets && p.targets.length) parts.push(`areas ${p.targets.join(", ")}`);
     if (p.cost !== undefined && p.cost !== null) parts.push(`cost ${p.cost}`);
     if (p.paid && p.paid.length) parts.push(`paid ${p.paid.map(nice).join(", ")}`);
-    box.append(el("div", { class: "pending-box" }, el("strong", { text: `Choosing: ${p.kind}` }), el("span", { text: ` — ${parts.join(" · ")}` })));
+    const what = { move: "a move", build: "a build", capture: "a capture", village: "villages" }[p.kind] ?? "an action";
+    box.append(el("div", { class: "pending-box" }, el("strong", { text: `Choosing ${what}` }), parts.length ? el("span", { text: ` — ${parts.join(" · ")}` }) : null));
+    if (p.kind === "move" && p.group_area !== null && p.group_area !== undefined) box.append(stackControl(p, legal));
   }
 
-  function drawBattle() {
+  // A stack moves in one gesture: after its first unit is picked, every other unit of the area
+  // is added with one click ("All"), or a few of a kind with "+1"; then a click on a highlighted
+  // destination moves the group. Each click plays the rules' own `move <area> <unit>`.
+  let queue = [];
+  let queuedAt = null;
+  function stackControl(p, legal) {
+    const adds = legal.filter((t) => t.startsWith(`move ${p.group_area} `));
+    const box = el("div", { class: "stack-control" });
+    if (!adds.length) return box;
+    const here = obs().areas.find((a) => String(a.id) === String(p.group_area))?.units?.[String(obs().seat)] || {};
+    const missing = [];
+    for (const t of adds) {
+      const unit = t.split(" ")[2];
+      const left = (here[unit] ?? 0) - (p.group?.[unit] ?? 0);
+      for (let i = 0; i < left; i++) missing.push(t);
+      box.append(el("span", { class: "stack-row" }, el("span", { text: `${nice(unit)}: ${p.group?.[unit] ?? 0} of ${here[unit] ?? 0}` }),
+        el("button", { type: "button", class: "small", dataset: { action: t }, onclick: () => ctx.act(t), text: "+1" })));
+    }
+    box.prepend(el("button", { type: "button", class: "primary stack-all", onclick: () => { queue = missing.slice(); pump(); },
+      text: `Take all ${missing.length + Object.values(p.group || {}).reduce((a, n) => a + n, 0)} units` }));
+    return box;
+  }
+
+  // Plays the queued additions one by one, each once the page shows the previous one's result.
+  function pump() {
+    if (!queue.length || !view) return;
+    if (!view.legal.includes(queue[0])) { queue = []; return; }
+    if (queuedAt === view.version) return;
+    queuedAt = view.version;
+    ctx.act(queue[0]);
+    setTimeout(() => { if (queuedAt === view.version) { queuedAt = null; pump(); } }, 400); // refused while busy: again
+  }
+  function afterRender() {
+    if (queue.length && queuedAt !== null && view.version !== queuedAt) { queue.shift(); queuedAt = null; setTimeout(pump, 0); }
+  }
+
+  function drawBattle(legal) {
+    afterRender();
     const panel = clear(ctx.extra);
     let box = panel;
     let b = obs().battle;
@@ -192,7 +204,14 @@ export function createView(ctx) {
       panel.append(box);
     } else {
       box.append(el("h3", { text: `Battle in ${where}` }));
-      box.append(el("div", { class: "muted small", text: `step: ${b.step}${b.fights ? ` · re-fight ${b.fights}` : ""}` }));
+      // the decision first, so it is seen without scrolling (defect 3): the loser's casualty
+      const choices = legal.filter((t) => t.startsWith("casualty "));
+      if (choices.length) {
+        box.append(el("div", { class: "battle-choice" }, el("strong", { text: "Choose your casualty (or click the unit on the map): " }),
+          ...choices.map((t) => el("button", { type: "button", class: "primary", dataset: { action: t, card: `${factionOf(obs().seat)}.${t.split(" ")[1]}` }, onclick: () => ctx.act(t), text: `Lose ${nice(t.split(" ")[1])}` }))));
+      }
+      const step = { withdraw: "withdraw or stay", substitute: "battle tiles", casualty: "casualty", retreat: "retreat", raise: "raising Undead" }[b.step] ?? "";
+      box.append(el("div", { class: "muted small", text: `${step}${b.fights ? ` · fought again ${b.fights}×` : ""}` }));
     }
     const top = stat.count_top ?? 3;
     b.sides.forEach((side, i) => {
@@ -212,18 +231,19 @@ export function createView(ctx) {
       if (sub) tiles.append(el("span", { class: "sub", text: `(with ${nice(sub)} from hand for the lowest drawn tile${side.tiles ? `: drawn ${side.tiles.join(" ")}` : ""})` }));
       else if (side.substituted) tiles.append(el("span", { class: "sub", text: "(a hidden substitute)" }));
       const mods = el("div", { class: "battle-mods" });
-      for (const m of side.modifiers || []) mods.append(el("span", { class: "mod", text: `${m.value >= 0 ? "+" : ""}${m.value} ${nice(m.source)}` }));
+      for (const m of side.modifiers || []) mods.append(el("span", { class: "mod", text: `${nice(m.source)} ${m.value >= 0 ? "+" : ""}${m.value}` }));
       if (!(side.modifiers || []).length) mods.append(el("span", { class: "mod muted", text: "no modifiers" }));
       const counted = side.counted ? side.counted.reduce((a, x) => a + x, 0) : null;
       const sum = side.total !== null && side.total !== undefined
         ? el("div", { class: "battle-sum" }, el("strong", { class: "total", text: `${side.counted.join(" + ")} ${side.modifier >= 0 ? "+" : "−"} ${Math.abs(side.modifier)} = ${side.total}` }))
         : counted !== null ? el("div", { class: "battle-sum muted" }, `so far: ${side.counted.join(" + ")} ${side.modifier >= 0 ? "+" : "−"} ${Math.abs(side.modifier)} = ${counted + side.modifier}`) : null;
-      box.append(el("div", { class: "battle-side" },
-        el("span", { class: "swatch", style: `background:${colour(side.seat)}` }),
+      // one compact row per side: who, tiles, total; the modifiers below (both sides fit)
+      tiles.prepend(el("span", { class: "swatch", style: `background:${colour(side.seat)}` }),
         el("strong", { text: `${i === 0 ? "Attacker" : "Defender"} ${seatName(side.seat)}` }),
-        el("span", { class: "muted", text: ` ${side.units_at_start} unit(s)` })), tiles, mods, ...(sum ? [sum] : []));
+        el("span", { class: "muted small", text: ` ${side.units_at_start} unit${side.units_at_start === 1 ? "" : "s"}` }));
+      box.append(el("div", { class: "battle-side" }, tiles), mods, ...(sum ? [sum] : []));
     });
-    box.append(el("div", { class: "muted small", text: `The best ${top} tiles count, plus the modifiers of the units in the area; the higher total wins.` }));
+    if (!finished) box.append(el("div", { class: "muted small", text: `The best ${top} tiles count, plus the modifiers of the units in the area; the higher total wins.` }));
     if (b.winner !== null && b.winner !== undefined) box.append(el("div", { class: "winner", text: `${seatName(b.winner)} wins the fight` }));
   }
 
