@@ -173,8 +173,9 @@ def test_an_attack_leaves_a_battle_record_with_dice_modifiers_and_damage() -> No
     assert [r["face"] for r in attacker["rolls"]] == [1, 2, 5]
     assert attacker["modifiers"] == ["+3 Cleave"]
     assert attacker["total"] == "11"
-    assert target["hits"] == "took 11 damage"
-    assert target["losses"] == ["164/175 HP now"]
+    assert attacker["hits"] == "1"
+    assert target["losses"] == ["11 damage", "164/175 HP left"]
+    assert b["result"] == "Singles attack Cleave: Ulwazi takes 11"
     log = st.event_log(1)
     assert "Vhrak attacks Ulwazi with Cleave" in log[b["log_index"]] or "Ulwazi" in log[b["log_index"]]
 

@@ -109,11 +109,18 @@ def click(page: Page, action: str) -> None:
     page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before, timeout=30_000)
 
 
-def close_dialogs(page: Page) -> None:
-    """Battle dialogs stay until dismissed (contract item 3): dismiss them as a player would."""
+def close_dialogs(page: Page, shots: Path | None = None) -> None:
+    """Battle dialogs stay until dismissed (contract item 3): read, then dismiss them as a
+    player would; the first one is photographed."""
     for _ in range(6):
         if not page.evaluate("() => document.getElementById('battle-dialog')?.open === true"):
             return
+        dialog = page.locator("#battle-dialog")
+        text = dialog.inner_text()
+        assert "attacks" in text, text
+        assert not [f for f in DEVELOPER.findall(text) if any(f)], text
+        if shots is not None and not (shots / "arena-click-battle.png").exists():
+            page.screenshot(path=str(shots / "arena-click-battle.png"))
         page.locator("#battle-dialog .dialog-close").click()
 
 
@@ -141,6 +148,7 @@ def test_arena_is_played_to_the_end_by_clicks_at_1280x800_and_the_prompt_fits_a_
     link = created["links"][0]
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
+    (shots / "arena-click-battle.png").unlink(missing_ok=True)
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.goto(server.url + link["url"])
@@ -150,7 +158,7 @@ def test_arena_is_played_to_the_end_by_clicks_at_1280x800_and_the_prompt_fits_a_
     seen: set[str] = set()
     while clicks < 400:
         wait_turn_or_end(page)
-        close_dialogs(page)
+        close_dialogs(page, shots)
         if page.evaluate("() => document.body.dataset.terminal === 'true'"):
             break
         options = buttons(page)

@@ -496,18 +496,19 @@ def battles(w: World, seat: int | None, keep: int = 5) -> list[dict[str, Any]]:
         rolls = [{"label": label, "face": face} for label, face in data.get("dice", [])]
         modifiers = [f"{'+' if amount >= 0 else ''}{amount} {why}" for why, amount in data.get("parts", [])]
         targets = [str(t) for t in data.get("targets", [])]
+        category = str(data.get("category", "")).capitalize()
         sides = [{
             "name": f"{name(attacker)} (attacker)", "seat": units[attacker].seat if attacker in units else None,
             "rolls": rolls, "modifiers": modifiers, "total": str(data.get("damage", "")),
-            "hits": f"{data.get('category', '').capitalize()}: {attack_name}",
+            "hits": str(sum(1 for t in targets if hits.get(t, 0) > 0)),
         }]
         for t in targets:
             u = units.get(t)
             left = "defeated" if u is not None and not u.alive else (
-                f"{max(u.hp, 0)}/{u.max_hp} HP now" if u is not None and u.hp is not None else "")
+                f"{max(u.hp, 0)}/{u.max_hp} HP left" if u is not None and u.hp is not None else "")
             sides.append({"name": f"{name(t)} (target)", "seat": u.seat if u is not None else None,
-                          "hits": f"took {hits.get(t, 0)} damage", "losses": [left] if left else []})
-        dealt = ", ".join(f"{name(t)} takes {hits.get(t, 0)}" for t in targets)
+                          "losses": [f"{hits.get(t, 0)} damage", *([left] if left else [])]})
+        dealt = f"{category} attack {attack_name}: " + ", ".join(f"{name(t)} takes {hits.get(t, 0)}" for t in targets)
         out.append({
             "id": f"attack-{start}", "title": f"{name(attacker)} attacks {', '.join(name(t) for t in targets)} "
                                               f"with {attack_name}",
