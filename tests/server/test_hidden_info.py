@@ -26,7 +26,7 @@ from .support import auth, create_table
 GAMES = [(g["id"], n) for g in bloodforge.list_games() for n in sorted({g["min_players"], min(4, g["max_players"])})]
 GAMES += [("toy_bids", 2), ("toy_bids", 3)]
 STATE_KEYS = {"type", "table", "version", "seat", "current_player", "actors", "deadlines", "phase", "terminal",
-              "result", "observation", "log_start", "log", "legal"}
+              "result", "observation", "log_start", "log", "legal", "summary"}  # summary: None until the end
 
 
 @pytest.fixture(autouse=True)

@@ -11,11 +11,12 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from bloodforge.server.config import Settings
 
 from .conftest import ClientFactory
-from .support import ServerThread, create_table
+from .support import ServerThread, auth, create_table
 
 WITCH_SCENARIO = Path("src/bloodforge/games/witch/scenarios/last_stand.yaml")
 
@@ -204,3 +205,74 @@ def test_item3_serve_trusts_no_proxy_by_default() -> None:
                             forwarded_allow_ips="10.1.2.3")
     assert config.proxy_headers is True
     assert config.forwarded_allow_ips == "10.1.2.3"
+
+
+# -- item 11: claim-once seat links ------------------------------------------------------------
+def test_item11_the_first_opener_claims_a_seat_and_the_creators_copy_only_spectates(
+        sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    data = create_table(client, game="witch", params={"players": 2}, seats=[{"name": "Sol"}, {"name": "Wit"}])
+    tid = data["table"]["id"]
+    invite = data["links"][1]["token"]
+    claim = f"/api/tables/{tid}/seats/1/claim"
+    r = client.post(claim, headers=auth(invite))  # the friend opens the link
+    assert r.status_code == 200, r.text
+    mine = r.json()["token"]
+    assert mine != invite
+    assert client.post(claim, headers=auth(mine)).json()["token"] == mine  # a reload keeps it
+    assert client.get(f"/api/tables/{tid}/state?seat=1", headers=auth(mine)).json()["seat"] == 1
+    # the creator's copy of the link: no hand any more, only the spectator's view
+    for path in (claim, f"/api/tables/{tid}/state?seat=1", f"/api/tables/{tid}/history?seat=1"):
+        r = client.request("POST" if path == claim else "GET", path, headers=auth(invite))
+        assert r.status_code in (403, 409), (path, r.text)
+        assert r.json()["error"]["code"] == "seat/claimed"
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        ws.send_json({"type": "hello", "seat": 1, "token": invite})
+        first = ws.receive_json()
+        assert first["type"] == "state"
+        assert first["seat"] is None
+        assert first["observation"] == client.get(f"/api/tables/{tid}/state").json()["observation"]
+
+
+def test_item11_a_claim_drops_connections_made_with_the_link(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    data = create_table(client, game="witch", params={"players": 2}, seats=[{"name": "Sol"}, {"name": "Wit"}])
+    tid = data["table"]["id"]
+    invite = data["links"][1]["token"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:  # the creator peeks with the link
+        ws.send_json({"type": "hello", "seat": 1, "token": invite})
+        assert ws.receive_json()["seat"] == 1
+        assert client.post(f"/api/tables/{tid}/seats/1/claim", headers=auth(invite)).status_code == 200
+        kinds = []
+        with pytest.raises(WebSocketDisconnect):  # noqa: PT012 - read until the server closes
+            while True:
+                kinds.append(ws.receive_json()["type"])
+        assert "state" not in kinds, "no view of the seat after its link was claimed"
+
+
+def test_item11_the_host_reinvites_a_seat(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    data = create_table(client, game="witch", params={"players": 2}, seats=[{"name": "Sol"}, {"name": "Wit"}])
+    tid = data["table"]["id"]
+    invite = data["links"][1]["token"]
+    taken = client.post(f"/api/tables/{tid}/seats/1/claim", headers=auth(invite)).json()["token"]
+    assert client.post(f"/api/tables/{tid}/seats/1/invite", headers=auth(invite)).status_code == 403
+    r = client.post(f"/api/tables/{tid}/seats/1/invite", headers=auth(data["host_token"]))
+    assert r.status_code == 200, r.text
+    link = r.json()
+    assert link["url"] == f"/table/{tid}#seat=1&token={link['token']}"
+    assert client.get(f"/api/tables/{tid}/state?seat=1", headers=auth(taken)).status_code == 403
+    fresh = client.post(f"/api/tables/{tid}/seats/1/claim", headers=auth(link["token"])).json()["token"]
+    assert client.get(f"/api/tables/{tid}/state?seat=1", headers=auth(fresh)).json()["seat"] == 1
+
+
+def test_item11_claims_survive_a_restart(make_client: ClientFactory, sqlite_url: str) -> None:
+    with make_client(sqlite_url) as client:
+        data = create_table(client, game="witch", params={"players": 2}, seats=[{"name": "Sol"}, {"name": "Wit"}])
+        tid = data["table"]["id"]
+        invite = data["links"][0]["token"]
+        mine = client.post(f"/api/tables/{tid}/seats/0/claim", headers=auth(invite)).json()["token"]
+    with make_client(sqlite_url) as client:
+        assert client.get(f"/api/tables/{tid}/state?seat=0", headers=auth(mine)).status_code == 200
+        r = client.get(f"/api/tables/{tid}/state?seat=0", headers=auth(invite))
+        assert r.json()["error"]["code"] == "seat/claimed"

@@ -28,6 +28,7 @@ from .schemas import (
     GameDescription,
     Health,
     HistoryEntry,
+    SeatClaimed,
     SeatCreate,
     SeatLink,
     TableCreate,
@@ -139,13 +140,34 @@ async def create_table(body: TableCreate, manager: Manager, request: Request) ->
         return live is not None and not live.state.is_terminal()
 
     limits.check_create(client, with_ai, running)
-    live, tokens = await manager.create(body)
+    live, tokens, host = await manager.create(body)
     limits.created(client, live.id, with_ai)
     links = [
         SeatLink(seat=s, name=live.seats[s].name, token=t, url=f"/table/{live.id}#seat={s}&token={t}")
         for s, t in sorted(tokens.items())
     ]
-    return TableCreated(table=live.public(), links=links, spectator_url=f"/table/{live.id}")
+    return TableCreated(table=live.public(), links=links, spectator_url=f"/table/{live.id}", host_token=host)
+
+
+@router.post("/tables/{table_id}/seats/{seat}/claim", response_model=SeatClaimed)
+async def claim_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=64)], token: Token,
+                     manager: Manager) -> SeatClaimed:
+    """Open a seat link (its token in `Authorization`): the first browser gets a credential of
+    its own and the link is spent (409 `seat/claimed` later: watch as a spectator); a claimed
+    credential is returned unchanged."""
+    if token is None:
+        raise ApiError(401, "auth/missing_token", f"seat {seat} needs its token (from the join link)")
+    return SeatClaimed(seat=seat, token=await manager.claim(table_id, seat, token))
+
+
+@router.post("/tables/{table_id}/seats/{seat}/invite", response_model=SeatLink)
+async def reinvite_seat(table_id: TableId, seat: Annotated[int, Path(ge=0, le=64)], token: Token,
+                        manager: Manager) -> SeatLink:
+    """A new link for a human seat, with the host token from the table's creation in
+    `Authorization`; whoever held the seat before is out (their link and credential are void)."""
+    new = await manager.reinvite(table_id, seat, token)
+    live = await manager.get(table_id)
+    return SeatLink(seat=seat, name=live.seats[seat].name, token=new, url=f"/table/{live.id}#seat={seat}&token={new}")
 
 
 @router.get("/tables", response_model=list[TablePublic])

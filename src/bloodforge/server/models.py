@@ -51,6 +51,8 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
     #: Scores and returns once the game is over.
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    #: sha256 of the creator's host token (re-invites a seat), or None.
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -71,6 +73,10 @@ class SeatRow(Base):
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: A human seat whose turn clock ran out: the server's AI plays it from then on.
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: The seat's link was opened: `token_hash` is now the opener's own credential, and the
+    #: link's token (`invite_hash`) opens only the spectator view.
+    claimed: Mapped[bool] = mapped_column(Boolean, default=False)
+    invite_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     table: Mapped[TableRow] = relationship(back_populates="seats")
 

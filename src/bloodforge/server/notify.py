@@ -72,6 +72,6 @@ class Listener:
 
     def _deliver(self, payload: str) -> None:
         table_id, _, ply = payload.partition(" ")
-        if not table_id or not ply.isdigit() or self.loop is None:
+        if not table_id or not ply.removeprefix("-").isdigit() or self.loop is None:  # -1: credentials
             return
         self.loop.call_soon_threadsafe(self.on_change, table_id, int(ply))

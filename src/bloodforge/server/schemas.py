@@ -122,6 +122,13 @@ class TableCreated(BaseModel):
     table: TablePublic
     links: list[SeatLink]
     spectator_url: str
+    host_token: str | None = Field(
+        default=None, description="the creator's secret for POST /api/tables/{id}/seats/{seat}/invite (new links)")
+
+
+class SeatClaimed(BaseModel):
+    seat: int
+    token: str = Field(description="this browser's own credential for the seat (the link's token is spent)")
 
 
 class ActionSubmit(_In):

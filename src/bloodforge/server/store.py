@@ -20,6 +20,9 @@ from .notify import notify
 #: One history entry: the seat that made it (None: the game itself or the server's timeout), text.
 Entry = tuple[int | None, str]
 
+#: The `ply` of a NOTIFY that says a seat's credential changed (not a new entry).
+CREDENTIALS_CHANGED = -1
+
 
 class StaleWrite(Exception):  # noqa: N818 - reads as a condition, like StopIteration
     """Another writer appended this ply first (only possible with several server processes)."""
@@ -34,6 +37,9 @@ class SeatSpec:
     strength: int | None
     token_hash: str | None
     taken_over: bool = False
+    #: The link was opened (claim-once): token_hash is the opener's credential, invite_hash the spent link's.
+    claimed: bool = False
+    invite_hash: str | None = None
 
 
 @dataclass(frozen=True)
@@ -57,6 +63,7 @@ class TableRecord:
     actors: tuple[int, ...] = ()
     turn_clock: float | None = None
     deadlines: dict[str, Any] | None = None
+    host_hash: str | None = None
 
     @classmethod
     def of(cls, row: TableRow) -> TableRecord:
@@ -66,11 +73,12 @@ class TableRecord:
             created_at=row.created_at, updated_at=row.updated_at, ply=row.ply, to_move=row.to_move,
             status=row.status, result=row.result,
             seats=tuple(
-                SeatSpec(s.seat, s.name, s.kind, s.agent, s.strength, s.token_hash, bool(s.taken_over))
+                SeatSpec(s.seat, s.name, s.kind, s.agent, s.strength, s.token_hash, bool(s.taken_over),
+                         bool(s.claimed), s.invite_hash)
                 for s in row.seats
             ),
             actors=tuple(row.actors) if row.actors is not None else (() if row.to_move is None else (row.to_move,)),
-            turn_clock=row.turn_clock, deadlines=row.deadlines,
+            turn_clock=row.turn_clock, deadlines=row.deadlines, host_hash=row.host_hash,
         )
 
 
@@ -96,6 +104,7 @@ class Store:
         result: dict[str, Any] | None,
         turn_clock: float | None,
         deadlines: dict[str, Any] | None,
+        host_hash: str | None = None,
     ) -> TableRecord:
         """The table, its seats and the game's own first steps (`entries`), in one transaction."""
         now = utcnow()
@@ -105,11 +114,11 @@ class Store:
             scenario=scenario, created_at=now, updated_at=now, ply=len(entries),
             to_move=actors[0] if actors else None, actors=actors,
             status="over" if over else "playing", result=result, turn_clock=turn_clock,
-            deadlines=deadlines or None,
+            deadlines=deadlines or None, host_hash=host_hash,
         )
         row.seats = [
             SeatRow(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
-                    token_hash=s.token_hash)
+                    token_hash=s.token_hash, claimed=False)
             for s in seats
         ]
         with self.sessions.begin() as session:
@@ -184,6 +193,22 @@ class Store:
                 notify(conn, table_id, ply + len(entries))
         except IntegrityError as err:
             raise StaleWrite(f"ply {ply} of table {table_id} was written by someone else") from err
+
+    def set_credentials(self, *, table_id: str, seat: int, expect_hash: str, token_hash: str, claimed: bool,
+                        invite_hash: str | None) -> bool:
+        """Replace a seat's credential if it is still `expect_hash` (False: someone else changed
+        it first, e.g. two browsers claiming one link at once). NOTIFY with ply -1 tells other
+        server processes to drop their copy of the seats."""
+        with self.engine.begin() as conn:
+            moved = conn.execute(
+                update(SeatRow)
+                .where(SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.token_hash == expect_hash)
+                .values(token_hash=token_hash, claimed=claimed, invite_hash=invite_hash)
+            )
+            if moved.rowcount != 1:
+                return False
+            notify(conn, table_id, CREDENTIALS_CHANGED)
+            return True
 
     def list_tables(self, *, limit: int = 200, status: str | None = None) -> list[TableRecord]:
         with self.sessions() as session:

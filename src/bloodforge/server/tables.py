@@ -35,7 +35,7 @@ from .errors import ApiError, not_found
 from .live import REBASE_WINDOW, LiveTable, record_of, result_of
 from .newtable import clean_name, default_table_name, hash_token, new_game, seat_specs
 from .schemas import TableCreate
-from .store import Entry, SeatSpec, StaleWrite, Store, TableRecord
+from .store import CREDENTIALS_CHANGED, Entry, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
 
@@ -62,13 +62,17 @@ class TableManager:
         self.after_remote: list[Callable[[str], None]] = []
         self._timeouts: set[asyncio.Task[None]] = set()
         self._refreshing: set[asyncio.Task[None]] = set()
+        #: Called with (table id, seat or None: every seat) when seat credentials changed.
+        self.after_credentials: list[Callable[[str, int | None], None]] = []
         #: Does this process have connections watching a table? (set by the websocket hub)
         self.watched: Callable[[str], bool] = lambda _table_id: False
         self.closed = False
 
     # -- creating -----------------------------------------------------------------------------
-    async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str]]:
+    async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str], str]:
+        """The new table, each human seat's link token and the host token (re-invites)."""
         game, state, scenario = await asyncio.to_thread(new_game, req)
+        host = secrets.token_urlsafe(32)
         seats = seat_specs(req.seats, game)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.kind == "human"}
         specs = [
@@ -84,14 +88,14 @@ class TableManager:
             table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
             params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
             entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
-            deadlines=deadlines_to_json(deadlines),
+            deadlines=deadlines_to_json(deadlines), host_hash=hash_token(host),
         )
         live = LiveTable(record=record, game=game, state=state, deadlines=deadlines)
         self.tables[record.id] = live
         self._evict()
         self._arm(live)
         self._after(live)
-        return live, tokens
+        return live, tokens, host
 
     # -- loading ------------------------------------------------------------------------------
     async def get(self, table_id: str) -> LiveTable:
@@ -145,6 +149,10 @@ class TableManager:
         """A commit (by any process) left `table_id` with `ply` entries: catch up if this
         process holds the table or has people watching it."""
         if self.closed:
+            return
+        if ply == CREDENTIALS_CHANGED:  # a seat link was claimed or re-issued there
+            self.forget(table_id)
+            self._credentials_changed(table_id, None)
             return
         live = self.tables.get(table_id)
         if live is None and not self.watched(table_id):
@@ -231,12 +239,74 @@ class TableManager:
             raise ApiError(400, "seat/invalid", f"seat must be 0..{len(live.seats) - 1}, got {seat}")
         if not token:
             raise ApiError(401, "auth/missing_token", f"seat {seat} needs its token (from the join link)")
+        spent = live.seats[seat].invite_hash
+        if spent is not None and hmac.compare_digest(hash_token(token), spent):
+            raise ApiError(403, "seat/claimed",
+                           f"this link to seat {seat} was opened in another browser first; it shows the table "
+                           "only as a spectator sees it (ask the table's host for a new link)")
         stored = live.seats[seat].token_hash
         # Compare even for AI seats (against a dummy hash), so timing tells nothing about them.
         ok = hmac.compare_digest(hash_token(token), stored or "0" * 64)
         if not ok or stored is None:
             raise ApiError(403, "auth/bad_token", f"the token does not open seat {seat}")
         return seat
+
+    async def claim(self, table_id: str, seat: int, token: str) -> str:
+        """Claim-once seat links: the first browser to open a seat's link gets a credential of
+        its own (returned; the link's token is spent and then opens only the spectator view,
+        `seat/claimed`). A credential already claimed is returned as it is. *Why:* whoever
+        created the table holds every link; without this the creator could read each hand."""
+        live = await self.get(table_id)
+        async with live.lock:
+            self.authenticate(live, seat, token)  # the link or the credential, else refused
+            spec = live.seats[seat]
+            if spec.claimed:
+                return token
+            new = secrets.token_urlsafe(32)
+            assert spec.token_hash is not None
+            await self._set_credentials(live, replace(spec, token_hash=hash_token(new), claimed=True,
+                                                      invite_hash=spec.token_hash))
+        return new
+
+    async def reinvite(self, table_id: str, seat: int, host_token: str | None) -> str:
+        """A new link for a human seat (the table's host only, with the host token from the
+        creation): the seat is unclaimed again, and the old link and credential open nothing."""
+        live = await self.get(table_id)
+        async with live.lock:
+            host = live.record.host_hash
+            if not host_token or host is None or not hmac.compare_digest(hash_token(host_token), host):
+                raise ApiError(403, "auth/bad_token", "only the table's host token (from its creation) re-invites")
+            if isinstance(seat, bool) or not 0 <= seat < len(live.seats):
+                raise ApiError(400, "seat/invalid", f"seat must be 0..{len(live.seats) - 1}, got {seat}")
+            spec = live.seats[seat]
+            if spec.kind != "human" or spec.token_hash is None:
+                raise ApiError(403, "seat/not_human", f"seat {seat} is played by the server's AI")
+            new = secrets.token_urlsafe(32)
+            await self._set_credentials(live, replace(spec, token_hash=hash_token(new), claimed=False,
+                                                      invite_hash=None))
+        return new
+
+    async def _set_credentials(self, live: LiveTable, spec: SeatSpec) -> None:
+        """Store a seat's new credential (under the table's lock), then drop the connections that
+        authenticated with the old one (they reconnect with what they hold)."""
+        old = live.seats[spec.seat].token_hash
+        assert old is not None
+        assert spec.token_hash is not None
+        ok = await asyncio.to_thread(
+            self.store.set_credentials, table_id=live.id, seat=spec.seat, expect_hash=old,
+            token_hash=spec.token_hash, claimed=spec.claimed, invite_hash=spec.invite_hash,
+        )
+        if not ok:  # another browser (or process) got there first
+            self.forget(live.id)
+            raise ApiError(409, "seat/claimed", f"seat {spec.seat}'s link was just opened in another browser")
+        seats = list(live.record.seats)
+        seats[spec.seat] = spec
+        live.record = replace(live.record, seats=tuple(seats))
+        self._credentials_changed(live.id, spec.seat)
+
+    def _credentials_changed(self, table_id: str, seat: int | None) -> None:
+        for hook in self.after_credentials:
+            hook(table_id, seat)
 
     # -- acting -------------------------------------------------------------------------------
     async def submit(

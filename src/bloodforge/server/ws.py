@@ -63,6 +63,15 @@ class Hub:
         manager.after_change.append(lambda _live: self.lobby_changed())
         manager.after_remote.append(lambda _table_id: self.lobby_changed())
         manager.watched = lambda table_id: table_id in self.tables
+        manager.after_credentials.append(self.drop_seat)
+
+    def drop_seat(self, table_id: str, seat: int | None) -> None:
+        """A seat's credential changed (its link was claimed or re-issued): close the
+        connections that authenticated for it (None: every seat); they reconnect with what
+        they hold, and a spent link gets the spectator's view."""
+        for conn in list(self.tables.get(table_id, ())):
+            if conn.seat is not None and (seat is None or conn.seat == seat):
+                conn.queue.put_nowait(None)
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
@@ -86,7 +95,12 @@ class Hub:
             if seat_raw is not None and (isinstance(seat_raw, bool) or not isinstance(seat_raw, int)):
                 raise ApiError(400, "seat/invalid", "seat must be an integer or null")
             token = hello.get("token")
-            seat = self.manager.authenticate(live, seat_raw, token if isinstance(token, str) else None)
+            try:
+                seat = self.manager.authenticate(live, seat_raw, token if isinstance(token, str) else None)
+            except ApiError as err:
+                if err.code != "seat/claimed":
+                    raise
+                seat = None  # a seat link someone else opened first: the spectator's view
         except ApiError as err:
             await _refuse(ws, err)
             return

@@ -28,14 +28,33 @@ function readSeat() {
   return { seat: Number.isInteger(seat) ? seat : null, token: token || null };
 }
 
-const { seat, token } = readSeat();
+let { seat, token } = readSeat();
 const ctx = {
   tableId, seat, token, replayMode,
   table: null, staticInfo: null, grammar: [], module: null,
   view: null, busy: false, msgId: 0, ws: null, logLines: [],
 };
 
+// A seat link is claim-once: the first browser to open it gets a credential of its own (kept in
+// the fragment and in Your seats); a link someone else opened first shows the table as a spectator.
+async function claimSeat() {
+  try {
+    const r = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/claim`, undefined, token);
+    if (r.token !== token) {
+      token = ctx.token = r.token;
+      history.replaceState(null, "", `${location.pathname}#seat=${seat}&token=${encodeURIComponent(token)}`);
+    }
+  } catch (err) {
+    if (err.code !== "seat/claimed") return;  // other refusals are shown where the seat is used
+    toast("This seat's link was opened in another browser first: you are watching as a spectator.", "info");
+    seat = ctx.seat = null;
+    token = ctx.token = null;
+    history.replaceState(null, "", location.pathname);
+  }
+}
+
 async function start() {
+  if (seat !== null && token) await claimSeat();
   try {
     const [table, stat] = await Promise.all([
       api("GET", `/api/tables/${encodeURIComponent(tableId)}`),
