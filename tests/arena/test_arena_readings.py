@@ -3,10 +3,13 @@ short scenarios (issue 20: every spec id names the test that checks it)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from arena_helpers import at, game, hp, pool, scenario
 
 from bloodforge.games.arena import abilities, effects
-from bloodforge.games.arena.content import Ability
+from bloodforge.games.arena.content import DATA_DIR, Ability
 
 SPRAY = [{"env": "hellfire_spray", "anchor": "0,0", "owner": "malvarra"}]
 LINE = {"id": "line", "name": "a corridor", "hexes": ["-1,0", "0,0", "1,0", "2,0", "3,0"], "central": ["0,0"]}
@@ -110,3 +113,54 @@ def test_a65_r_mode_6_a_boss_on_a_team_is_its_ally() -> None:
     units = st.board.units
     assert units["malvarra"].side == units["vhrak"].side != units["ulwazi"].side
     assert at(st, "malvarra") is None  # placed in round 1 like every figure (R-FR-3)
+
+
+def test_a24_r_ult_1_invoking_with_no_blood_energy_die_burns_nothing() -> None:
+    params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None}
+    pos = {"units": [{"id": "vhrak", "hex": "0,0", "energy": 15, "pool": pool(1, 2, 4, kinds="aaa")},
+                     {"id": "ulwazi", "hex": "1,0"}],
+           "order": ["vhrak", "ulwazi"], "active": "vhrak", "tiles": []}
+    st = scenario(params, pos)
+    assert "invoke" in [str(a) for a in st.legal_actions()]  # ruling 18: no die to keep
+    st.apply("invoke", 0)
+    vhrak = st.board.units["vhrak"]
+    assert vhrak.invoked
+    assert vhrak.energy == 0
+    assert [d.kind for d in vhrak.pool] == ["atk", "atk", "atk"]
+
+
+def test_a53_r_min_9_a_minion_hit_by_a_collision_takes_it_as_an_enemy_of_the_forcer() -> None:
+    params = {"players": 2, "champions": ["calvio", "vhrak"], "boss": "grevvar"}
+    pos = {"units": [{"id": "calvio", "hex": "0,0", "pool": pool(2, 2, 5, 1)}, {"id": "vhrak", "hex": "1,0"},
+                     {"id": "risen1", "hex": "2,0", "alive": True}, {"id": "grevvar", "hex": "-5,5"}],
+           "order": ["calvio", "vhrak", "grevvar"], "active": "calvio", "tiles": []}
+    st = scenario(params, pos, {"d6": [5]})
+    st.apply("attack repulse", 0)
+    st.apply("target vhrak", 0)
+    st.apply("choose 2,0", 0)  # push Vhrak into Grevvar's Risen: both are Calvio's enemies (R-COL-5)
+    assert at(st, "vhrak") == "1,0"
+    assert hp(st, "vhrak") == 175 - 9 - 5
+    assert st.board.units["risen1"].minion_damage == 5  # 8 HP: it stands this turn (R-MIN-7)
+    assert st.board.units["risen1"].alive
+
+
+def test_a45_a_bosss_own_environmental_spares_it_only_when_its_guide_says_so(tmp_path: Path) -> None:
+    def spray_hits_malvarra(owner_immune: bool) -> int:
+        data = json.loads((DATA_DIR / "environmentals.json").read_text())
+        next(e for e in data["items"] if e["id"] == "hellfire_spray")["owner_immune"] = owner_immune
+        folder = tmp_path / str(owner_immune)
+        folder.mkdir()
+        (folder / "environmentals.json").write_text(json.dumps(data))
+        params = {"players": 3, "champions": ["vhrak", "ulwazi", "maere"], "boss": "malvarra", "content": str(folder)}
+        units = [{"id": "vhrak", "hex": "-4,0"}, {"id": "ulwazi", "hex": "-5,1"}, {"id": "maere", "hex": "-5,2"},
+                 {"id": "malvarra", "hex": "0,2"}]  # the first turn of the Spray moves onto her
+        order = ["env:hellfire_spray", "vhrak", "ulwazi", "maere", "malvarra"]
+        pos = {"units": units, "order": order, "active": "env:hellfire_spray", "tiles": SPRAY}
+        st = scenario(params, pos, {"d6": [3], "decks": {"envcards:hellfire_spray": ["env_1"]}})
+        mal = st.board.units["malvarra"]
+        assert mal.max_hp is not None
+        assert mal.hp is not None
+        return mal.max_hp - mal.hp
+
+    assert spray_hits_malvarra(False) == 2 + 3  # A45: affected unless the guide exempts her
+    assert spray_hits_malvarra(True) == 0
