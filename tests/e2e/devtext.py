@@ -58,5 +58,9 @@ def page_dev_text(page: Page) -> list[str]:
 
 
 def assert_no_dev_text(page: Page, where: str) -> None:
+    """No developer text on screen, and no game view that failed while drawing (the table page
+    catches a view's error so that the page goes on, and marks it on the body)."""
+    failed = page.evaluate("() => document.body.dataset.viewError || ''")
+    assert not failed, f"the game's view failed in {where}: {failed}"
     found = page_dev_text(page)
     assert not found, f"developer text on screen in {where}:\n" + "\n".join(found[:25])

@@ -109,20 +109,29 @@ async function makeUi() {
     render(v, legal) {
       shared.table = ctx.table;
       drawPlayers(v, board);
-      game.render?.(v, legal); // first: the look may read what the game's view keeps of `v`
+      // a game's view that throws must not take the prompt, actions, log or summary with it
+      guarded(() => game.render?.(v, legal)); // first: the look may read what the game's view keeps of `v`
+      keepStatus(v);
       const extra = $("extra");
       extra.hidden = !(extra.childElementCount || extra.textContent.trim());
-      if (board) board.render(v, legal);
+      if (board) guarded(() => board.render(v, legal));
       else clear($("board")).append(el("div", { class: "observation" }, readable(v.observation)));
       if (!board) clear($("hand")).hidden = true;
     },
     label: (t) => game.label?.(t) ?? (board ? board.label(t) : plainLabel(t)),
     confirm: (t, v) => game.confirm?.(t, v) ?? null,
-    prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action on the right." : ""),
+    prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action below." : ""),
     closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
     seatColour: (s) => board?.seatColour(s) ?? null,
     reset: () => board?.reset() ?? false,
   };
+}
+
+function guarded(draw) {
+  try { draw(); } catch (err) {
+    console.error("the game's view failed", err);
+    document.body.dataset.viewError = String(err?.message ?? err);
+  }
 }
 
 // An observation without a board, for people: nested keys and values, never raw JSON.
@@ -149,7 +158,14 @@ function readable(value, depth = 0) {
 // label, at the start of a line): people read the players' names instead.
 function withNames(line) {
   const name = (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole;
-  return String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
+  return idWords(String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name));
+}
+
+// Ids a game left in a text ("siege_engine") read as the game names them (its cards, its
+// board's names), else as words: a safety net, games word their texts themselves.
+function idWords(text) {
+  return String(text).replace(/(?<![\w/.#-])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w/-])/g, (id) =>
+    ctx.staticInfo?.cards?.[id]?.name ?? ctx.staticInfo?.board?.names?.[id] ?? id.replace(/_/g, " "));
 }
 
 // The seat a log line is about (it starts with the seat's label), or null.
@@ -187,6 +203,19 @@ function drawPlayers(v, board) {
 function statusOf(v) {
   const st = v?.observation?.status;
   return Array.isArray(st) ? st.filter((e) => e && typeof e === "object") : [];
+}
+
+// A game's view may redraw the players panel: the status boards go back under its seats (the
+// view's elements with data-seat), or at its end, so they are always on screen.
+function keepStatus(v) {
+  const box = $("players");
+  const entries = statusOf(v);
+  if (!entries.length || box.querySelector(".status")) return;
+  for (const e of entries) {
+    const info = ctx.table.seats[e.seat] ?? null;
+    const home = Number.isInteger(e.seat) ? box.querySelector(`[data-seat="${e.seat}"]`) : null;
+    (home ?? box).append(statusBlock(e, home ? info : null));
+  }
 }
 
 function statusBlock(entry, seatInfo) {
@@ -632,11 +661,14 @@ function renderBattles() {
   if (!ctx.seenBattles) {
     try { ctx.seenBattles = new Set(JSON.parse(sessionStorage.getItem(key) || "[]")); } catch { ctx.seenBattles = new Set(); }
   }
+  // a finished game opened later shows its summary, not its last battle
+  const quiet = ctx.view?.terminal && !ctx.battlesPainted;
+  ctx.battlesPainted = true;
   const fresh = list.filter((b) => !ctx.seenBattles.has(String(b.id)));
   if (!fresh.length) return;
   for (const b of fresh) ctx.seenBattles.add(String(b.id));
   try { sessionStorage.setItem(key, JSON.stringify([...ctx.seenBattles].slice(-50))); } catch { /* private mode */ }
-  if (replayMode && ctx.replayQuiet) return; // jumping through a replay opens no dialogs
+  if (quiet || (replayMode && ctx.replayQuiet)) return; // jumping through a replay opens no dialogs
   openBattle(fresh.at(-1), true);
 }
 
@@ -714,7 +746,7 @@ function openSummary(v) {
   const scores = el("table", { class: "summary-scores" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Plays" }), el("th", { text: humanize(s.scores?.[0]?.label ?? "Score") }))),
     el("tbody", {}, ...(s.scores || []).map((row) => el("tr", { class: winners.includes(row.seat) ? "winner-row" : "" },
-      el("td", {}, el("strong", { text: seatName(row.seat) }), winners.includes(row.seat) ? " 🏆" : ""),
+      el("td", {}, el("strong", { text: seatName(row.seat) }), winners.includes(row.seat) ? el("span", { class: "winner-badge", text: "winner" }) : ""),
       el("td", { text: row.role || roleOf(row.seat) || "" }),
       el("td", { text: String(row.value ?? row.score) })))));
   const stats = (s.statistics || []).filter((x) => x && x.label);
@@ -816,9 +848,15 @@ async function loadHistory() {
 function moveText(h) {
   const who = h.seat === null || h.seat === undefined ? "Game" : seatName(h.seat);
   if (!h.action) return `${who}: a hidden move`;
+  const verb = h.action.split(" ")[0];
   let what = h.action;
-  try { what = ctx.ui.label(h.action); } catch { /* the text itself */ }
-  return `${who}: ${what}`;
+  if (ctx.grammar.some((g) => g.kind === verb)) {
+    try { what = ctx.ui.label(h.action); } catch { /* the text itself */ }
+  } else {
+    // the game's own steps have no grammar: their words, names for the ids
+    what = humanize(idWords(h.action.split(" ").map((w) => ctx.staticInfo?.cards?.[w]?.name ?? w).join(" ")));
+  }
+  return `${who}: ${idWords(what)}`;
 }
 
 function renderMoves() {

@@ -418,6 +418,7 @@ export function createBoard(ctx, look = {}) {
       if (ctx.seat === null) box.append(el("div", { class: "muted", text: "Spectating: hands are hidden." }));
       return;
     }
+    if (ctx.seat === null && !hand.length) { box.hidden = true; return; } // a spectator has no hand
     box.hidden = false;
     box.append(el("div", { class: "hand-title" }, ...(look.handTitle ? [look.handTitle(view)].flat() : [el("strong", { text: "Your hand" })]),
       picks.length ? el("span", { class: "filter-note", text: ` — chosen: ${picks.map((p) => nameOf(p.value, p.type)).join(", ")}; click a highlighted place (Esc drops it)` }) : null));
@@ -441,7 +442,7 @@ export function createBoard(ctx, look = {}) {
 
   function prompt() {
     if (picks.length) return `Chosen ${picks.map((p) => nameOf(p.value, p.type)).join(", ")}: click a highlighted place, or Esc.`;
-    return "Click a highlighted place on the board or in your hand, or choose an action on the right.";
+    return "Click a highlighted place on the board or in your hand, or choose an action below.";
   }
 
   return { render, label, prompt, closeMenu, reset, seatColour, nameOf, cells, layout: lay, zoom };
