@@ -233,9 +233,9 @@ def test_lobby_names_seats_links_and_errors(page: Page, server: ServerThread, sh
     page.locator("#more summary").click()
     page.locator('[data-param="max_rounds"]').fill("-3")
     page.locator("#create-button").click()
-    error = page.locator('[data-param="max_rounds"]').locator("xpath=ancestor::label/following-sibling::*[1]")
+    error = page.locator('[data-error-for="param-max_rounds"]')  # the field's own slot (issue 18)
     expect(error).to_have_class(re.compile("field-error"))
-    expect(error).to_contain_text("max_rounds")
+    expect(error).to_contain_text("Max Rounds")  # the parameter's label, not its id
     page.screenshot(path=str(shots / "ux-09-lobby-error.png"))
     page.locator('[data-param="max_rounds"]').fill("")
     # two human seats: "Your seats" holds a link to each seat

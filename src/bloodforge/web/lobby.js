@@ -151,9 +151,7 @@ function renderParams(g) {
       input.dataset.initial = input.value;
     } else if (types.includes("integer") || types.includes("number")) {
       input = el("input", { type: "number", id: `param-${name}`, dataset: { param: name, kind: "number" }, placeholder: defaultText(schema) || "default" });
-      const num = schema.anyOf ? schema.anyOf.find((s) => s.type === "integer" || s.type === "number") : schema;
-      if (num && num.minimum !== undefined) input.min = num.minimum;
-      if (num && num.maximum !== undefined) input.max = num.maximum;
+      // no min/max here: the server's refusal, written under the field, is the one message
     } else if (types.includes("array")) {
       input = el("input", { type: "text", id: `param-${name}`, dataset: { param: name, kind: "list" }, placeholder: defaultText(schema) || "default" });
       helpNode.textContent = `${help}${help ? " " : ""}(A list: separate with commas.)`;
@@ -382,9 +380,12 @@ function showCreated(created) {
 
 // ---- table list and "Your seats" ----------------------------------------------------------
 
+/** A human seat whose link nobody has opened yet (servers that say so: `claimed`). */
+const isOpen = (s) => s.kind === "human" && s.claimed === false;
+
 function seatWords(s) {
   if (s.kind === "agent") return s.taken_over ? `${s.name} (AI took over)` : (/\bAI\b/.test(s.name) ? s.name : `${s.name} (AI)`);
-  return s.name;
+  return isOpen(s) ? `${s.name} (open seat)` : s.name;
 }
 
 function names(list) {
@@ -395,8 +396,10 @@ function names(list) {
 /** "Anna to play", "Anna and Bob to play", "Anna won", "a draw". */
 export function turnText(t) {
   if (t.status === "over") {
-    const winners = (t.result?.winners || []).map((w) => t.seats[w]?.name).filter(Boolean);
-    return winners.length ? `${names(winners)} won` : "ended in a draw";
+    const won = t.result?.winners || [];
+    // every seat "winning" is how a shared result (a draw) is recorded
+    if (!won.length || (won.length > 1 && won.length === t.seats.length)) return "a draw";
+    return `${names(won.map((w) => t.seats[w]?.name).filter(Boolean))} won`;
   }
   const actors = (t.actors && t.actors.length ? t.actors : (t.to_move === null || t.to_move === undefined ? [] : [t.to_move]));
   const who = actors.map((a) => t.seats[a]?.name).filter(Boolean);
@@ -404,11 +407,13 @@ export function turnText(t) {
 }
 
 function countsText(t) {
-  const humans = t.seats.filter((s) => s.kind === "human").length;
-  const ai = t.seats.length - humans;
+  const open = t.seats.filter(isOpen).length;
+  const humans = t.seats.filter((s) => s.kind === "human").length - open;
+  const ai = t.seats.length - humans - open;
   const parts = [];
   if (humans) parts.push(`${humans} ${humans === 1 ? "person" : "people"}`);
   if (ai) parts.push(`${ai} AI`);
+  if (open) parts.push(`${open} open`);
   return parts.join(", ");
 }
 
@@ -456,8 +461,9 @@ function renderTables(tables) {
 export function mineStatus(t, seat) {
   if (!t) return { kind: "unknown", text: "" };
   if (t.status === "over") {
-    const won = (t.result?.winners || []).includes(seat);
-    return { kind: "over", text: `finished — ${won ? "you won" : turnText(t)}` };
+    const result = turnText(t);
+    const won = result !== "a draw" && (t.result?.winners || []).includes(seat);
+    return { kind: "over", text: `finished — ${won ? "you won" : result}` };
   }
   const actors = t.actors && t.actors.length ? t.actors : (t.to_move === null || t.to_move === undefined ? [] : [t.to_move]);
   if (actors.includes(seat)) return { kind: "turn", text: "your turn" };
