@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bloodforge.core import Action, Rng
+from bloodforge.core import Action, Rng, State
 
 from .hexes import distance, hex_id, parse_hex
 from .model import ATTACK, BE, TEMP, Board, Die, Unit
@@ -100,7 +100,7 @@ def dice_text(w: World, u: Unit) -> str:
     parts = [f"{k} {', '.join(v)}" for k, v in rolled.items()]
     if waiting:
         counted = ", ".join(f"{n} {k}" for k, n in waiting.items())
-        parts.append(f"{counted} (rolled at the start of the turn)" if not rolled else f"new: {counted}")
+        parts.append(f"{counted} (not rolled yet)" if not rolled else f"new: {counted}")
     return " · ".join(parts) or "none"
 
 
@@ -241,16 +241,15 @@ def _hex_words(w: World, text: str, mover: Unit | None = None) -> str:
         return text
     if h not in w.cells:
         return f"into the Arena wall at {text} (collision)"
-    other = w.occupant(h)
-    if other is not None and other is not mover:
+    figures = [(u.hex, u) for u in w.board.units.values() if u.alive and u.hex is not None and u is not mover]
+    other = next((u for at, u in figures if at == h), None)
+    if other is not None:
         return f"into {other.name} at {text} (collision)"
     notes = [w.content.environmental(t.env).name for t in w.board.tiles if h in t.hexes]
-    others = [u for u in w.living() if u.hex is not None and u is not mover and u.kind != "minion"
-              and (mover is None or u.uid != mover.summoner)]
-    if others:
-        near = min(others, key=lambda u: (distance(h, u.hex) if u.hex is not None else 99, u.uid))
-        steps = distance(h, near.hex) if near.hex is not None else 0
-        notes.append(f"next to {near.name}" if steps == 1 else f"{steps} spaces from {near.name}")
+    near = min(((distance(h, at), u.uid, u) for at, u in figures if u.kind != "minion"), default=None,
+               key=lambda x: (x[0], x[1]))
+    if near is not None:
+        notes.append(f"next to {near[2].name}" if near[0] == 1 else f"{near[0]} spaces from {near[2].name}")
     return text + (f" ({', '.join(notes)})" if notes else "")
 
 
@@ -357,7 +356,7 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
         return {}
     b = w.board
     out: dict[str, str] = {}
-    actions: list[Action] = legal(w, seat)
+    actions: list[Action] = w.legal_actions(seat) if isinstance(w, State) else legal(w, seat)
     active = w.board.units.get(str(b.active)) if b.active is not None else None
     for a in actions:
         text = str(a)
@@ -440,31 +439,36 @@ def board_view(w: World, seat: int | None = None) -> dict[str, Any]:
     return out
 
 
+def _attack_starts(w: World, keep: int = 8, window: int = 250) -> list[int]:
+    """Indices of the last attacks among the log's last `window` events (the last rounds)."""
+    events = w.events
+    n = len(events)
+    found = []
+    for i in range(max(0, n - window), n):
+        e = events[i]
+        if e.kind == "attack" and e.data and not e.data.get("whiff") and not e.data.get("minion"):
+            found.append(i)
+    return found[-keep:]
+
+
 def battles(w: World, seat: int | None, keep: int = 5) -> list[dict[str, Any]]:
     """The last attacks as battle records (issue 18 contract item 3), from the public log:
     the attack event's dice and modifiers, then each target's damage and what followed
     (forced movement, collisions, defeats) until the next attack or turn."""
     events = w.events
     n = len(events)
-    starts: list[int] = []
-    i = n - 1
-    while i >= 0 and len(starts) < keep and n - i < 600:
-        e = events[i]
-        if e.kind == "attack" and e.data and not e.data.get("whiff") and not e.data.get("minion") \
-                and e.readable_by(seat):
-            starts.append(i)
-        i -= 1
-    starts.reverse()
+    starts = [i for i in _attack_starts(w) if events[i].readable_by(seat)][-keep:]
     if not starts:
         return []
-    # the index of each event in `seat`'s log: count readable lines up to the first start
-    visible_before = sum(1 for k in range(starts[0]) if events[k].text_for(seat) is not None)
+    # the index of each event in `seat`'s log: the event's own index when the seat reads every
+    # line (the arena's secret lines all have a public face), else counted back from the end
     index_of: dict[int, int] = {}
-    count = visible_before
-    for k in range(starts[0], n):
-        if events[k].text_for(seat) is not None:
-            index_of[k] = count
-            count += 1
+    count = events.count_for(seat)
+    if count != n:
+        for k in range(n - 1, starts[0] - 1, -1):
+            if events[k].text_for(seat) is not None:
+                count -= 1
+                index_of[k] = count
     out = []
     units = w.board.units
 
@@ -512,7 +516,7 @@ def battles(w: World, seat: int | None, keep: int = 5) -> list[dict[str, Any]]:
         out.append({
             "id": f"attack-{start}", "title": f"{name(attacker)} attacks {', '.join(name(t) for t in targets)} "
                                               f"with {attack_name}",
-            "log_index": index_of.get(end, index_of.get(start)), "sides": sides,
+            "log_index": (end if count == n else index_of.get(end, index_of.get(start))), "sides": sides,
             "result": "; ".join([dealt, *results]) if results else dealt,
         })
     return out
