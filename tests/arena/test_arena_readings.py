@@ -164,3 +164,16 @@ def test_a45_a_bosss_own_environmental_spares_it_only_when_its_guide_says_so(tmp
 
     assert spray_hits_malvarra(False) == 2 + 3  # A45: affected unless the guide exempts her
     assert spray_hits_malvarra(True) == 0
+
+
+def test_spec_2_5_a13_no_bonus_die_question_when_the_supply_has_neither_kind() -> None:
+    params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None}
+    hoard = [{"kind": "atk", "face": 1}] * 3 + [{"kind": "tmp", "face": 1}] * 15 + [{"kind": "be", "face": 1}] * 14
+    pos = {"units": [{"id": "vhrak", "hex": "0,0", "pool": pool(1, 2, 3, 4)},
+                     {"id": "ulwazi", "hex": "4,0", "pool": hoard}],
+           "order": ["vhrak", "ulwazi"], "active": "vhrak", "tiles": []}
+    st = scenario(params, pos)
+    st.apply("attack cleave", 0)  # nobody in range: a bonus die instead (R-ATT-9), but none is left (A13)
+    assert st.board.pending is None
+    assert [d.kind for d in st.board.units["vhrak"].pool] == ["atk", "atk", "atk", "be"]
+    assert "Vhrak would gain a bonus die but the supply has none" in st.event_log(None)

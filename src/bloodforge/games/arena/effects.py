@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .content import Effect
-from .dice import attack_faces, category_of, die_word, gain_die, gain_energy
+from .dice import attack_faces, category_of, die_word, gain_die, gain_energy, supply_left
 from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
@@ -295,6 +295,9 @@ def reroll(w: World, u: Unit, item: QItem) -> bool:
 def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bool:
     """R-DICE-9: a 'bonus die' is the gainer's choice; NPCs take their Skirmish preference."""
     if kind == "bonus":
+        if w.params.supply_limits and supply_left(w, TEMP) <= 0 and supply_left(w, BE) <= 0:
+            w.log(f"{u.name} would gain a bonus die but the supply has none", kind="dice")
+            return True  # spec 2.5: both answers give nothing, so nobody is asked
         if u.seat is not None and u.kind == "champion":
             if item.ctx.get("chosen") is None:
                 w.board.pending = Pending(u.seat, "bonus_die", ["temp", "be"], {"unit": u.uid})
