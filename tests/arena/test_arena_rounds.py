@@ -289,3 +289,23 @@ def test_r_ini_6_a4_the_printed_speed_of_last_rounds_card_breaks_ties_not_haste_
     order = st.board.order
     assert order.index("lienne") < order.index("ulwazi")  # printed 2 < 3 (slowed 7 would lose)
     assert not any(t.startswith("roll-off") for t in _round_log(st, 3))
+
+
+def test_r_ini_7_a6_an_environmentals_reshuffled_speed_deck_rolls_off() -> None:
+    params = {"players": 2, "champions": ["vhrak", "ulwazi"], "boss": None, "environmental": "hellfire_spray"}
+    cards = {"lunge": 1, "brace": 2, "war_cry": 3, "bloodlust": 4, "plunder": 5, "berserk": 6}
+    pos = {"phase": "pick", "round": 6, "units": [{"id": "vhrak", "hex": "-4,4"}, {"id": "ulwazi", "hex": "4,-4"}],
+           "decks": {"speed:env:hellfire_spray": {"pile": ["3"], "discards": ["1", "2", "4", "5", "6"]}}}
+    st = scenario(params, pos)
+    st.apply("pick brace", 0)  # round 6: the Spray draws its last Speed card, 3; Vhrak 2, Ulwazi 6
+    st.apply("pick smoulder", 1)
+    _play_round_out(st, 6)
+    assert st.board.env_speed["env:hellfire_spray"][0] == 3
+    probe = st.clone()
+    probe.apply("pick lunge", 0)
+    probe.apply("pick blink", 1)  # round 7: the Spray's deck is empty and reshuffles
+    drawn = probe.board.env_speed["env:hellfire_spray"][0]
+    st.apply(f"pick {next(c for c, s in cards.items() if s == drawn)}", 0)  # a tie with that draw
+    st.apply("pick ember_ward" if drawn != 2 else "pick kindling", 1)  # Ulwazi stays out of it
+    rolls = [t for t in _round_log(st, 7) if t.startswith("roll-off")]
+    assert any("Vhrak" in t and "Hellfire Spray" in t for t in rolls), rolls  # no previous card: roll off
