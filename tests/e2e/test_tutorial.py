@@ -47,21 +47,23 @@ def _click_highlighted(page: Page, step: int) -> None:
     expect(page.locator(".tutorial-highlight").first).to_be_attached(timeout=10_000)
     orders = sorted({int(o) for o in page.eval_on_selector_all(
         ".tutorial-highlight", "ns => ns.map(n => n.dataset.tutorialOrder)") if o is not None and o != "99"})
+    version = page.evaluate("document.body.dataset.version")
     for order in orders:
-        if coach.get_attribute("data-step") != str(step):
+        # a click that completes the action plays it at once (a piece clicked on its cell)
+        if coach.get_attribute("data-step") != str(step) or page.evaluate("document.body.dataset.version") != version:
             return
-        target = page.locator(f'.tutorial-highlight[data-tutorial-order="{order}"]').first
+        target = page.locator(f'.tutorial-highlight[data-tutorial-order="{order}"]:visible').first
         # a cell is clicked where a person would: its middle, even when its pieces are drawn there
         target.click(force=target.get_attribute("data-cell") is not None)
         page.wait_for_timeout(250)
     for i in range(40):
-        if coach.get_attribute("data-step") != str(step):
+        if coach.get_attribute("data-step") != str(step) or page.evaluate("document.body.dataset.version") != version:
             return
-        follow = page.locator("#confirm .tutorial-highlight, #menu .tutorial-highlight")
+        follow = page.locator("#confirm .tutorial-highlight:visible, #menu .tutorial-highlight:visible")
         if follow.count() and follow.first.is_visible():
             follow.first.click()
         elif i == 5:  # the board led nowhere: the step's own action button, highlighted too
-            page.locator('#actions .tutorial-highlight[data-tutorial-order="99"]').first.click()
+            page.locator('#actions .tutorial-highlight[data-tutorial-order="99"]:visible').first.click()
         page.wait_for_timeout(250)
 
 
@@ -77,13 +79,15 @@ def _follow_guide(page: Page, steps: int, shots: Path, name: str) -> None:
         if i in (0, steps - 1):
             page.screenshot(path=str(shots / f"tutorial-{name}-step{i + 1}-1280.png"))
         _click_highlighted(page, i)
-        if coach.get_attribute("data-step") == str(i):
-            page.wait_for_timeout(1000)
+        try:
+            expect(coach).not_to_have_attribute("data-step", str(i), timeout=20_000)
+        except AssertionError:
             page.screenshot(path=str(shots / f"tutorial-{name}-stuck{i + 1}-1280.png"))
+            raise
     expect(coach).to_have_attribute("data-step", str(steps), timeout=20_000)
 
 
-@pytest.mark.parametrize("game", ["witch", "forts"])
+@pytest.mark.parametrize("game", ["witch", "forts", "kingdoms"])
 def test_learn_to_play_from_the_lobby_to_a_real_game_against_the_ai(
     browser: Browser, server: ServerThread, game: str
 ) -> None:

@@ -169,6 +169,7 @@ function apply() {
   wanted.forEach((target, i) => {
     for (const sel of selectorsOf(target)) {
       for (const node of document.querySelectorAll(sel)) {
+        if (node.closest("[hidden]")) continue; // a closed confirmation or menu keeps its old buttons
         if (!order.has(node)) order.set(node, target.startsWith("exact:") ? 99 : i);
       }
     }
