@@ -26,6 +26,16 @@ def ability_by_ref(w: World, ref: str) -> Ability:
     raise KeyError(ref)
 
 
+def source_name(w: World, ref: str) -> str:
+    """The printed name of the card or Blood Pact an ability reference points at (log lines
+    say "takes 3 (Pinning Shot)", never the id)."""
+    parts = ref.split(":")
+    champion = w.content.champion(parts[1])
+    if parts[0] == "card":
+        return next((c.name for c in champion.cards if c.id == parts[2]), parts[2])
+    return next((p.name for p in champion.pacts if p.id == parts[2]), parts[2])
+
+
 def candidates(w: World, owner: Unit, ab: Ability) -> list[Unit]:
     """R-IMM-3..6, A9: 'faster'/'slower' look at this round's order, skipping Environmentals
     and the fallen; an ability that finds nobody misses."""
@@ -73,7 +83,7 @@ def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int
                                       {"owner": owner.uid, "ref": ref, "subject": subject})
             return
         option = 0
-    queue(w, owner, ab.options[option], subject, ref.split(":")[2])
+    queue(w, owner, ab.options[option], subject, source_name(w, ref))
     drain(w)
 
 
