@@ -123,7 +123,7 @@ def test_house_round_limit_ends_with_the_most_hp() -> None:
         st.apply("end" if "end" in legal else legal[0], seat)
     assert st.is_terminal()
     assert st.board.round == 1
-    assert "round limit 1 reached: the most HP left decides" in st.event_log(None)
+    assert "Round limit 1 reached: the most HP left wins" in st.event_log(None)
 
 
 def test_e2_n11b_a_boss_minions_destination_tie_goes_to_the_fastest_human() -> None:

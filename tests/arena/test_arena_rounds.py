@@ -222,7 +222,7 @@ def _play_round_out(st: ArenaState, rnd: int) -> None:
 
 def _round_log(st: ArenaState, rnd: int) -> list[str]:
     log = st.event_log(None)
-    start = log.index(f"round {rnd} begins")
+    start = log.index(f"Round {rnd} begins")
     return log[start:]
 
 

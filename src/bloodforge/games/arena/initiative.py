@@ -28,7 +28,7 @@ def new_round(w: World) -> None:
         u.speed = None
         if u.alive and u.kind in ("champion", "rival") and not u.hand:
             recycle(u)
-    w.log(f"round {b.round} begins", kind="round", round=b.round)
+    w.log(f"Round {b.round} begins", kind="round", round=b.round)
 
 
 def recycle(u: Unit) -> None:
@@ -45,7 +45,7 @@ def time_up(w: World) -> None:
         hp[u.side] = hp.get(u.side, 0) + (u.hp or 0)
     best = max(hp.values(), default=0)
     w.board.winners = sorted(s for s, v in hp.items() if v == best)
-    w.log(f"round limit {w.params.max_rounds} reached: the most HP left decides", kind="over", round_limit=True,
+    w.log(f"Round limit {w.params.max_rounds} reached: the most HP left wins", kind="over", round_limit=True,
           round=w.board.round)
     finish(w)
 
@@ -96,7 +96,7 @@ def reveal(w: World) -> None:
     b.phase = "place" if b.round == 1 else "immediate"
     ask_ally_ties(w)
     if b.pending is None:
-        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+        w.log("Initiative order: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
 
 
 def ally_tie_groups(w: World) -> list[list[str]]:
@@ -142,7 +142,7 @@ def settle_tie(w: World, first: str, fixed: list[str]) -> None:
         now.append(rest[0])
     ask_ally_ties(w, now)
     if b.pending is None:
-        w.log("initiative: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+        w.log("Initiative order: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
 
 
 def _speed(w: World, u: Unit, card_id: str) -> int:
