@@ -54,32 +54,8 @@ export function createView(ctx) {
 
   function render(v) {
     view = v;
-    drawPlayers();
+    // the players panel is the page's, with the status board from observation["status"]
     drawExtra();
-  }
-
-  function drawPlayers() {
-    const box = clear(ctx.players);
-    const o = view.observation;
-    for (let s = 0; s < o.players; s++) {
-      const toMove = (view.actors ?? [view.current_player]).includes(s);
-      const card = el("div", { class: `player ${toMove ? "to-move" : ""} ${o.eliminated[s] ? "eliminated" : ""}`, dataset: { seat: s } });
-      card.append(el("div", { class: "player-head" },
-        el("span", { class: "swatch", style: `background:${colour(s)}` }),
-        el("strong", { text: seatName(s) }),
-        el("span", { class: "muted", text: ` ${o.seat_names[s]}${o.eliminated[s] ? " · out" : ""}` }),
-        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
-        o.seat === s ? el("span", { class: "you-flag", text: "you" }) : null));
-      const held = o.held_since[s] !== null ? " · holding 5" : "";
-      card.append(el("div", { class: "player-stats" },
-        el("span", { title: "forts controlled (5 for a round wins)", text: `forts ${o.forts[s]}${held}` }),
-        el("span", { title: "units / food quota", text: `units ${o.units[s]}/${o.quota[s]}` }),
-        el("span", { title: "currency (+income per turn)", text: `currency ${o.currency[s]} (+${o.income[s]})` }),
-        el("span", { title: "hero cards in hand", text: `heroes ${o.hand_sizes[s]}` })));
-      box.append(card);
-    }
-    const t = o.turn;
-    box.append(el("div", { class: "muted small", text: `Round ${t.round} of ${t.max_rounds} · ${seatName(t.seat)}: ${o.phase}` }));
   }
 
   function secondsLeft(seat) {
@@ -134,10 +110,42 @@ export function createView(ctx) {
     if (has("advance")) return "You won: advance, or leave one unit behind.";
     if (has("disband")) return "Over your food quota: disband units until you are within it.";
     if (has("pass")) return "Bribery: click one of the late player's territories to bribe it, or pass.";
-    if (o.phase === "planning") return "Plan: recruit, buy a hero card, then move a unit before the minute runs out.";
+    if (o.phase === "planning") return o.timed_out || !o.clock
+      ? "Plan: recruit, buy a hero card, then move a unit."
+      : "Plan: recruit, buy a hero card, then move a unit before the minute runs out.";
     if (o.phase === "action") return "Move or attack with units that may still act; End turn when done.";
     return "";
   }
 
-  return { look, render, prompt };
+  // Short button texts: territory names without their features, and the bribe's real price
+  // (the army's strength, defect 5) with the disbanding it forces.
+  const areaName = new Map((stat.board.areas || []).map((a) => [a.id, a.label ?? a.name]));
+  const nm = (id) => areaName.get(id) ?? id;
+  const army = (i, c) => [Number(i) ? `${i} inf` : "", Number(c) ? `${c} cav` : ""].filter(Boolean).join(" + ") || "nobody";
+  function label(text) {
+    const [verb, ...a] = text.split(" ");
+    if (verb === "move") return `${nm(a[0])} → ${nm(a[1])}: ${army(a[2], a[3])}`;
+    if (verb === "attack") return `Attack ${nm(a[1])} from ${nm(a[0])}: ${army(a[2], a[3])}`;
+    if (verb === "recruit") return `Recruit ${a[1]} at ${nm(a[0])}`;
+    if (verb === "retreat") return `Retreat one ${a[0]} to ${nm(a[1])}`;
+    if (verb === "disband") return `Disband one ${a[1]} at ${nm(a[0])}`;
+    if (verb === "bribe") {
+      const offer = (view?.observation.bribes || []).find((b) => b.territory === a[0]);
+      if (!offer) return `Bribe the army in ${nm(a[0])}`;
+      const warn = offer.disband ? ` — then disband ${offer.disband} unit${offer.disband > 1 ? "s" : ""}` : "";
+      return `Bribe ${offer.army} in ${nm(a[0])} for ${offer.cost} currency${warn}`;
+    }
+    return undefined;
+  }
+
+  // A bribe that puts the briber over the food quota forces disbanding at once: say so before.
+  function confirm(text) {
+    const m = /^bribe (\S+)$/.exec(text);
+    if (!m) return null;
+    const offer = (view?.observation.bribes || []).find((b) => b.territory === m[1]);
+    if (!offer?.disband) return false;
+    return `Bribing ${offer.army} in ${nm(m[1])} costs ${offer.cost} currency and puts you over your food quota: you will have to disband ${offer.disband} unit${offer.disband > 1 ? "s" : ""} at once. Bribe?`;
+  }
+
+  return { look, render, prompt, label, confirm };
 }
