@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 import pytest
-from arena_helpers import game, pool, scenario, texts
+from arena_helpers import die, game, pool, scenario, texts
 
 import bloodforge
 from bloodforge.games.arena.content import load_content
@@ -207,3 +207,21 @@ def test_the_terminal_shows_the_status_board_and_what_each_action_means() -> Non
     assert "pick war_cry: Play War Cry (Speed 3)" in text
     assert "your hand: Lunge 1, Brace 2, War Cry 3" in text
     assert "your hand" not in g.render_text(st.observation(None))
+
+
+def test_kw_push_the_path_decision_names_each_space_and_the_collision() -> None:
+    """KW-PUSH: the pusher picks each space; the options say where the target goes and what it
+    hits (was "Choose 1,1")."""
+    units = [{"id": "vhrak", "hex": "0,0", "pool": pool(5, 5, 3, 4)},
+             {"id": "ulwazi", "hex": "1,0", "pool": [die("atk"), die("atk"), die("atk"), die("be"), die("ignite", 3)]},
+             {"id": "lienne", "hex": "2,0"}]
+    st = scenario(DUO, {"units": units, "order": ["vhrak", "ulwazi", "lienne"], "active": "vhrak", "rolled": True,
+                        "tiles": []})
+    st.apply("attack vaulting_blow", 0)
+    st.apply("target ulwazi", 0)
+    obs = st.observation(0)
+    assert obs["pending"]["prompt"].startswith("Push Ulwazi: choose the next space (1 step left).")
+    labels = obs["labels"]
+    assert labels["choose 2,0"] == "Push Ulwazi into Lienne at 2,0 (collision)"
+    assert labels["choose 1,1"] == "Push Ulwazi to 1,1 (next to Lienne)"
+    assert labels["choose stop"] == "Stop: Ulwazi stays"

@@ -293,8 +293,10 @@ def pending_words(w: World) -> dict[str, Any]:
         prompt = (f"{verb} {subject}: choose the next space ({left} step{'s' if left != 1 else ''} left). "
                   "Moving into a figure or the wall is a collision (1d6 damage).")
         mover = units.get(str(data["subject"]))
-        labels = {o: (f"Stop: {subject} stays" if o == "stop" else f"{verb} {subject} {_hex_words(w, o, mover)}")
-                  for o in p.options}
+        for o in p.options:
+            words = _hex_words(w, o, mover)
+            labels[o] = f"Stop: {subject} stays" if o == "stop" else (
+                f"{verb} {subject} {words}" if words.startswith("into ") else f"{verb} {subject} to {words}")
     elif p.kind == "move":
         subject = name(str(data["unit"]))
         prompt = f"{subject} may move up to {data.get('amount', 1)} space(s) now: choose where, or stay."
