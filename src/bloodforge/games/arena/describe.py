@@ -19,6 +19,7 @@ from typing import Any
 
 from .content import Ability, Attack, Boss, Champion, Content, Effect, Environmental, MinionDef, SpecialDie
 
+FLYING = "Flying: it moves through occupied spaces (but cannot end on one) and is immune to hazards."
 CATEGORY = {"singles": "Singles", "doubles": "Doubles", "triples": "Triples (Ultimate)"}
 DIE_NAMES = {"temp": "Temporary Attack die", "be": "Blood Energy die", "bonus": "bonus die"}
 SELECT = {
@@ -254,7 +255,7 @@ class Describer:
         else:
             parts.append(f"It is destroyed by {m.hp} or more damage in a single turn.")
         if m.flying:
-            parts.append("Flying: it moves through occupied spaces but cannot end on one.")
+            parts.append(FLYING)
         if m.movement:
             parts.append(f"Its summoner may move it up to {_plural(m.movement, 'space')} as a Bonus Action."
                          if m.damage == 0 else f"It moves up to {_plural(m.movement, 'space')} when its Boss's "
@@ -302,6 +303,8 @@ class Describer:
             text += " Special dice: " + ", ".join(d.name for d in ch.dice) + "."
         if ch.minions:
             text += " Minions: " + ", ".join(m.name for m in ch.minions) + "."
+        if ch.flying:
+            text += " " + FLYING
         if ch.setup:
             text += " At setup: " + self.effects(ch.setup, Voice())
         stats = [["HP", str(ch.hp)], ["Movement", str(ch.movement)], ["Range", str(ch.range)],
@@ -324,6 +327,8 @@ class Describer:
                 "can reach with the most HP (ties: the slower one), moves only to bring its target into range, "
                 "avoids hazards when it can, and invokes its Ultimate whenever it can afford it "
                 f"({b.ultimate_cost} Blood Energy). Each turn begins with a Boss Action card.")
+        if b.flying:
+            text += " " + FLYING
         if env:
             text += f" Signature Environmental: {env}."
         if b.rot:
@@ -366,7 +371,8 @@ class Describer:
                 out[f"rival:{ch.id}"] = {
                     "name": f"{ch.name} as a Rival", "kind": "Rival",
                     "text": f"{ch.name} played by the game, driven by Skirmish cards. Special icon: "
-                    + self.effects(ch.rival.special, Voice(ch.name, ch.name)),
+                    + self.effects(ch.rival.special, Voice(ch.name, ch.name))
+                    + (f" {FLYING}" if ch.rival.flying and not ch.flying else ""),
                     "stats": [["HP", str(ch.hp)]]}
         for b in self.c.bosses:
             put(b.id, f"boss:{b.id}", self.boss(b))
