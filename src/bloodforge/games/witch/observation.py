@@ -175,7 +175,7 @@ def _status(obs: dict[str, Any]) -> list[dict[str, Any]]:
                           "hint": "dead Soldiers and minions in the Realm: they help the phantom spells"})
         else:
             items.append({"label": "Blood supply", "value": f"{obs['supply']} stones"})
-        entry: dict[str, Any] = {"seat": seat, "title": "the Soldiers" if side == "soldiers" else "the Witch",
+        entry: dict[str, Any] = {"seat": seat, "title": "Soldiers" if side == "soldiers" else "Witch",
                                  "items": items}
         if obs["seat"] == seat:
             names = ", ".join(card["name"] for card in obs["hand"] or ()) or "none"

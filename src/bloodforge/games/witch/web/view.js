@@ -23,7 +23,9 @@ export function createView(ctx) {
       const u = units()[p.id] || {};
       const state = `${u.zombified ? ", zombified" : ""}${u.bound ? ", bound" : ""}`;
       return {
-        fill: u.zombified ? "#4f7a3a" : undefined, text: u.glyph ?? "?", badge: u.blood,
+        // zombified: a colour and words (the label under the glyph), not colour alone
+        fill: u.zombified ? "#4f7a3a" : undefined, text: u.zombified ? `☠${u.glyph ?? ""}` : u.glyph ?? "?", badge: u.blood,
+        sub: u.zombified ? "zombie" : undefined,
         class: `${u.zombified ? "zombified" : ""} ${u.bound ? "bound" : ""}`,
         title: `${u.name}: ${u.blood}/${u.max_blood} blood, moves ${u.movement}${u.attack ? `, attack ${u.attack}` : ""}${state}`,
       };
@@ -40,32 +42,8 @@ export function createView(ctx) {
 
   function render(v) {
     view = v;
-    drawSides();
+    // the players panel is the page's, with the status board from observation["status"]
     drawPending();
-  }
-
-  function drawSides() {
-    const box = clear(ctx.players);
-    const o = view.observation;
-    for (const [side, seat] of [["soldiers", 0], ["witch", 1]]) {
-      const toMove = view.current_player === seat;
-      const card = el("div", { class: `player ${toMove ? "to-move" : ""}` });
-      card.append(el("div", { class: "player-head" },
-        el("span", { class: "swatch", style: `background:${SIDE_COLOUR[side]}` }),
-        el("strong", { text: seatName(seat) }),
-        el("span", { class: "muted", text: ` ${ctx.table.seats[seat]?.kind === "agent" ? "AI · " : ""}${side === "witch" ? "the Witch" : "the Soldiers"}` }),
-        toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
-        o.seat === seat ? el("span", { class: "you-flag", text: "you" }) : null));
-      const list = el("div", { class: "player-stats" });
-      for (const u of Object.values(units()).filter((x) => x.side === side)) {
-        list.append(el("span", { title: u.attack || "" }, `${u.glyph} ${u.name}: `, el("strong", { text: u.where === "board" ? `${u.blood}/${u.max_blood}` : u.where })));
-      }
-      list.append(el("span", { text: `hand ${o.hand_sizes?.[side] ?? 0}` }));
-      card.append(list);
-      box.append(card);
-    }
-    const t = o.turn || {};
-    box.append(el("div", { class: "muted small", text: `Turn ${o.turn_number} of ${o.max_turns} · acts ${t.acts_used ?? 0}/${(t.acts_limit ?? 0) + (t.extra_acts ?? 0)} · spells ${t.spells_used ?? 0}/${t.spell_limit ?? "?"} · phantoms ${o.phantoms}${o.winner ? ` · winner: the ${o.winner}` : ""}` }));
   }
 
   const names = ctx.staticInfo.board?.names || {};
