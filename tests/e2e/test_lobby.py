@@ -325,3 +325,20 @@ def test_api_page_works_offline(browser: Browser, lobby_server: ServerThread, sh
     finally:
         context.close()
     assert not outside, outside
+
+
+def test_open_seats_are_the_human_seats_whose_link_nobody_opened(page: Page, lobby_server: ServerThread) -> None:
+    """Seats (human, AI, open): a human seat counts as open until its claim-once link is opened."""
+    created = call(lobby_server, "POST", "/api/tables", {"game": "forts", "params": {"players": 3}, "seats": [
+        {"name": "Anna"}, {"name": "Bob"}, {"kind": "agent"}]})
+    table = created["table"]["id"]
+    call(lobby_server, "POST", f"/api/tables/{table}/seats/0/claim", token=created["links"][0]["token"])
+    seats = call(lobby_server, "GET", f"/api/tables/{table}")["seats"]
+    assert [s["claimed"] for s in seats] == [True, False, False]  # AI seats are never open
+    open_lobby(page, lobby_server)
+    item = page.locator(f".table-item[data-table='{table}']")
+    item.wait_for()
+    text = " ".join(item.inner_text().split())
+    assert "1 person, 1 AI, 1 open" in text, text
+    assert "Bob (open seat)" in text, text
+    assert "Anna (open seat)" not in text, text

@@ -134,7 +134,7 @@ def table_public(
         id=record.id, name=record.name, game=record.game, game_name=game_name, params=record.params,
         players=len(record.seats),
         seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
-                          taken_over=s.taken_over)
+                          taken_over=s.taken_over, claimed=s.kind == "human" and s.claimed)
                for s in record.seats],
         status="over" if over else "playing", ply=ply, to_move=actors[0] if actors else None,
         actors=list(actors), turn_clock=record.turn_clock,

@@ -88,6 +88,8 @@ class SeatPublic(BaseModel):
     agent: str | None
     strength: int | None
     taken_over: bool = Field(default=False, description="a human seat whose turn clock ran out: the AI plays it now")
+    claimed: bool = Field(
+        default=False, description="a human seat whose link has been opened (claim-once); false: an open seat")
 
 
 class TablePublic(BaseModel):

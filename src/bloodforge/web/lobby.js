@@ -273,7 +273,11 @@ async function onCreate(ev) {
   button.disabled = true;
   try {
     const created = await post("/api/tables", body);
-    for (const link of created.links) rememberSeat(created.table.id, link.seat, link.token, `${created.table.name} — ${link.name} (seat ${link.seat + 1})`);
+    // Links are claim-once: the first browser to open one takes the seat. Only the first human
+    // seat (the creator's) goes to Your seats; the others are invitations to send.
+    const mine = created.links[0];
+    if (mine) rememberSeat(created.table.id, mine.seat, mine.token, `${created.table.name} — ${mine.name} (seat ${mine.seat + 1})`);
+    if (created.host_token) rememberHost(created.table.id, created.host_token);
     if (created.links.length === 1) {
       location.href = seatLink(created.table.id, created.links[0].seat, created.links[0].token);
       return;
@@ -359,20 +363,30 @@ function showError(err) {
   if (node.focus) node.focus();
 }
 
+/** The creator's host token per table (it makes new links for a seat), kept in this browser. */
+const HOST_KEY = "bloodforge.hosts";
+function rememberHost(tableId, token) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {}; } catch { all = {}; }
+  all[tableId] = token;
+  localStorage.setItem(HOST_KEY, JSON.stringify(all));
+}
+
 function showCreated(created) {
   const box = clear($("created"));
   box.hidden = false;
   box.append(el("h3", { text: `Table “${created.table.name}” is ready` }),
-    el("p", { class: "muted", text: "Send each player their own link: it is their seat's key. Keep yours." }));
+    el("p", { class: "muted", text: "Send each player their own link: the first browser to open a link takes that seat, "
+      + "so open only your own here (or every seat, to play them all at this computer)." }));
   const list = el("ul", { class: "links" });
-  for (const link of created.links) {
+  created.links.forEach((link, i) => {
     const url = new URL(seatLink(created.table.id, link.seat, link.token), location.href).href;
     const input = el("input", { readonly: true, value: url, class: "link-input", "aria-label": `Link for seat ${link.seat + 1}` });
-    list.append(el("li", {},
-      el("strong", { text: `Seat ${link.seat + 1} — ${link.name}` }), input,
+    list.append(el("li", { dataset: { seat: String(link.seat) } },
+      el("strong", { text: `Seat ${link.seat + 1} — ${link.name}${i === 0 ? " (you)" : ""}` }), input,
       el("button", { type: "button", onclick: () => { input.select(); navigator.clipboard?.writeText(url); toast("Link copied", "info"); }, text: "Copy" }),
-      el("a", { class: "button", href: url, text: "Open" })));
-  }
+      el("a", { class: "button", href: url, text: i === 0 ? "Play" : "Play here" })));
+  });
   list.append(el("li", {}, el("strong", { text: "Spectators" }),
     el("a", { href: created.spectator_url, text: new URL(created.spectator_url, location.href).href })));
   box.append(list);
