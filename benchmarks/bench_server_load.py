@@ -64,7 +64,8 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
     code = (
         "from bloodforge.server.runner import serve; "
         f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay=0.0, "
-        "tables_per_minute=1e6, table_burst=100000, max_ai_tables_per_client=100000)"
+        "tables_per_minute=1e6, table_burst=100000, max_ai_tables_per_client=100000, "
+        "max_connections_per_client=100000)"
     )
     proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60

@@ -4,6 +4,7 @@ replies (9), and the rest further down."""
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 from pathlib import Path
@@ -142,8 +143,9 @@ def test_item7_deep_websocket_json_and_binary_frames_are_request_errors(sqlite_c
 def test_item9_many_unknown_keys_get_a_small_quick_reply(sqlite_client: TestClient) -> None:
     keys = {f"k{i}": i for i in range(60_000)}
     for body in ({"game": "witch", "params": keys}, {"game": "witch", **keys}):
+        raw = json.dumps(body)  # encoded beforehand: the server's time is measured
         t0 = time.monotonic()
-        r = sqlite_client.post("/api/tables", json=body)
+        r = sqlite_client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
         took = time.monotonic() - t0
         assert r.status_code == 422
         assert len(r.content) < 4000, len(r.content)
@@ -276,3 +278,110 @@ def test_item11_claims_survive_a_restart(make_client: ClientFactory, sqlite_url:
         assert client.get(f"/api/tables/{tid}/state?seat=0", headers=auth(mine)).status_code == 200
         r = client.get(f"/api/tables/{tid}/state?seat=0", headers=auth(invite))
         assert r.json()["error"]["code"] == "seat/claimed"
+
+
+# -- item 6: slow bodies, connections per address, lobby deltas, replays ---------------------
+def test_item6_a_slow_body_gets_408_and_health_answers_meanwhile(sqlite_url: str) -> None:
+    import socket
+
+    with ServerThread(Settings(db_url=sqlite_url, body_seconds=1.0)) as server:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as sock:
+            sock.sendall(b"POST /api/tables HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: 1000\r\n\r\n{")
+            t0 = time.monotonic()
+            reply = b""
+            for _ in range(20):  # one byte every 0.2 s, for ever: refused after 1 s
+                try:
+                    sock.sendall(b" ")
+                except OSError:
+                    break
+                health = httpx.get(f"{server.url}/api/health", timeout=2)
+                assert health.status_code == 200
+                sock.settimeout(0.2)
+                try:
+                    reply += sock.recv(4096)
+                except TimeoutError:
+                    continue
+                if reply:
+                    break
+            took = time.monotonic() - t0
+        assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
+        assert b"request/timeout" in reply
+        assert took < 3.0
+
+
+def test_item6_connections_are_capped_per_address(sqlite_url: str) -> None:
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    settings = Settings(db_url=sqlite_url, max_connections_per_client=4)
+    with ServerThread(settings) as server, httpx.Client(base_url=server.url) as http:
+        tid = create_table(http, seats=[{"name": "Ann"}, {"name": "Bob"}])["table"]["id"]
+        url = server.url.replace("http", "ws") + f"/ws/tables/{tid}"
+        sockets = [connect(url, legacy=True) for _ in range(4)]
+        try:
+            for ws in sockets:
+                ws.send('{"type": "hello"}')
+                assert '"state"' in ws.recv(timeout=10)
+            with pytest.raises(InvalidStatus):
+                connect(url)
+            with pytest.raises(InvalidStatus):
+                connect(server.url.replace("http", "ws") + "/ws/lobby")
+            r = http.get("/api/health")
+            assert r.status_code == 429
+            assert r.json()["error"]["code"] == "limit/connections"
+        finally:
+            for ws in sockets:
+                ws.close()
+        deadline = time.monotonic() + 5
+        while http.get("/api/health").status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert http.get("/api/health").status_code == 200
+        with connect(url) as ws:  # room again
+            ws.send('{"type": "hello"}')
+            assert '"state"' in ws.recv(timeout=10)
+
+
+def test_item6_lobby_sockets_can_take_deltas(sqlite_client: TestClient) -> None:
+    client = sqlite_client
+    first = create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])["table"]["id"]
+    with client.websocket_connect("/ws/lobby?deltas=1") as deltas, client.websocket_connect("/ws/lobby") as full:
+        assert [t["id"] for t in deltas.receive_json()["tables"]] == [first]
+        full.receive_json()
+        second = create_table(client, seats=[{"name": "Cid"}, {"name": "Dee"}])["table"]["id"]
+        msg = deltas.receive_json()
+        assert msg["type"] == "lobby_delta"
+        assert [t["id"] for t in msg["tables"]] == [second], "only the table that changed"
+        assert msg["removed"] == []
+        snapshot = full.receive_json()
+        assert snapshot["type"] == "lobby"
+        assert {t["id"] for t in snapshot["tables"]} == {first, second}
+
+
+def test_item6_replays_are_rate_limited_and_cached(make_client: ClientFactory, sqlite_url: str) -> None:
+    with make_client(sqlite_url, replays_per_second=0.5, replay_burst=4) as client:
+        data = create_table(client, seats=[{"kind": "agent", "agent": "random"}] * 2, seed=4)
+        tid = data["table"]["id"]
+        deadline = time.monotonic() + 30
+        while client.get(f"/api/tables/{tid}").json()["ply"] < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        replays = client.app.state.replays  # type: ignore[attr-defined]
+        built = []
+        real = replays.state_at
+
+        def counting(record: object, ply: int) -> object:
+            built.append(ply)
+            return real(record, ply)
+
+        replays.state_at = counting
+        plies = client.get(f"/api/tables/{tid}").json()["ply"]
+        one = client.get(f"/api/tables/{tid}/replay/3")
+        assert one.status_code == 200
+        codes = [client.get(f"/api/tables/{tid}/replay/3").status_code for _ in range(4)]
+        assert codes[:3] == [200, 200, 200]
+        assert codes[3] == 429
+        r = client.get(f"/api/tables/{tid}/replay/3")
+        assert r.json()["error"]["code"] == "limit/requests"
+        assert int(r.headers["retry-after"]) >= 1
+        if client.get(f"/api/tables/{tid}").json()["ply"] == plies:
+            assert built == [3], "the same view was built once"

@@ -18,9 +18,9 @@ from bloodforge.agents import agent_names
 from bloodforge.core import Game
 
 from .errors import ApiError
-from .limits import ClientLimits
+from .limits import ClientLimits, RateLimit
 from .live import LiveTable, table_public
-from .replay import ReplayCache, replay_view
+from .replay import ReplayCache
 from .schemas import (
     ActionAccepted,
     ActionSubmit,
@@ -35,7 +35,6 @@ from .schemas import (
     TableCreated,
     TablePublic,
 )
-from .summary import summary_of
 from .tables import TableManager
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -238,10 +237,12 @@ def _replay_seat(live: LiveTable, seat: int | None, token: str | None) -> int | 
 
 
 @router.get("/tables/{table_id}/history", response_model=list[HistoryEntry])
-async def history(live: Live, token: Token, replays: Replays, seat: SeatQuery = None) -> list[HistoryEntry]:
+async def history(live: Live, token: Token, replays: Replays, request: Request,
+                  seat: SeatQuery = None) -> list[HistoryEntry]:
     """Who made each entry (a seat, or null: the game's own step or the server's timeout).
     Texts of the game's entries are shown to everyone (by contract they hold no secrets), other
     seats' texts only once the game is over (`substitute resources` can be a secret meanwhile)."""
+    _spend_replay(request)
     viewer = _replay_seat(live, seat, token)
     over = live.state.is_terminal()
     version = live.version
@@ -254,19 +255,23 @@ async def history(live: Live, token: Token, replays: Replays, seat: SeatQuery = 
 
 @router.get("/tables/{table_id}/replay/{ply}")
 async def replay(
-    live: Live, token: Token, replays: Replays, ply: Annotated[int, Path(ge=0)], seat: SeatQuery = None
+    live: Live, token: Token, replays: Replays, request: Request, ply: Annotated[int, Path(ge=0)],
+    seat: SeatQuery = None,
 ) -> dict[str, Any]:
     """The table after its first `ply` entries (each of the game's own steps is a position), as
-    `seat` saw it then."""
+    `seat` saw it then (with the end summary on the final position). Rate-limited per client."""
+    _spend_replay(request)
     viewer = _replay_seat(live, seat, token)
     plies = live.version
     if ply > plies:
         raise ApiError(404, "replay/out_of_range", f"the table has {plies} entries; ply must be 0..{plies}")
-    state = await asyncio.to_thread(replays.state_at, live.record, ply)
-    view = replay_view(state, viewer, ply, plies)
-    if state.is_terminal():
-        view["summary"] = summary_of(state, live.static_info())
-    return view
+    return await replays.view(live.record, ply, viewer, plies, live.static_info())
+
+
+def _spend_replay(request: Request) -> None:
+    """Replays and histories rebuild old positions: a token bucket per client address (429)."""
+    limit: RateLimit = request.app.state.replay_limit
+    limit.spend(request.client.host if request.client is not None else "?")
 
 
 @router.post("/tables/{table_id}/rematch", status_code=201, response_model=TableCreated,

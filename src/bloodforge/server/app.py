@@ -26,7 +26,7 @@ from .apidocs import add_offline_docs
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import ApiError
-from .limits import BodyLimit, ClientLimits, SafeJSONResponse
+from .limits import BodyLimit, ClientLimits, ConnectionCap, RateLimit, SafeJSONResponse
 from .migrate import upgrade_to_head
 from .notify import Listener
 from .replay import ReplayCache
@@ -65,6 +65,7 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.hub = hub
         app.state.ai = ai
         app.state.replays = ReplayCache(store)
+        app.state.replay_limit = RateLimit(settings.replays_per_second, settings.replay_burst)
         app.state.limits = ClientLimits(settings.tables_per_minute, settings.table_burst,
                                         settings.max_ai_tables_per_client)
         listener = Listener(engine, manager.on_remote_change) if store.dialect == "postgresql" else None
@@ -86,6 +87,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ai.close()
             await manager.close()
             manager.writer.shutdown(wait=True)
+            app.state.replays.pool.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
 
     app = FastAPI(
@@ -98,7 +100,8 @@ def create_app(settings: Settings) -> FastAPI:
         redoc_url=None,
     )
     add_offline_docs(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes, body_seconds=settings.body_seconds)
+    app.add_middleware(ConnectionCap, per_client=settings.max_connections_per_client)  # outermost
     app.include_router(router)
     app.include_router(tutorial_router)
     _errors(app)
@@ -147,7 +150,7 @@ def _errors(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, err: StarletteHTTPException) -> JSONResponse:
         code = {400: "request/invalid", 404: "http/not_found", 405: "http/method_not_allowed",
-                413: "request/too_large"}.get(
+                408: "request/timeout", 413: "request/too_large"}.get(
             err.status_code, f"http/{err.status_code}")
         headers = dict(err.headers or {})
         if err.status_code == 405:

@@ -46,6 +46,14 @@ class Settings:
     #: New tables per minute per client address (a token bucket of `table_burst`), else 429.
     tables_per_minute: float = 20.0
     table_burst: int = 10
+    #: Seconds a request body may take to arrive in full, else 408 `request/timeout`.
+    body_seconds: float = 20.0
+    #: Websockets plus HTTP requests in flight one client address may have at once, else 429
+    #: (a websocket is refused in its handshake).
+    max_connections_per_client: int = 64
+    #: Replays and histories per client address: a token bucket (per second, burst), else 429.
+    replays_per_second: float = 10.0
+    replay_burst: int = 40
     #: Unfinished tables with AI seats one client address may have at once, else 429. Tables
     #: with a turn clock count too (the AI takes a seat over when its clock runs out).
     max_ai_tables_per_client: int = 10

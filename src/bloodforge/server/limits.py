@@ -9,8 +9,10 @@ the proxy too).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -38,12 +40,20 @@ class BodyTooLargeError(HTTPException):
         super().__init__(413, f"request bodies are limited to {limit} bytes")
 
 
-class BodyLimit:
-    """ASGI middleware capping HTTP request bodies at `max_bytes`."""
+class BodyTimeoutError(HTTPException):
+    def __init__(self, seconds: float) -> None:
+        super().__init__(408, f"the request body did not arrive within {seconds:g} s")
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+
+class BodyLimit:
+    """ASGI middleware capping HTTP request bodies at `max_bytes`, and the time the whole body
+    may take to arrive at `body_seconds` (408 `request/timeout`): a client sending one byte
+    every few seconds would otherwise hold its connection and a worker for ever."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int, body_seconds: float = 20.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -55,14 +65,23 @@ class BodyLimit:
             return
         received = 0
         started = False
+        complete = False
+        deadline = time.monotonic() + self.body_seconds
 
         async def limited() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, complete
+            if complete:  # the body is in: later reads wait for a disconnect, without a deadline
+                return await receive()
+            try:
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    message = await receive()
+            except TimeoutError:
+                raise BodyTimeoutError(self.body_seconds) from None
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > self.max_bytes:
                     raise BodyTooLargeError(self.max_bytes)
+                complete = not message.get("more_body", False)
             return message
 
         async def watch(message: Message) -> None:
@@ -76,11 +95,16 @@ class BodyLimit:
             if started:
                 raise
             await self._refuse(send)
+        except BodyTimeoutError:
+            if started:
+                raise
+            await self._refuse(send, ApiError(408, "request/timeout",
+                                              f"the request body did not arrive within {self.body_seconds:g} s"))
 
-    async def _refuse(self, send: Send) -> None:
-        body = ApiError(413, "request/too_large", f"request bodies are limited to {self.max_bytes} bytes").body()
-        raw = json.dumps(body).encode()
-        await send({"type": "http.response.start", "status": 413,
+    async def _refuse(self, send: Send, err: ApiError | None = None) -> None:
+        err = err or ApiError(413, "request/too_large", f"request bodies are limited to {self.max_bytes} bytes")
+        raw = json.dumps(err.body()).encode()
+        await send({"type": "http.response.start", "status": err.status,
                     "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode()),
                                 (b"connection", b"close")]})
         await send({"type": "http.response.body", "body": raw})
@@ -126,3 +150,68 @@ class ClientLimits:
     def created(self, client: str, table_id: str, with_ai: bool) -> None:
         if with_ai:
             self.ai_tables.setdefault(client, set()).add(table_id)
+
+
+class ConnectionCap:
+    """ASGI middleware: at most `per_client` websockets and HTTP requests in flight at once
+    per client address (429 `limit/connections`; a websocket is refused in its handshake).
+    *Why:* without it one address could hold thousands of spectator or lobby sockets (each
+    costing a view per move) or slow requests, and starve everyone else."""
+
+    def __init__(self, app: ASGIApp, per_client: int) -> None:
+        self.app = app
+        self.per_client = per_client
+        self.open: Counter[str] = Counter()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        key = str(client[0]) if client else "?"
+        if self.open[key] >= self.per_client:
+            await self._refuse(scope, send)
+            return
+        self.open[key] += 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            self.open[key] -= 1
+            if self.open[key] <= 0:
+                del self.open[key]
+
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1013, "reason": "too many connections from your address"})
+            return
+        err = ApiError(429, "limit/connections",
+                       f"your address has {self.per_client} connections open already; close some first",
+                       retry_after=5)
+        raw = json.dumps(err.body()).encode()
+        await send({"type": "http.response.start", "status": 429,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode()),
+                                (b"retry-after", b"5")]})
+        await send({"type": "http.response.body", "body": raw})
+
+
+@dataclass
+class RateLimit:
+    """A token bucket per client address: `per_second` on average, bursts of `burst`; used
+    for replays and histories, which rebuild old positions (429 `limit/requests`)."""
+
+    per_second: float
+    burst: int
+    buckets: dict[str, _Bucket] = field(default_factory=dict)
+
+    def spend(self, client: str) -> None:
+        now = time.monotonic()
+        bucket = self.buckets.get(client) or _Bucket(float(self.burst), now)
+        tokens = min(float(self.burst), bucket.tokens + (now - bucket.at) * self.per_second)
+        if tokens < 1:
+            wait = (1 - tokens) / self.per_second
+            raise ApiError(429, "limit/requests", f"too many replay requests from your address; wait {wait:.1f} s",
+                           retry_after=max(1, round(wait)))
+        self.buckets[client] = _Bucket(tokens - 1, now)
+        if len(self.buckets) > 10_000:
+            for key in sorted(self.buckets, key=lambda k: self.buckets[k].at)[:1000]:
+                del self.buckets[key]

@@ -57,6 +57,9 @@ def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: s
     return uvicorn.Config(
         app, host=host, port=port, ws_max_size=65536, log_level="warning",
         proxy_headers=bool(trusted), forwarded_allow_ips=trusted or "",
+        # Idle keep-alive connections close after 5 s; past 4000 connections and tasks new
+        # requests get 503 at once (far below the descriptor limit, so health stays up).
+        timeout_keep_alive=5, limit_concurrency=4000,
     )
 
 

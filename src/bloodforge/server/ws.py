@@ -56,7 +56,10 @@ class Hub:
         self.manager = manager
         self.store = store
         self.tables: dict[str, set[Connection]] = {}
-        self.lobby: set[asyncio.Queue[dict[str, Any] | None]] = set()
+        #: Lobby sockets: their queue of ready JSON texts -> whether they asked for deltas.
+        self.lobby: dict[asyncio.Queue[str | None], bool] = {}
+        #: Each table's JSON in the last lobby snapshot pushed (what deltas are relative to).
+        self._lobby_last: dict[str, str] = {}
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         manager.listeners.append(self.broadcast)
@@ -199,10 +202,21 @@ class Hub:
         self._lobby_task = asyncio.get_running_loop().create_task(self._push_lobby())
 
     async def _push_lobby(self) -> None:
+        """One snapshot per change, serialised once for every socket; nothing when no table in
+        it changed; sockets that asked for deltas (`/ws/lobby?deltas=1`) get only the changed
+        tables and the ids of those gone (`lobby_delta`), not the whole list again."""
         await asyncio.sleep(LOBBY_DEBOUNCE)
         snapshot = await self.lobby_snapshot()
-        for q in list(self.lobby):
-            q.put_nowait(snapshot)
+        rows = {str(t["id"]): dumps(t) for t in snapshot["tables"]}
+        last, self._lobby_last = self._lobby_last, rows
+        changed = [text for tid, text in rows.items() if last.get(tid) != text]
+        removed = [tid for tid in last if tid not in rows]
+        if not changed and not removed:
+            return
+        full = dumps(snapshot)
+        delta = '{"type":"lobby_delta","tables":[' + ",".join(changed) + '],"removed":' + json.dumps(removed) + "}"
+        for q, deltas in list(self.lobby.items()):
+            q.put_nowait(delta if deltas else full)
 
     async def lobby_snapshot(self) -> dict[str, Any]:
         from .api import lobby_tables
@@ -212,9 +226,12 @@ class Hub:
 
     async def serve_lobby(self, ws: WebSocket) -> None:
         await ws.accept()
-        queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
-        self.lobby.add(queue)
-        queue.put_nowait(await self.lobby_snapshot())
+        queue: asyncio.Queue[str | None] = asyncio.Queue()
+        snapshot = await self.lobby_snapshot()
+        if not self.lobby:  # the first socket: later deltas are relative to what it got
+            self._lobby_last = {str(t["id"]): dumps(t) for t in snapshot["tables"]}
+        self.lobby[queue] = ws.query_params.get("deltas") == "1"
+        queue.put_nowait(dumps(snapshot))
 
         async def drain_client() -> None:
             with contextlib.suppress(Exception):
@@ -225,14 +242,16 @@ class Hub:
         reader = asyncio.create_task(drain_client())
         try:
             while True:
-                msg = await queue.get()
-                if msg is None:
+                text = await queue.get()
+                if text is None:
                     return
-                await ws.send_text(dumps(msg))
+                await ws.send_text(text)
         except Exception:
             return
         finally:
-            self.lobby.discard(queue)
+            self.lobby.pop(queue, None)
+            if not self.lobby:
+                self._lobby_last = {}  # the next socket starts from a full snapshot
             reader.cancel()
             with contextlib.suppress(BaseException):
                 await reader
