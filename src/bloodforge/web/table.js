@@ -563,6 +563,8 @@ function withCards(line) {
   if (!cards) return [line];
   if (cardWords === null) {
     const byName = new Map();
+    // names of sides and players come first and stay plain ("Dragon Riders" is no "Dragon")
+    for (const s of [...(ctx.staticInfo?.board?.seats || []), ...(ctx.table?.seats || [])]) if (s?.name) byName.set(String(s.name), null);
     for (const [id, c] of Object.entries(cards)) if (c?.name && String(c.name).length >= 3 && !byName.has(c.name)) byName.set(String(c.name), id);
     const names = [...byName.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     cardWords = names.length ? { re: new RegExp(`\\b(${names.join("|")})\\b`, "g"), byName } : { re: null, byName };
@@ -572,7 +574,8 @@ function withCards(line) {
   let last = 0;
   for (const m of line.matchAll(cardWords.re)) {
     if (m.index > last) out.push(line.slice(last, m.index));
-    out.push(el("span", { class: "card-word", tabindex: "0", dataset: { card: cardWords.byName.get(m[1]) }, text: m[1] }));
+    const id = cardWords.byName.get(m[1]);
+    out.push(id ? el("span", { class: "card-word", tabindex: "0", dataset: { card: id }, text: m[1] }) : m[1]);
     last = m.index + m[1].length;
   }
   if (last < line.length) out.push(line.slice(last));

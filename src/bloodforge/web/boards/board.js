@@ -370,8 +370,10 @@ export function createBoard(ctx, look = {}) {
       const shown = list.map((m) => [m, look.mark ? look.mark(m, view) : {}]).filter(([, l]) => l !== null && l !== undefined);
       const r = u * 0.2;
       shown.forEach(([m, l], i) => {
-        const x = c.cx + (c.label ? u * 0.45 + i * r * 2.3 : (i - (shown.length - 1) / 2) * r * 2.3);
-        const y = c.cy - u * (c.label ? 0.55 : 0.62);
+        // grid cells with a name: the marks go in a row at the bottom, so they never cover it
+        const low = c.label && (geometry !== "areas" || String(c.label).length > 4);
+        const x = c.cx + (c.label && !low ? u * 0.45 + i * r * 2.3 : (i - (shown.length - 1) / 2) * r * 2.3);
+        const y = low ? c.cy + u * 0.74 : c.cy - u * (c.label ? 0.55 : 0.62);
         layers.marks.append(token(m, x, y, r, { shape: "diamond", ...l }, "mark"));
       });
     }
@@ -418,7 +420,8 @@ export function createBoard(ctx, look = {}) {
       if (ctx.seat === null) box.append(el("div", { class: "muted", text: "Spectating: hands are hidden." }));
       return;
     }
-    if (ctx.seat === null && !hand.length) { box.hidden = true; return; } // a spectator has no hand
+    // a spectator has no hand; an empty hand without a title of the game's takes no room
+    if (!hand.length && (ctx.seat === null || !look.handTitle)) { box.hidden = true; return; }
     box.hidden = false;
     box.append(el("div", { class: "hand-title" }, ...(look.handTitle ? [look.handTitle(view)].flat() : [el("strong", { text: "Your hand" })]),
       picks.length ? el("span", { class: "filter-note", text: ` — chosen: ${picks.map((p) => nameOf(p.value, p.type)).join(", ")}; click a highlighted place (Esc drops it)` }) : null));
