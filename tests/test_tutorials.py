@@ -61,6 +61,11 @@ def _ai_moves(state: State) -> None:
     raise AssertionError("the AI seats never handed the turn back")
 
 
+def test_every_game_of_the_package_has_a_tutorial() -> None:
+    """Issue 18: "Learn to play" for each game."""
+    assert set(_shipped_games()) <= set(GAMES)
+
+
 @pytest.mark.parametrize("game_id", GAMES)
 def test_tutorial_replays_on_its_scenario_with_the_real_engine(game_id: str) -> None:
     loaded = load_tutorial(game_id)

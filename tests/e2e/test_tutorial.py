@@ -87,7 +87,7 @@ def _follow_guide(page: Page, steps: int, shots: Path, name: str) -> None:
     expect(coach).to_have_attribute("data-step", str(steps), timeout=20_000)
 
 
-@pytest.mark.parametrize("game", ["witch", "forts", "kingdoms", "bloodstones"])
+@pytest.mark.parametrize("game", ["witch", "forts", "kingdoms", "bloodstones", "arena"])
 def test_learn_to_play_from_the_lobby_to_a_real_game_against_the_ai(
     browser: Browser, server: ServerThread, game: str
 ) -> None:
