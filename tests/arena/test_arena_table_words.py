@@ -67,8 +67,9 @@ def test_descriptions_follow_the_rulebooks_wording() -> None:
     ultimate = described["vhrak:ultimate"]["text"]
     assert "return all but one of your Blood Energy dice to the supply" in ultimate
     assert "as though you had rolled Triples" in ultimate
-    # Choosing your target(s): "no part of your attack resolves ... you gain 1 bonus die"
-    assert "If no enemy is in range, no part of the attack resolves" in described["cleave"]["text"]
+    # Resolving your attack: "each target of your attack suffers your attack's full damage"; base
+    # damage "equals the sum of your Core Attack Dice (red) and Temporary Attack Dice (black)"
+    assert "Each target takes the sum of the attack dice (red and black) + 3" in described["cleave"]["text"]
     # Throw: "the affected character has Flying during this forced movement"
     assert "Flying on the way" in described["rampage"]["text"]
     # Pull: towards the puller; a Boss's own name stands for "you"

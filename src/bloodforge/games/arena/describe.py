@@ -218,7 +218,6 @@ class Describer:
         if a.origin != "self":
             name = self.c.minion(a.origin).name
             text += f" It originates from {name}: Range is counted from {name}'s space."
-        text += " If no enemy is in range, no part of the attack resolves and the attacker gains 1 bonus die instead."
         if a.category == "triples":
             text += " Usable after rolling three equal attack dice, or after Invoking the Ultimate."
         elif a.category == "doubles":
