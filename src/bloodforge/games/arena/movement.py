@@ -62,35 +62,93 @@ def can_pass(w: World, mover: Unit, h: Hex, occupied: dict[Hex, Unit], blocked: 
 
 def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> dict[Hex, list[Route]]:
     """Every hex `mover` may end a move on within `max_steps` (its start included, 0 steps),
-    with the Pareto-best routes by (steps, distinct hazard tiles)."""
+    with the Pareto-best routes by (steps, distinct hazard tiles).
+
+    *Why a memo:* the same search is asked for by the legal actions, again by the move that
+    applies one of them, and several times per NPC step (issue 23: 52 % of random playouts).
+    The memo is keyed by everything the search reads (the mover, the figures' spaces and
+    sides, the tiles, the mover's hazard hits this turn), so a changed position can never read
+    a stale answer. Callers must not change the returned table (it is shared)."""
     origin = start if start is not None else mover.hex
     assert origin is not None
+    b = w.board
+    units = b.units
+    tiles_key = tuple((t.tid, t.env, t.owner, tuple(t.hexes), units[t.owner].side if t.owner in units else None)
+                      for t in b.tiles)
+    figures = tuple((u.hex, u.uid, u.side) for u in units.values() if u.alive and u.hex is not None)
+    hits = frozenset(t for uid, t in b.hazard_hits if uid == mover.uid) if b.hazard_hits else frozenset()
+    key = (mover.uid, mover.kind, mover.side, mover.is_flying, origin, max_steps, figures, tiles_key, hits)
+    memo = w.route_memo
+    if memo is None or memo[0] is not w.cells:
+        memo = w.route_memo = (w.cells, {})
+    table = memo[1]
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        found = table[key] = _explore(w, mover, max_steps, origin)
+    return found
+
+
+_MEMO_SIZE = 1024
+_EMPTY: frozenset[str] = frozenset()
+_NEIGHBOURS: dict[frozenset[Hex], dict[Hex, tuple[Hex, ...]]] = {}
+
+
+def _neighbour_table(cells: frozenset[Hex]) -> dict[Hex, tuple[Hex, ...]]:
+    """Each cell's neighbours inside the arena, in `neighbours` order (walls are never entered)."""
+    table = _NEIGHBOURS.get(cells)
+    if table is None:
+        if len(_NEIGHBOURS) > 16:
+            _NEIGHBOURS.clear()
+        table = _NEIGHBOURS[cells] = {h: tuple(n for n in neighbours(h) if n in cells) for h in cells}
+    return table
+
+
+def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, list[Route]]:
+    """The search itself: breadth first over (hex, hazard tiles entered), the first path found
+    kept per pair, in the same order as the rules' plain reading (see `can_pass`)."""
     occupied = w.occupied()
-    blocked = w.blocking_tiles()
-    hazards = hazard_tiles_at(w, mover)
-    best: dict[tuple[Hex, frozenset[str]], Route] = {(origin, frozenset()): Route(0, frozenset(), ())}
-    frontier = [best[(origin, frozenset())]]
+    stop = w.blocking_tiles()
+    flying = mover.is_flying
+    for h, other in occupied.items():
+        if other.uid != mover.uid and not flying and not w.allies(mover, other):
+            stop.add(h)
+    around = _neighbour_table(w.cells)
+    hazards = {h: frozenset(tids) for h, tids in hazard_tiles_at(w, mover).items()}
+    if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
+        around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
+    if not hazards:
+        return _explore_plain(mover, max_steps, origin, occupied, stop, around)
+    best: dict[tuple[Hex, frozenset[str]], Route] = {(origin, _EMPTY): Route(0, _EMPTY, ())}
+    frontier: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = [(origin, _EMPTY, ())]
     for step in range(1, max_steps + 1):
-        nxt: list[Route] = []
-        for route in frontier:
-            here = route.path[-1] if route.path else origin
-            for n in neighbours(here):
-                if not can_pass(w, mover, n, occupied, blocked):
+        nxt: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = []
+        for here, got, path in frontier:
+            for n in around[here]:
+                if n in stop:
                     continue
-                tiles = route.tiles | frozenset(hazards.get(n, ()))
+                hz = hazards.get(n)
+                tiles = got | hz if hz is not None else got
                 key = (n, tiles)
                 if key in best:
                     continue
-                r = Route(step, tiles, (*route.path, n))
-                best[key] = r
-                nxt.append(r)
+                p = (*path, n)
+                best[key] = Route(step, tiles, p)
+                nxt.append((n, tiles, p))
         frontier = nxt
     out: dict[Hex, list[Route]] = {}
     for (h, _), r in best.items():
         if h != origin and h in occupied and occupied[h].uid != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
-        out.setdefault(h, []).append(r)
+        routes = out.get(h)
+        if routes is None:
+            out[h] = [r]
+        else:
+            routes.append(r)
     for h, routes in out.items():
+        if len(routes) == 1:
+            continue
         routes.sort(key=lambda r: (r.steps, len(r.tiles), sorted(r.tiles), r.path))
         pareto: list[Route] = []
         for r in routes:
@@ -98,6 +156,27 @@ def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> 
                 pareto.append(r)
         out[h] = pareto
     return out
+
+
+def _explore_plain(mover: Unit, max_steps: int, origin: Hex, occupied: dict[Hex, Unit], stop: set[Hex],
+                   around: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, list[Route]]:
+    """`_explore` when no hazard can harm the mover: every route enters no tile, so each hex
+    keeps the first (shortest) path found, and breadth first over hexes gives the same table."""
+    seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
+    frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
+    for step in range(1, max_steps + 1):
+        nxt: list[tuple[Hex, tuple[Hex, ...]]] = []
+        for here, path in frontier:
+            for n in around[here]:
+                if n in seen or n in stop:
+                    continue
+                p = (*path, n)
+                seen[n] = Route(step, _EMPTY, p)
+                nxt.append((n, p))
+        frontier = nxt
+    uid = mover.uid
+    return {h: [r] for h, r in seen.items()
+            if h == origin or (o := occupied.get(h)) is None or o.uid == uid}
 
 
 def safest(routes: list[Route]) -> Route:

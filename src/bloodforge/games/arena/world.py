@@ -28,6 +28,9 @@ class World:
     #: While one event hits several characters at once (a sweeping hazard), those who fall are
     #: gathered here and the end of the match is checked once for all of them (A49).
     falling: list[Unit] | None = None
+    #: `movement.explore`'s memo: (the arena's cells it was made for, key -> route table).
+    #: Shared by clones (its keys hold everything a search reads); never part of the position.
+    route_memo: tuple[frozenset[Hex], dict[Any, Any]] | None = None
 
     # -- chance ---------------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
