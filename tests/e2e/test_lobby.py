@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import re
+import urllib.error
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -342,3 +344,37 @@ def test_open_seats_are_the_human_seats_whose_link_nobody_opened(page: Page, lob
     assert "1 person, 1 AI, 1 open" in text, text
     assert "Bob (open seat)" in text, text
     assert "Anna (open seat)" not in text, text
+
+
+def test_the_creator_makes_a_new_link_for_a_seat_from_your_seats(page: Page, lobby_server: ServerThread,
+                                                                 shots: Path) -> None:
+    """Claim-once links: the creator keeps the host token, and Your seats offers a new link for
+    each other human seat; the old link is void, the new one takes the seat."""
+    page.set_viewport_size({"width": 1280, "height": 800})
+    open_lobby(page, lobby_server)
+    choose(page, "witch")
+    page.locator(".seat-name").nth(0).fill("Anna")
+    page.locator(".seat-kind").nth(1).select_option("human")
+    page.locator(".seat-name").nth(1).fill("Bob")
+    page.click("#create-button")
+    page.wait_for_selector("#created .link-input")
+    old_link = page.locator("#created .link-input").nth(1).input_value()
+    table = re.search(r"/table/([^#]+)#", old_link).group(1)  # type: ignore[union-attr]
+    panel = page.locator(f".mine-item[data-table='{table}'] details.invite")
+    panel.locator("summary").click()
+    row = panel.locator(".invite-row[data-seat='1']")
+    assert "Seat 2 — Bob" in row.inner_text()
+    row.get_by_role("button", name="New link").click()
+    new_input = page.locator(f".mine-item[data-table='{table}'] .invite-row[data-seat='1'] .link-input")
+    new_input.wait_for()
+    new_link = new_input.input_value()
+    assert "#seat=1&token=" in new_link
+    assert new_link != old_link
+    page.screenshot(path=str(shots / "lobby-new-link-1280x800.png"), full_page=True)
+    old_token = old_link.split("token=")[1]
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        call(lobby_server, "POST", f"/api/tables/{table}/seats/1/claim", token=old_token)
+    assert refused.value.code in (401, 403)
+    new_token = urllib.parse.unquote(new_link.split("token=")[1])
+    claimed = call(lobby_server, "POST", f"/api/tables/{table}/seats/1/claim", token=new_token)
+    assert claimed["seat"] == 1

@@ -505,9 +505,54 @@ function renderMine() {
     const s = seats[key];
     const tableId = s.table ?? key;
     const status = mineStatus(tableFor(tableId), s.seat);
-    list.append(el("li", { class: `mine-item mine-${status.kind}` },
+    list.append(el("li", { class: `mine-item mine-${status.kind}`, dataset: { table: tableId } },
       el("a", { href: seatLink(tableId, s.seat, s.token), dataset: { seat: String(s.seat) }, text: s.label || "Your table" }),
-      status.text ? el("span", { class: `mine-status ${status.kind}`, text: status.text }) : null));
+      status.text ? el("span", { class: `mine-status ${status.kind}`, text: status.text }) : null,
+      invitePanel(tableId, s.seat)));
+  }
+}
+
+// ---- new links for the seats of a table you created ----------------------------------------
+
+const inviteOpen = new Set();
+const newLinks = new Map();  // "<table>#<seat>" -> the new link, shown until the page reloads
+
+function hostToken(tableId) {
+  try { return (JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {})[tableId] || null; } catch { return null; }
+}
+
+/** For a table this browser created: a new link per other human seat (a friend lost theirs,
+ * or someone else opened it first). The panel survives the list's live re-renders. */
+function invitePanel(tableId, mySeat) {
+  const t = tableFor(tableId);
+  const host = hostToken(tableId);
+  if (!host || !t || t.status === "over") return null;
+  const others = t.seats.filter((x) => x.kind === "human" && x.seat !== mySeat);
+  if (!others.length) return null;
+  const details = el("details", { class: "invite", open: inviteOpen.has(tableId) },
+    el("summary", { text: "Links for the other seats" }));
+  details.addEventListener("toggle", () => { if (details.open) inviteOpen.add(tableId); else inviteOpen.delete(tableId); });
+  for (const x of others) {
+    const url = newLinks.get(`${tableId}#${x.seat}`);
+    details.append(el("div", { class: "invite-row", dataset: { seat: String(x.seat) } },
+      el("span", { text: `Seat ${x.seat + 1} — ${x.name}${x.claimed ? " (link opened)" : " (open seat)"}` }),
+      el("button", { type: "button", text: "New link", onclick: () => reinvite(tableId, x.seat, host) }),
+      url ? el("input", { readonly: true, value: url, class: "link-input", "aria-label": `New link for seat ${x.seat + 1}` }) : null,
+      url ? el("button", { type: "button", text: "Copy", onclick: () => { navigator.clipboard?.writeText(url); toast("Link copied", "info"); } }) : null));
+  }
+  details.append(el("p", { class: "muted small", text: "A new link replaces the seat's old one: whoever holds the seat now is out until they open the new link." }));
+  return details;
+}
+
+async function reinvite(tableId, seat, host) {
+  try {
+    const r = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/seats/${seat}/invite`, undefined, host);
+    newLinks.set(`${tableId}#${seat}`, new URL(r.url, location.href).href);
+    inviteOpen.add(tableId);
+    renderMine();
+    toast(`New link for seat ${seat + 1} made: send it to its player`, "info");
+  } catch (err) {
+    toast(`Could not make a new link: ${err.message}`);
   }
 }
 
