@@ -226,3 +226,23 @@ def test_kw_push_the_path_decision_names_each_space_and_the_collision() -> None:
     assert labels["choose 2,0"] == "Push Ulwazi into Lienne at 2,0 (collision)"
     assert labels["choose 1,1"] == "Push Ulwazi to 1,1 (next to Lienne)"
     assert labels["choose stop"] == "Stop: Ulwazi stays"
+
+
+def test_bonus_actions_say_what_they_do_before_they_are_used() -> None:
+    """Take a Bonus Action: a card's Bonus Action, a Blood Pact and a Spell die say their effect
+    on the button (was "Card bonus", "Pact: iron_hide", "Spell die 4")."""
+    units = [{"id": "vhrak", "hex": "0,0", "pool": pool(5, 5, 3, 4), "energy": 10, "current": "berserk"},
+             {"id": "ulwazi", "hex": "1,0"}, {"id": "lienne", "hex": "-4,4"}]
+    st = scenario(DUO, {"units": units, "order": ["vhrak", "ulwazi", "lienne"], "active": "vhrak", "rolled": True,
+                        "tiles": []})
+    labels = st.observation(0)["labels"]
+    assert labels["bonus card"] == "Use Berserk's Bonus Action: you get +1 Movement this turn"
+    assert labels["pact iron_hide"] == (
+        "Blood Pact Iron Hide, pay 8 Blood Energy: you heal 14 HP (never above the starting HP)")
+    params = {"players": 2, "champions": ["lienne", "ulwazi"], "boss": None, "rivals": ["vhrak"]}
+    units = [{"id": "lienne", "hex": "0,0", "pool": [*pool(1, 2, 3, 4), die("whip", 3)]},
+             {"id": "ulwazi", "hex": "1,0"}, {"id": "vhrak", "hex": "-4,4"}]
+    st = scenario(params, {"units": units, "order": ["lienne", "ulwazi", "vhrak"], "active": "lienne", "rolled": True,
+                           "tiles": []})
+    assert st.observation(0)["labels"]["spell 4"] == (
+        "Use the Whip die showing 3: you reroll one of your dice rolled this turn and not yet used")

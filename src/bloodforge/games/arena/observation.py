@@ -351,6 +351,8 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
     """Each legal action of `seat` worded for players, by what it does (the grammar's
     templates cannot say "gain 5 Blood Energy" for `energy 3`)."""
     from .attack import attack_by_id, in_range, range_of, targets_of
+    from .describe import Describer, Voice, lower_first
+    from .initiative import card_of
     from .player import legal
     from .turns import actors
 
@@ -359,6 +361,7 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
     b = w.board
     out: dict[str, str] = {}
     actions: list[Action] = w.legal_actions(seat) if isinstance(w, State) else legal(w, seat)
+    words = Describer(w.content)
     active = w.board.units.get(str(b.active)) if b.active is not None else None
     for a in actions:
         text = str(a)
@@ -394,13 +397,19 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
         elif k == "cancel":
             out[text] = "Cancel: choose another attack"
         elif k == "bonus":
-            out[text] = f"Use the Bonus Action of {card_name(w, active, active.current)}"
+            card = card_of(w, active, active.current) if active.current is not None else None
+            what = f": {lower_first(words.ability(card.bonus))}".rstrip(".") if card and card.bonus else ""
+            out[text] = f"Use {card_name(w, active, active.current)}'s Bonus Action{what}"
         elif k == "spell":
             d = active.pool[int(args[0])]
-            out[text] = f"Use the {die_name(w, d)} Spell die showing {d.face}"
+            spec = w.content.special_die(d.kind)
+            face = spec.faces[(d.face or 1) - 1] if spec.faces else []
+            what = words.effects(face, Voice()).rstrip(".") if face else "nothing happens"
+            out[text] = f"Use the {spec.name} die showing {d.face}: {lower_first(what)}"
         elif k == "pact":
             pact = next(x for x in w.content.champion(active.content_id).pacts if x.id == args[0])
-            out[text] = f"Blood Pact: {pact.name} (pay {pact.cost} Blood Energy)"
+            what = lower_first(words.ability(pact.ability)).rstrip(".")
+            out[text] = f"Blood Pact {pact.name}, pay {pact.cost} Blood Energy: {what}"
         elif k == "invoke":
             if args:
                 d = active.pool[int(args[0])]
@@ -412,8 +421,8 @@ def action_labels(w: World, seat: int | None) -> dict[str, str]:
         elif k == "end":
             out[text] = "End your turn"
     if b.pending is not None:
-        words = pending_words(w)
-        for o, label in words["labels"].items():
+        decision = pending_words(w)
+        for o, label in decision["labels"].items():
             out[f"choose {o}"] = label
     return out
 
