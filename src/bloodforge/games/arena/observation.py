@@ -98,6 +98,8 @@ def dice_text(w: World, u: Unit) -> str:
         else:
             rolled.setdefault(die_name(w, d), []).append(f"{d.face}{' (used)' if d.used else ''}")
     parts = [f"{k} {', '.join(v)}" for k, v in rolled.items()]
+    if rolled and u.rolled_category:  # the attack category the roll allows (R-ATT-3)
+        parts.append(f"{u.rolled_category.capitalize()} rolled")
     if waiting:
         counted = ", ".join(f"{n} {k}" for k, n in waiting.items())
         parts.append(f"{counted} (not rolled yet)" if not rolled else f"new: {counted}")
