@@ -166,6 +166,8 @@ def status(w: World, seat: int | None) -> list[dict[str, Any]]:
             elif b.phase == "pick" and u.seat is not None:
                 chosen = "card chosen" if u.seat in b.picks else "choosing a card"
                 items.append({"label": "Initiative", "value": chosen, "hint": hint})
+            elif b.phase == "pick":
+                items.append({"label": "Initiative", "value": "a random Speed card at the reveal", "hint": hint})
             behaviour = b.revealed.get(u.uid)
             if behaviour is not None:
                 items.append({"label": "Card", "value": behaviour_name(w, u, behaviour)})
