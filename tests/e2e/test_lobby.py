@@ -332,16 +332,20 @@ def test_api_page_works_offline(browser: Browser, lobby_server: ServerThread, sh
 def test_open_seats_are_the_human_seats_whose_link_nobody_opened(page: Page, lobby_server: ServerThread) -> None:
     """Seats (human, AI, open): a human seat counts as open until its claim-once link is opened."""
     created = call(lobby_server, "POST", "/api/tables", {"game": "forts", "params": {"players": 3}, "seats": [
-        {"name": "Anna"}, {"name": "Bob"}, {"kind": "agent"}]})
+        {"name": "Anna"}, {"name": "Bob"}, {"name": "Cleo"}]})  # no AI: nothing else changes the list
     table = created["table"]["id"]
-    call(lobby_server, "POST", f"/api/tables/{table}/seats/0/claim", token=created["links"][0]["token"])
-    seats = call(lobby_server, "GET", f"/api/tables/{table}")["seats"]
-    assert [s["claimed"] for s in seats] == [True, False, False]  # AI seats are never open
     open_lobby(page, lobby_server)
     item = page.locator(f".table-item[data-table='{table}']")
     item.wait_for()
+    assert "3 open" in " ".join(item.inner_text().split())
+    call(lobby_server, "POST", f"/api/tables/{table}/seats/0/claim", token=created["links"][0]["token"])
+    seats = call(lobby_server, "GET", f"/api/tables/{table}")["seats"]
+    assert [s["claimed"] for s in seats] == [True, False, False]
+    # the list follows live (no reload): a claim is a lobby change
+    page.wait_for_function("id => !document.querySelector(`.table-item[data-table='${id}']`).textContent"
+                           ".includes('Anna (open seat)')", arg=table, timeout=10_000)
     text = " ".join(item.inner_text().split())
-    assert "1 person, 1 AI, 1 open" in text, text
+    assert "1 person, 2 open" in text, text
     assert "Bob (open seat)" in text, text
     assert "Anna (open seat)" not in text, text
 

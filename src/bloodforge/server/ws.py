@@ -67,6 +67,8 @@ class Hub:
         manager.after_remote.append(lambda _table_id: self.lobby_changed())
         manager.watched = lambda table_id: table_id in self.tables
         manager.after_credentials.append(self.drop_seat)
+        # a claimed link turns an open seat into a taken one in the lobby's list
+        manager.after_credentials.append(lambda _table_id, _seat: self.lobby_changed())
 
     def drop_seat(self, table_id: str, seat: int | None) -> None:
         """A seat's credential changed (its link was claimed or re-issued): close the
