@@ -382,3 +382,21 @@ def test_the_creator_makes_a_new_link_for_a_seat_from_your_seats(page: Page, lob
     new_token = urllib.parse.unquote(new_link.split("token=")[1])
     claimed = call(lobby_server, "POST", f"/api/tables/{table}/seats/1/claim", token=new_token)
     assert claimed["seat"] == 1
+
+
+def test_the_list_follows_changes_by_deltas(page: Page, lobby_server: ServerThread) -> None:
+    """The lobby asks for deltas (only changed tables after the first list) and merges them:
+    a new table appears and the others stay."""
+    first = call(lobby_server, "POST", "/api/tables", {"game": "witch", "params": {"players": 2},
+                                                       "seats": [{"name": "Anna"}, {"name": "Bob"}]})["table"]
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda payload: frames.append(str(payload))))
+    open_lobby(page, lobby_server)
+    page.locator(f".table-item[data-table='{first['id']}']").wait_for()
+    second = call(lobby_server, "POST", "/api/tables", {"game": "forts", "params": {"players": 2},
+                                                        "seats": [{"name": "Cleo"}, {"name": "Dan"}]})["table"]
+    page.locator(f".table-item[data-table='{second['id']}']").wait_for(timeout=10_000)
+    assert page.locator(f".table-item[data-table='{first['id']}']").count() == 1
+    assert any('"type":"lobby_delta"' in f for f in frames), frames[-1:]
+    ids = page.eval_on_selector_all(".table-item", "ns => ns.map((n) => n.dataset.table)")
+    assert ids == [second["id"], first["id"]]  # the table that moved last comes first

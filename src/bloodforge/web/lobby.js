@@ -556,12 +556,23 @@ async function reinvite(tableId, seat, host) {
   }
 }
 
+/** The list after a `lobby_delta`: changed tables replaced or added, removed ones dropped,
+ * most recently moved first (the server's order). */
+export function mergeDelta(tables, changed, removed) {
+  const byId = new Map(tables.map((t) => [t.id, t]));
+  for (const id of removed) byId.delete(id);
+  for (const t of changed) byId.set(t.id, t);
+  return [...byId.values()].sort((a, b) => Date.parse(b.updated_at) - Date.parse(a.updated_at));
+}
+
 function connectLobby(delay = 500) {
-  const ws = new WebSocket(wsUrl("/ws/lobby"));
+  // deltas: after the first full list the server sends only the tables that changed
+  const ws = new WebSocket(wsUrl("/ws/lobby?deltas=1"));
   ws.onopen = () => { $("lobby-status").textContent = "live"; delay = 500; };
   ws.onmessage = (ev) => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "lobby") renderTables(msg.tables);
+    else if (msg.type === "lobby_delta") renderTables(mergeDelta(lastTables, msg.tables || [], msg.removed || []));
   };
   ws.onclose = () => {
     $("lobby-status").textContent = "reconnecting…";
