@@ -83,6 +83,10 @@ def test_no_developer_text_in_the_table_summary_and_replay(
     ai_table = create(server, game, [{"name": "Red Bot", "kind": "agent", "agent": "random"},
                                      {"name": "Blue Bot", "kind": "agent", "agent": "random"}])
     table_id = ai_table["table"]["id"]
+    page.goto(f"{server.url}/table/{table_id}")  # a spectator while the AI seats play
+    page.wait_for_function(
+        "() => Number(document.body.dataset.version) >= 8 || document.body.dataset.terminal === 'true'")
+    assert_no_dev_text(page, f"{game}: a spectator's page during the game")
     wait_over(server, table_id)
     page.goto(f"{server.url}/table/{table_id}")
     page.wait_for_function("() => document.body.dataset.terminal === 'true'")

@@ -95,14 +95,20 @@ def test_status_board_shows_each_seats_items_and_only_your_private_ones(
     assert box["y"] + box["height"] <= PHONE["height"], box
 
 
-@pytest.mark.parametrize("game", ["arena", "kingdoms"])
-def test_a_views_extra_panel_is_shown_once_it_has_content(page: Page, server: ServerThread, game: str) -> None:
-    """Defect 1: the arena and Kingdoms views wrote their panels into #extra and it stayed hidden."""
-    made = create(server, game=game, params={"players": 2},
+def test_a_views_extra_panel_is_shown_once_it_has_content(page: Page, server: ServerThread) -> None:
+    """Defect 1: the arena and Kingdoms views wrote their panels into #extra and it stayed hidden
+    (only Bloodstones' view un-hid it itself). The arena's view fills it from the first round."""
+    made = create(server, game="arena", params={"players": 2},
                   seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "random"}])
     open_link(page, server, made["links"][0]["url"])
-    has = page.evaluate("() => { const x = document.getElementById('extra'); return x.childElementCount > 0 }")
-    expect(page.locator("#extra")).to_be_visible() if has else expect(page.locator("#extra")).to_be_hidden()
+    page.wait_for_function("() => document.getElementById('extra').childElementCount > 0")
+    expect(page.locator("#extra")).to_be_visible()
+
+
+def test_an_empty_extra_panel_stays_hidden(page: Page, server: ServerThread, contract: None) -> None:
+    made = walk_table(server)
+    open_link(page, server, made["links"][0]["url"])
+    expect(page.locator("#extra")).to_be_hidden()
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -178,6 +184,29 @@ def test_a_new_battle_opens_a_dialog_that_stays_and_reopens_from_the_log(
     expect(dialog).to_be_hidden()
     page.locator("#battles-button").click()
     expect(page.locator("#list-dialog .battle-list li").first).to_contain_text("Clash")
+
+
+def test_moves_glide_and_dice_tumble_unless_reduced_motion_is_asked(
+    browser: Browser, server: ServerThread, contract: None
+) -> None:
+    for reduced in (False, True):
+        context = browser.new_context(viewport={"width": 1280, "height": 800},
+                                      reduced_motion="reduce" if reduced else "no-preference")
+        page = context.new_page()
+        try:
+            made = walk_table(server)
+            open_link(page, server, made["links"][0]["url"])
+            page.evaluate("""() => { window.__seen = { moving: false, rolling: false };
+              new MutationObserver(() => {
+                if (document.querySelector('g.piece.moving')) window.__seen.moving = true;
+                if (document.querySelector('#battle-dialog.rolling')) window.__seen.rolling = true;
+              }).observe(document.body, { subtree: true, childList: true, attributes: true }); }""")
+            step(page)
+            expect(page.locator("#battle-dialog")).to_be_visible()
+            seen = page.evaluate("() => window.__seen")
+            assert seen == {"moving": not reduced, "rolling": not reduced}, (reduced, seen)
+        finally:
+            context.close()
 
 
 # -- contract 4: the end -------------------------------------------------------------------------
