@@ -30,6 +30,10 @@ import pytest
 import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import Hex, neighbours
+from bloodforge.games.arena.model import Tile, Unit
+from bloodforge.games.arena.movement import Route, can_pass, explore, hazard_tiles_at
+from bloodforge.games.arena.world import World
 
 GOLDEN = Path(__file__).parent / "golden" / "arena_identical_games.json"
 GAMES = 4  # seeds per setting
@@ -113,6 +117,102 @@ def test_issue23_cached_state_agrees_with_a_fresh_one(name: str) -> None:
         action = rng.choice(legal)
         state.apply_unchecked(action, seat)
         ply += 1
+
+
+def reference_explore(w: World, mover: Unit, max_steps: int) -> dict[Hex, list[Route]]:
+    """The route search as it was before the speed work (commit 8b51a8e), word for word: the
+    plain reading the fast search (memo, neighbour table, pruned states) must agree with."""
+    origin = mover.hex
+    assert origin is not None
+    occupied = w.occupied()
+    blocked = w.blocking_tiles()
+    hazards = hazard_tiles_at(w, mover)
+    best: dict[tuple[Hex, frozenset[str]], Route] = {(origin, frozenset()): Route(0, frozenset(), ())}
+    frontier = [best[(origin, frozenset())]]
+    for step in range(1, max_steps + 1):
+        nxt: list[Route] = []
+        for route in frontier:
+            here = route.path[-1] if route.path else origin
+            for n in neighbours(here):
+                if not can_pass(w, mover, n, occupied, blocked):
+                    continue
+                tiles = route.tiles | frozenset(hazards.get(n, ()))
+                key = (n, tiles)
+                if key in best:
+                    continue
+                r = Route(step, tiles, (*route.path, n))
+                best[key] = r
+                nxt.append(r)
+        frontier = nxt
+    out: dict[Hex, list[Route]] = {}
+    for (h, _), r in best.items():
+        if h != origin and h in occupied and occupied[h].uid != mover.uid:
+            continue
+        out.setdefault(h, []).append(r)
+    for h, routes in out.items():
+        routes.sort(key=lambda r: (r.steps, len(r.tiles), sorted(r.tiles), r.path))
+        pareto: list[Route] = []
+        for r in routes:
+            if all(len(p.tiles) > len(r.tiles) for p in pareto):
+                pareto.append(r)
+        out[h] = pareto
+    return out
+
+
+@pytest.mark.parametrize("name", ["ffa_6", "ffa_3_two_bosses", "solo_rival_grevvar"])
+def test_issue23_route_search_equals_the_plain_search(name: str) -> None:
+    """R-MOV-1..5 routes: the fast `explore` gives exactly the plain search's table (same end
+    hexes in the same order, same Pareto routes and paths) for every figure on the board, at
+    Movements 0-6, in positions of random games (hazard tiles on the board included)."""
+    state = new_state(SETTINGS[name], 3)
+    rng = Rng(3)
+    ply = 0
+    compared = 0
+    while not state.is_terminal():
+        seat = rng.choice(state.actors())
+        if ply % 5 == 0:
+            for u in state.board.units.values():
+                if u.alive and u.hex is not None:
+                    for steps in range(7):
+                        want = reference_explore(state, u, steps)
+                        got = explore(state, u, steps)
+                        assert list(got) == list(want), f"ply {ply}, {u.uid}, {steps}"
+                        assert got == want, f"ply {ply}, {u.uid}, {steps}"
+                        compared += 1
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+        ply += 1
+    assert compared > 100
+
+
+def test_issue23_route_search_equals_the_plain_search_among_many_hazards() -> None:
+    """R-MOV-4 / R-HAZ: with many small hazard tiles (Spike Traps of one to four hexes, often
+    overlapping, on a quarter of the floor, a Bloodshard column, some tiles already hit this
+    turn) the routes multiply by the sets of tiles entered; the fast search still gives the
+    plain search's exact table."""
+    state = new_state(SETTINGS["ffa_4"], 5)
+    rng = Rng(5)
+    for _ in range(40):  # into the match: figures placed
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    cells = sorted(state.cells)
+    compared = 0
+    for trial in range(12):
+        w = state.clone()
+        free = [h for h in cells if w.occupant(h) is None]
+        w.board.tiles = [Tile(f"t{trial}_{i}", "spike_traps", h,
+                              [h, *(n for n in neighbours(h) if n in state.cells and rng.randbelow(3) == 0)], None)
+                         for i, h in enumerate(free) if rng.randbelow(4) == 0]
+        w.board.tiles.append(Tile("col", "bloodshard_columns", free[trial], [free[trial]], None))
+        movers = [u for u in w.board.units.values() if u.alive and u.hex is not None]
+        w.board.hazard_hits = {(movers[0].uid, t.tid) for t in w.board.tiles[::4]}
+        for u in movers:
+            for steps in (3, 5, 6):
+                want = reference_explore(w, u, steps)
+                got = explore(w, u, steps)
+                assert list(got) == list(want), f"trial {trial}, {u.uid}, {steps}"
+                assert got == want, f"trial {trial}, {u.uid}, {steps}"
+                compared += sum(len(r) > 1 for r in want.values())
+    assert compared > 50  # hexes with more than one Pareto route were compared
 
 
 if __name__ == "__main__":

@@ -120,7 +120,12 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
         around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
     if not hazards:
         return _explore_plain(mover, max_steps, origin, occupied, stop, around)
-    best: dict[tuple[Hex, frozenset[str]], Route] = {(origin, _EMPTY): Route(0, _EMPTY, ())}
+    # A state whose tiles strictly include those of a state on the same hex reached in fewer
+    # steps is not expanded: it and everything after it is worse in both steps and tiles than
+    # what the better state leads to, so it can never be Pareto-best, and it is never the
+    # first to reach a state that is (the answer is the same table as the plain search).
+    best: dict[tuple[Hex, frozenset[str]], tuple[int, tuple[Hex, ...]]] = {(origin, _EMPTY): (0, ())}
+    at: dict[Hex, list[tuple[int, frozenset[str]]]] = {origin: [(0, _EMPTY)]}
     frontier: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = [(origin, _EMPTY, ())]
     for step in range(1, max_steps + 1):
         nxt: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = []
@@ -133,14 +138,22 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
                 key = (n, tiles)
                 if key in best:
                     continue
+                prior = at.get(n)
+                if prior is None:
+                    at[n] = [(step, tiles)]
+                elif tiles and any(s < step and t < tiles for s, t in prior):
+                    continue
+                else:
+                    prior.append((step, tiles))
                 p = (*path, n)
-                best[key] = Route(step, tiles, p)
+                best[key] = (step, p)
                 nxt.append((n, tiles, p))
         frontier = nxt
     out: dict[Hex, list[Route]] = {}
-    for (h, _), r in best.items():
+    for (h, tiles), (steps, path) in best.items():
         if h != origin and h in occupied and occupied[h].uid != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
+        r = Route(steps, tiles, path)
         routes = out.get(h)
         if routes is None:
             out[h] = [r]
