@@ -114,7 +114,7 @@ def summarise(records: list[Record], names: list[str]) -> None:
     table.add_column("win share", justify="right")
     table.add_column("mean score", justify="right")
     for i in range(n):
-        table.add_row(str(i), names[i], f"{wins[i] / games:.3f}", f"{score_sum[i] / games:.1f}")
+        table.add_row(str(i + 1), names[i], f"{wins[i] / games:.3f}", f"{score_sum[i] / games:.1f}")  # seats from 1
     console.print(table)
     if role_games:
         by_role = Table(title="by faction / side")
