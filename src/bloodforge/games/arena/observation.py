@@ -21,7 +21,10 @@ KIND_NAMES = {"champion": "Champion", "rival": "Rival", "boss": "Boss", "minion"
 ORDINAL = {1: "1st", 2: "2nd", 3: "3rd"}
 
 
-def observe(w: World, seat: int | None) -> dict[str, Any]:
+def observe(w: World, seat: int | None, words: bool = True) -> dict[str, Any]:
+    """What `seat` sees. `words=False` leaves out what is only worded for people (status board,
+    phase label, action labels, battle records: all derived from the rest), for the AI policy,
+    which reads the facts and would pay twice the time for the words."""
     b = w.board
     units = []
     for u in b.units.values():
@@ -53,10 +56,12 @@ def observe(w: World, seat: int | None) -> dict[str, Any]:
         "seat": seat,
         "board": board_view(w, seat),
         "log": w.events.tail_for(seat, 12),
-        "phase_label": phase_label(w),
-        "status": status(w, seat),
-        "battles": battles(w, seat),
     }
+    if not words:
+        return obs
+    obs["phase_label"] = phase_label(w)
+    obs["status"] = status(w, seat)
+    obs["battles"] = battles(w, seat)
     if obs["pending"] is not None:
         obs["pending"].update(pending_words(w))
     obs["labels"] = action_labels(w, seat)
