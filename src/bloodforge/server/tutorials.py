@@ -109,8 +109,10 @@ class TutorialError(ValueError):
     """A tutorial file that cannot be used (names the file and the reason)."""
 
 
+@lru_cache(maxsize=64)
 def game_folder(game_id: str) -> Path | None:
-    """The folder of a registered game's package (`games/<id>/`), found from its module."""
+    """The folder of a registered game's package (`games/<id>/`), found from its module
+    (cached: building a game to ask it reads its data files)."""
     info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
     if info is None:
         return None

@@ -12,7 +12,7 @@ import { api, clear, el } from "/static/common.js";
 const $ = (id) => document.getElementById(id);
 
 const coach = {
-  started: false, off: false, info: null, progress: null, version: -1, seq: 0,
+  started: false, off: false, info: null, progress: null, version: -1, seq: 0, shown: -1, shownSeq: 0,
   hidden: false, more: false, dismissed: false, ctx: null, observer: null, scheduled: false,
 };
 
@@ -31,8 +31,11 @@ export function tutorial(ctx) {
   draw();
 }
 
+// Responses may come back slower than the AI plays: the newest answer for the newest version
+// wins, and an older answer is still shown if nothing newer has arrived (never starved).
 async function refresh(ctx) {
   const seq = ++coach.seq;
+  const version = ctx.view.version;
   const q = ctx.seat === null ? "" : `?seat=${ctx.seat}`;
   let data;
   try {
@@ -41,7 +44,9 @@ async function refresh(ctx) {
     if (err.status === 404) { coach.off = true; clear(panel()).remove(); return; }
     return; // a network hiccup: the next change asks again
   }
-  if (seq !== coach.seq) return;
+  if (version < (coach.shown ?? -1) || (version === coach.shown && seq < coach.shownSeq)) return;
+  coach.shown = version;
+  coach.shownSeq = seq;
   coach.info = data;
   coach.progress = data.step === null ? null : { step: data.step, off: data.off_script, possible: data.possible };
   document.body.dataset.tutorialStep = data.step === null ? "" : String(data.step);
