@@ -567,7 +567,8 @@ function withCards(line) {
     for (const s of [...(ctx.staticInfo?.board?.seats || []), ...(ctx.table?.seats || [])]) if (s?.name) byName.set(String(s.name), null);
     for (const [id, c] of Object.entries(cards)) if (c?.name && String(c.name).length >= 3 && !byName.has(c.name)) byName.set(String(c.name), id);
     const names = [...byName.keys()].sort((a, b) => b.length - a.length).map((n) => n.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    cardWords = names.length ? { re: new RegExp(`\\b(${names.join("|")})\\b`, "g"), byName } : { re: null, byName };
+    // a card name followed by another capitalised word is part of a longer name ("Dragon Riders")
+    cardWords = names.length ? { re: new RegExp(`\\b(${names.join("|")})\\b(?! [A-Z])`, "g"), byName } : { re: null, byName };
   }
   if (!cardWords.re) return [line];
   const out = [];
