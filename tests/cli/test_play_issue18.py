@@ -80,3 +80,18 @@ def test_lab_results_folder_is_ignored_by_git() -> None:
     """`bloodforge lab ... --out lab-results/...` writes there; git must not offer it for commit."""
     done = subprocess.run(["git", "check-ignore", "-q", "lab-results/study.json"], cwd=ROOT, check=False)
     assert done.returncode == 0
+
+
+def test_map_shows_every_area_with_its_neighbours_not_only_occupied_ones() -> None:
+    """Issue 18: Bloodstones' `map` listed only occupied areas; planning needs the whole map."""
+    import bloodforge
+
+    board = bloodforge.load_game("bloodstones", players=2, seed=1).static_info()["board"]
+    result = runner.invoke(app, ["play", "bloodstones", "--players", "2", "--seed", "1", "--seat", "2=random"],
+                           input="map\nq\n")
+    text = flat(result.output)
+    assert f"The whole map ({len(board['areas'])} areas" in text
+    for area in board["areas"]:
+        assert f"{area['name']}:" in text, area["name"]
+    near = sorted({int(b) for a, b in board["links"] if a == "0"} | {int(a) for a, b in board["links"] if b == "0"})
+    assert f"0 (sea): {', '.join(map(str, near))}" in text

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import secrets
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -125,6 +125,32 @@ def _save(path: Path | None, state: State, names: list[str]) -> None:
     console.print(f"record written to {escape(str(path))} (replay it with `bloodforge replay {escape(str(path))}`)")
 
 
+def whole_map(static: dict[str, Any]) -> list[str]:
+    """Every area of an area map with its neighbours (the board's `links`), empty ones too: the
+    position's own text shows only where pieces are, and planning a move needs the whole map."""
+    board = static.get("board") or {}
+    if board.get("geometry") != "areas":
+        return []
+    areas = [a for a in board.get("areas") or [] if isinstance(a, dict) and "id" in a]
+    # neighbours by name without its parenthesised note ("12 (plains)" -> "12")
+    short = {str(a["id"]): str(a.get("name") or a["id"]).split(" (")[0] for a in areas}
+    neighbours: dict[str, set[str]] = {aid: set() for aid in short}
+    for pair in [*(board.get("links") or []), *(board.get("bridges") or [])]:
+        if len(pair) >= 2 and str(pair[0]) in neighbours and str(pair[1]) in neighbours:
+            neighbours[str(pair[0])].add(str(pair[1]))
+            neighbours[str(pair[1])].add(str(pair[0]))
+
+    def order(aid: str) -> tuple[int, int, str]:
+        return (0, int(aid), "") if aid.isdigit() else (1, 0, short[aid].lower())
+
+    lines = [f"The whole map ({len(areas)} areas; each with its neighbours):"]
+    for a in sorted(areas, key=lambda a: order(str(a["id"]))):
+        aid = str(a["id"])
+        near = ", ".join(short[n] for n in sorted(neighbours[aid], key=order)) or "none"
+        lines.append(f"  {a.get('name') or short[aid]}: {near}")
+    return lines
+
+
 def natural_key(action: Action) -> tuple[str, tuple[tuple[int, int, str], ...]]:
     """Numbers in numeric order (area 9 before area 10) for people reading the list."""
     return (action.kind, tuple((0, int(a), "") if a.isdigit() else (1, 0, a) for a in action.args))
@@ -151,8 +177,9 @@ def show_help(state: State, seat: int) -> None:
     for spec in state.game.grammar().values():
         if not spec.host:
             console.print(f"  {escape(spec.usage()):<28} {escape(spec.help)}")
-    console.print("  [bold]map[/bold]    show the board again   [bold]list[/bold]   the legal actions   "
-                  "[bold]log[/bold]    the whole log   [bold]q[/bold]      quit")
+    console.print("  [bold]map[/bold]    the board again (area maps: every area with its neighbours)")
+    console.print("  [bold]list[/bold]   the legal actions   [bold]log[/bold]    the whole log   "
+                  "[bold]q[/bold]      quit")
     console.print(f"You are {escape(seat_name(state, seat))}; phase: {escape(state.phase_name())}.")
 
 
@@ -175,6 +202,8 @@ def ask_human(state: State, seat: int) -> Action | None:
             continue
         if raw in {"map", "board"}:
             console.print(escape(state.game.render_text(state.observation(seat))))
+            for line in whole_map(state.game.static_info()):
+                console.print(escape(line), highlight=False)
             continue
         if raw in {"list", "ls"}:
             show_choices(legal)
