@@ -158,6 +158,19 @@ def test_card_descriptions_on_focus_hover_and_in_the_cards_list(
     expect(dialog).to_be_hidden()
 
 
+def test_a_tap_shows_the_card_on_a_touch_screen(browser: Browser, server: ServerThread, contract: None) -> None:
+    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    try:
+        made = walk_table(server)
+        open_link(page, server, made["links"][0]["url"])
+        page.locator('g.piece[data-unit="w1"]').tap()
+        expect(page.locator("#card-tip")).to_be_visible()
+        expect(page.locator("#card-tip")).to_contain_text("South Walker")
+    finally:
+        context.close()
+
+
 # -- contract 3: battles -----------------------------------------------------------------------
 def test_a_new_battle_opens_a_dialog_that_stays_and_reopens_from_the_log(
     page: Page, server: ServerThread, shots: Path, contract: None

@@ -120,6 +120,7 @@ export function cardIn(text, cards) {
 export function installCardTips(tip, getCards) {
   let current = null;
   let hideTimer = null;
+  let pinnedUntil = 0; // a tapped card stays a while, whatever the redraws do
   const show = (target) => {
     const id = target?.dataset?.card ?? target?.getAttribute?.("data-card");
     const node = cardNode(getCards()?.[id], id);
@@ -136,7 +137,8 @@ export function installCardTips(tip, getCards) {
     tip.style.left = `${left}px`;
     tip.style.top = `${below ? box.bottom + 6 : Math.max(8, box.top - tip.offsetHeight - 6)}px`;
   };
-  const hide = (target) => {
+  const hide = (target, force = false) => {
+    if (!force && Date.now() < pinnedUntil) return;
     if (target && target !== current) return;
     current = null;
     tip.hidden = true;
@@ -155,10 +157,11 @@ export function installCardTips(tip, getCards) {
     const t = find(ev);
     if (!t) return;
     show(t);
+    pinnedUntil = Date.now() + 4000;
     clearTimeout(hideTimer);
-    hideTimer = setTimeout(() => hide(t), 4000);
+    hideTimer = setTimeout(() => hide(null, true), 4000);
   });
-  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") hide(); });
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape") { pinnedUntil = 0; hide(null, true); } });
   return { show, hide };
 }
 

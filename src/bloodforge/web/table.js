@@ -397,7 +397,7 @@ function phaseSpan(v, head = false) {
 
 function gameOverText(v) {
   const winners = v.summary?.winners ?? v.result?.winners ?? [];
-  if (!winners.length) return "No winner.";
+  if (!winners.length) return "No player won.";
   return `${winners.map(seatName).join(" and ")} won.`;
 }
 
@@ -588,7 +588,7 @@ function renderBanner() {
   if (!v.terminal || !v.result) { if (!replayMode) $("banner").hidden = true; return; }
   const winners = v.result.winners.map(seatName);
   const scores = v.result.scores.map((s, i) => `${seatName(i)} ${s}`).join(" · ");
-  showBanner(`Game over — ${winners.length ? `${winners.join(" and ")} won` : "no winner"}. Scores: ${scores}`, "over");
+  showBanner(`Game over — ${winners.length ? `${winners.join(" and ")} won` : "no player won"}. Scores: ${scores}`, "over");
 }
 
 function showBanner(text, kind) {
@@ -745,7 +745,7 @@ function renderSummary() {
 function openSummary(v) {
   const s = v.summary;
   const winners = s.winners ?? [];
-  const heading = winners.length ? `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "No winner";
+  const heading = winners.length ? `${winners.map(seatName).join(" and ")} ${winners.length > 1 ? "win" : "wins"}!` : "Game over: no player won";
   const mineWon = seat !== null && winners.includes(seat);
   const scores = el("table", { class: "summary-scores" },
     el("thead", {}, el("tr", {}, el("th", { text: "Player" }), el("th", { text: "Plays" }), el("th", { text: humanize(s.scores?.[0]?.label ?? "Score") }))),
