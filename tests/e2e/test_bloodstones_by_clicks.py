@@ -138,7 +138,8 @@ def test_defect3_the_casualty_choice_fits_1280x800_and_the_map_picks_the_unit(
 def test_a_stack_moves_with_one_take_all_click(browser: Browser, server: ServerThread, shots: Path) -> None:
     scenario = yaml.safe_load(SCENARIO.read_text())
     # the rulebook's position without the Horse Lords in area 27: the Dragon Riders' stack may move
-    scenario["position"]["units"] = [u for u in scenario["position"]["units"] if not (u["area"] == 27 and u["seat"] == 1)]
+    units = scenario["position"]["units"]
+    scenario["position"]["units"] = [u for u in units if not (u["area"] == 27 and u["seat"] == 1)]
     created = create(server, scenario=scenario,
                      seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
     errors: list[str] = []
