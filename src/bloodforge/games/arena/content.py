@@ -392,31 +392,61 @@ class Content(_Strict):
         return self
 
     def champion(self, cid: str) -> Champion:
-        return next(c for c in self.champions if c.id == cid)
+        found = _index(self).champions.get(cid)
+        if found is None:
+            raise StopIteration(cid)  # as the plain search over the list did
+        return found
 
     def boss(self, bid: str) -> Boss:
-        return next(b for b in self.bosses if b.id == bid)
+        found = _index(self).bosses.get(bid)
+        if found is None:
+            raise StopIteration(bid)
+        return found
 
     def environmental(self, eid: str) -> Environmental:
-        return next(e for e in self.environmentals if e.id == eid)
+        found = _index(self).environmentals.get(eid)
+        if found is None:
+            raise StopIteration(eid)
+        return found
 
     def special_die(self, did: str) -> SpecialDie:
-        for c in self.champions:
-            for d in c.dice:
-                if d.id == did:
-                    return d
-        for b in self.bosses:
-            for d in b.dice:
-                if d.id == did:
-                    return d
-        raise KeyError(did)
+        return _index(self).dice[did]
 
     def minion(self, mid: str) -> MinionDef:
-        every = [m for c in self.champions for m in c.minions] + [m for b in self.bosses for m in b.minions]
-        for m in every:
-            if m.id == mid:
-                return m
-        raise KeyError(mid)
+        return _index(self).minions[mid]
+
+
+class _Index:
+    """Content looked up by id (the rules ask thousands of times a game; issue 23). The first
+    of equal ids wins, as the searches over the lists it replaces did."""
+
+    def __init__(self, c: Content) -> None:
+        self.champions: dict[str, Champion] = {}
+        self.bosses: dict[str, Boss] = {}
+        self.environmentals: dict[str, Environmental] = {}
+        self.dice: dict[str, SpecialDie] = {}
+        self.minions: dict[str, MinionDef] = {}
+        for ch in c.champions:
+            self.champions.setdefault(ch.id, ch)
+        for b in c.bosses:
+            self.bosses.setdefault(b.id, b)
+        for e in c.environmentals:
+            self.environmentals.setdefault(e.id, e)
+        for d in [*(d for ch in c.champions for d in ch.dice), *(d for b in c.bosses for d in b.dice)]:
+            self.dice.setdefault(d.id, d)
+        for m in [*(m for ch in c.champions for m in ch.minions), *(m for b in c.bosses for m in b.minions)]:
+            self.minions.setdefault(m.id, m)
+
+
+# content id -> (the content, kept alive so its id is never reused, and its index)
+_INDEXES: dict[int, tuple[Content, _Index]] = {}
+
+
+def _index(c: Content) -> _Index:
+    entry = _INDEXES.get(id(c))
+    if entry is None or entry[0] is not c:
+        entry = _INDEXES[id(c)] = (c, _Index(c))
+    return entry[1]
 
 
 FILES = ("champions", "bosses", "skirmish", "environmentals", "env_cards", "arena", "rules")

@@ -173,9 +173,12 @@ def drain(w: World) -> None:
 
 
 def purge(w: World) -> None:
+    """Drop dice marked for removal (a plain loop: this runs after every action)."""
     for u in w.board.units.values():
-        if any(d.kind == GONE for d in u.pool):
-            u.pool = [d for d in u.pool if d.kind != GONE]
+        for d in u.pool:
+            if d.kind == GONE:
+                u.pool = [d for d in u.pool if d.kind != GONE]
+                break
 
 
 def amount_of(w: World, e: Effect, item: QItem) -> int:

@@ -9,15 +9,17 @@ and unsafe shortest paths from the same table.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .hexes import Hex, distance, neighbours
 from .model import Unit
 from .world import World
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
+    """One way to an end hex. A named tuple, not a frozen dataclass: searches build thousands
+    a game and a tuple is several times cheaper to make (issue 23)."""
+
     steps: int
     tiles: frozenset[str]  # hazard tiles entered on the way (the destination included)
     path: tuple[Hex, ...]  # hexes entered, in order
@@ -115,45 +117,66 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
         if other.uid != mover.uid and not flying and not w.allies(mover, other):
             stop.add(h)
     around = _neighbour_table(w.cells)
-    hazards = {h: frozenset(tids) for h, tids in hazard_tiles_at(w, mover).items()}
+    harmful = hazard_tiles_at(w, mover)
     if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
         around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
-    if not hazards:
-        return _explore_plain(mover, max_steps, origin, occupied, stop, around)
+    seen = _plain_search(max_steps, origin, stop, around)
+    if harmful.keys().isdisjoint(seen):  # no hazard within reach: every route enters no tile
+        uid = mover.uid
+        return {h: [r] for h, r in seen.items()
+                if h == origin or (o := occupied.get(h)) is None or o.uid == uid}
+    # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
+    bits: dict[str, int] = {}
+    hazards: dict[Hex, int] = {}
+    for h, tids in harmful.items():
+        mask = 0
+        for tid in tids:
+            mask |= bits.setdefault(tid, 1 << len(bits))
+        hazards[h] = mask
     # A state whose tiles strictly include those of a state on the same hex reached in fewer
     # steps is not expanded: it and everything after it is worse in both steps and tiles than
     # what the better state leads to, so it can never be Pareto-best, and it is never the
     # first to reach a state that is (the answer is the same table as the plain search).
-    best: dict[tuple[Hex, frozenset[str]], tuple[int, tuple[Hex, ...]]] = {(origin, _EMPTY): (0, ())}
-    at: dict[Hex, list[tuple[int, frozenset[str]]]] = {origin: [(0, _EMPTY)]}
-    frontier: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = [(origin, _EMPTY, ())]
+    best: dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]] = {(origin, 0): (0, ())}
+    at: dict[Hex, list[tuple[int, int]]] = {origin: [(0, 0)]}
+    frontier: list[tuple[Hex, int, tuple[Hex, ...]]] = [(origin, 0, ())]
     for step in range(1, max_steps + 1):
-        nxt: list[tuple[Hex, frozenset[str], tuple[Hex, ...]]] = []
+        nxt: list[tuple[Hex, int, tuple[Hex, ...]]] = []
         for here, got, path in frontier:
             for n in around[here]:
                 if n in stop:
                     continue
-                hz = hazards.get(n)
-                tiles = got | hz if hz is not None else got
+                tiles = got | hazards.get(n, 0)
                 key = (n, tiles)
                 if key in best:
                     continue
                 prior = at.get(n)
                 if prior is None:
                     at[n] = [(step, tiles)]
-                elif tiles and any(s < step and t < tiles for s, t in prior):
-                    continue
                 else:
+                    if tiles:
+                        dominated = False
+                        for s_, t_ in prior:
+                            if s_ < step and t_ | tiles == tiles and t_ != tiles:
+                                dominated = True
+                                break
+                        if dominated:
+                            continue
                     prior.append((step, tiles))
                 p = (*path, n)
                 best[key] = (step, p)
                 nxt.append((n, tiles, p))
         frontier = nxt
+    names = sorted(bits, key=bits.__getitem__)
+    sets: dict[int, frozenset[str]] = {0: _EMPTY}
     out: dict[Hex, list[Route]] = {}
-    for (h, tiles), (steps, path) in best.items():
+    for (h, mask), (steps, path) in best.items():
         if h != origin and h in occupied and occupied[h].uid != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
-        r = Route(steps, tiles, path)
+        entered = sets.get(mask)
+        if entered is None:
+            entered = sets[mask] = frozenset(t for i, t in enumerate(names) if mask >> i & 1)
+        r = Route(steps, entered, path)
         routes = out.get(h)
         if routes is None:
             out[h] = [r]
@@ -171,10 +194,11 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     return out
 
 
-def _explore_plain(mover: Unit, max_steps: int, origin: Hex, occupied: dict[Hex, Unit], stop: set[Hex],
-                   around: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, list[Route]]:
-    """`_explore` when no hazard can harm the mover: every route enters no tile, so each hex
-    keeps the first (shortest) path found, and breadth first over hexes gives the same table."""
+def _plain_search(max_steps: int, origin: Hex, stop: set[Hex],
+                  around: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, Route]:
+    """Breadth first over hexes, the first (shortest) path kept per hex: `_explore`'s answer
+    when no hex within reach holds a hazard for the mover (no route can enter a tile, so
+    the states are the hexes, met in the same order)."""
     seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
     frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
     for step in range(1, max_steps + 1):
@@ -187,9 +211,7 @@ def _explore_plain(mover: Unit, max_steps: int, origin: Hex, occupied: dict[Hex,
                 seen[n] = Route(step, _EMPTY, p)
                 nxt.append((n, p))
         frontier = nxt
-    uid = mover.uid
-    return {h: [r] for h, r in seen.items()
-            if h == origin or (o := occupied.get(h)) is None or o.uid == uid}
+    return seen
 
 
 def safest(routes: list[Route]) -> Route:
