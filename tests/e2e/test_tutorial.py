@@ -151,3 +151,26 @@ def test_learn_to_play_on_a_phone_shows_the_step_on_the_first_screen(browser: Br
     expect(coach).to_have_attribute("data-step", "1", timeout=15_000)
     page.screenshot(path=str(SCREENSHOTS / "tutorial-witch-step2-390.png"))
     assert not errors, errors
+
+
+def test_learn_to_play_says_when_the_player_leaves_the_guide(browser: Browser, server: ServerThread) -> None:
+    """Another move than the step's is named; when the step can no longer be played, the coach
+    says the guide ends there and the game goes on."""
+    page, errors = _new_page(browser, 1280, 800)
+    _open_tutorial(page, server, "witch")
+    coach = page.locator("#coach")
+    expect(page.locator(".tutorial-highlight").first).to_be_attached(timeout=10_000)
+    page.locator('#actions [data-action="move archer c1"]').click()
+    expect(coach).to_contain_text("You played", timeout=15_000)
+    expect(coach).to_contain_text("instead")
+    assert coach.get_attribute("data-step") == "0"
+    assert page.locator('#board .tutorial-highlight[data-unit="swordsman"]').count() == 1
+    assert not DEVELOPER_TEXT.search(coach.inner_text())
+    # the Swordsman moves elsewhere: the step (move him to d5) is impossible now
+    page.locator('#actions [data-action="move swordsman c5"]').click()
+    expect(coach).to_contain_text("no longer possible", timeout=15_000)
+    assert page.locator(".tutorial-highlight").count() == 0
+    page.screenshot(path=str(SCREENSHOTS / "tutorial-witch-off-guide-1280.png"))
+    page.locator(".coach-close").click()
+    expect(coach).to_be_hidden()
+    assert not errors, errors
