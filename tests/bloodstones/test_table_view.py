@@ -133,3 +133,11 @@ def test_casualty_step_shows_the_losers_units_one_piece_per_kind_each_clickable_
     stack = [p for p in st.observation(1)["board"]["pieces"] if p["at"] == "27" and p["owner"] == 1]
     assert len(stack) == 1
     assert "id" not in stack[0]
+
+
+def test_terminal_view_names_players_by_their_factions_not_seat_codes() -> None:
+    """LOW (issue 18): `bloodforge play bloodstones` showed "P0/P1"."""
+    st = _example()
+    text = st.game.render_text(st.observation(0))
+    assert not re.search(r"\bP\d\b", text)
+    assert "Dragon Riders [cavalry, leader, 2 lizardmen]; Horse Lords [shields, swords]" in text

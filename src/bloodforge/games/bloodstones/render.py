@@ -7,12 +7,6 @@ from typing import Any
 
 from .ruleset import Ruleset
 
-SHORT = {
-    "dragon_riders": "DR", "horse_lords": "HL", "hill_folk": "HF", "necromancers": "NE",
-    "corsairs": "CO", "chaos_horde": "CH",
-}
-
-
 def _units(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {u}" if n > 1 else u for u, n in sorted(counts.items()))
 
@@ -20,21 +14,23 @@ def _units(counts: Mapping[str, int]) -> str:
 def render(ruleset: Ruleset, obs: Mapping[str, Any]) -> str:
     board = ruleset.board
     players = obs["players"]
-    tag = {p["seat"]: f"P{p['seat']}:{SHORT.get(p['faction'] or '', p['faction'] or '?')}" for p in players}
+    # players by their faction's name (or "Player 2" before factions are chosen), never "P1"
+    tag = {p["seat"]: p["faction_name"] or f"Player {p['seat'] + 1}" for p in players}
+    width = max(len(t) for t in tag.values())
     lines = [
         f"== Bloodstones on {obs['map']} == phase {obs['phase']}  active {tag.get(obs['active'], '-')}"
         f"  to act {tag.get(obs['current_player'], '-')}  turns {obs['turns_taken']}",
-        "seat faction          VP  regroups  hand  bag  villages(map/left)  captured  discard",
+        f"{'player':<{width}}  VP  regroups  hand  bag  villages(map/left)  captured  discard",
     ]
     for p in players:
         lines.append(
-            f"{tag[p['seat']]:<8} {(p['faction_name'] or '-'):<14} {p['vp']:>3}  "
+            f"{tag[p['seat']]:<{width}} {p['vp']:>3}  "
             f"{p['regroups']}/{obs['regroup_target']:<7} {p['hand_count']:>4}  {p['bag_count']:>3}  "
             f"{p['villages_on_map']:>8}/{p['village_supply']:<10} {p['captured_villages']}v {p['captured_citadels']}c"
             f"   {sum(p['discard'].values())}"
             + ("  ELIMINATED" if p["eliminated"] else "")
         )
-    lines.append("-- map (areas with pieces) --")
+    lines.append("-- map: areas with pieces (type map for every area and its neighbours) --")
     for area in obs["areas"]:
         a = area["id"]
         parts = [f"{tag[int(s)]} [{_units(c)}]" for s, c in area["units"].items()]
