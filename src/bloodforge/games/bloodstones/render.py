@@ -7,6 +7,7 @@ from typing import Any
 
 from .ruleset import Ruleset
 
+
 def _units(counts: Mapping[str, int]) -> str:
     return ", ".join(f"{n} {u}" if n > 1 else u for u, n in sorted(counts.items()))
 
