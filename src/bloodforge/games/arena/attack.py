@@ -90,9 +90,17 @@ def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
     r = range_of(w, u, atk)
     hexes = origins(w, u, atk)
     out = []
-    for e in w.living():
-        if w.enemies(u, e) and w.damageable(e) and e.hex is not None and any(distance(h, e.hex) <= r for h in hexes):
-            out.append(e)
+    side = u.side
+    for e in w.board.units.values():  # living enemies with HP (inlined: legal actions ask often)
+        at = e.hex
+        if at is None or not e.alive or e.side == side or e.hp is None:
+            continue
+        q, s = at
+        for h in hexes:
+            dq, dr = h[0] - q, h[1] - s
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= r:
+                out.append(e)
+                break
     return out
 
 

@@ -10,7 +10,7 @@ from .content import Attack
 from .dice import energy_dice_ready, gain_energy
 from .effects import check_end, drain, walk
 from .environment import resume as resume_environment
-from .hexes import hex_id, parse_hex
+from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import BE, Unit
 from .movement import explore, safest
@@ -33,7 +33,7 @@ def legal(w: World, seat: int) -> list[Action]:
     out: list[Action] = [Action("energy", (str(i),)) for i in energy_dice_ready(u)]
     if not u.moved:
         routes = explore(w, u, attack.movement_of(w, u))
-        out += [Action("move", (hex_id(h),)) for h in sorted(routes) if h != u.hex]
+        out += [_move_action(h) for h in sorted(routes) if h != u.hex]
     if not u.attacked:
         out += [Action("attack", (a.id,)) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
@@ -56,9 +56,31 @@ def legal(w: World, seat: int) -> list[Action]:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
                 routes = explore(w, m, spec.movement)
-                out += [Action("minion", (m.uid, hex_id(h))) for h in sorted(routes) if h != m.hex]
+                out += [_minion_action(m.uid, h) for h in sorted(routes) if h != m.hex]
     out.append(Action("end"))
     return out
+
+
+_MOVES: dict[Hex, Action] = {}
+_MINION_MOVES: dict[tuple[str, Hex], Action] = {}
+
+
+def _move_action(h: Hex) -> Action:
+    """`move <hex>`, made once per hex (actions are immutable; legal actions list dozens of
+    moves at every step of a turn)."""
+    a = _MOVES.get(h)
+    if a is None:
+        a = _MOVES[h] = Action("move", (hex_id(h),))
+    return a
+
+
+def _minion_action(uid: str, h: Hex) -> Action:
+    a = _MINION_MOVES.get((uid, h))
+    if a is None:
+        if len(_MINION_MOVES) > 65536:
+            _MINION_MOVES.clear()
+        a = _MINION_MOVES[(uid, h)] = Action("minion", (uid, hex_id(h)))
+    return a
 
 
 def target_actions(w: World, u: Unit) -> list[Action]:
