@@ -40,6 +40,9 @@ def serve_command(
     forwarded_allow_ips: Annotated[str | None, typer.Option(
         help="proxies (addresses or networks, comma-separated) whose X-Forwarded-For names the client; "
         "default none: the connection's own address is the client")] = None,
+    lab: Annotated[bool, typer.Option(
+        help="enable the designer's workbench at /lab (asks for the operator token printed at start, "
+        "or $BLOODFORGE_LAB_TOKEN)")] = False,
 ) -> None:
     # The server (and SQLAlchemy) load only for `serve`, keeping the other commands quick.
     from bloodforge.server.runner import serve
@@ -49,7 +52,7 @@ def serve_command(
     check_port(host, port)
     check_database(db)
     serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget,
-          forwarded_allow_ips=forwarded_allow_ips)
+          forwarded_allow_ips=forwarded_allow_ips, lab=lab)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -29,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 import bloodforge
 from bloodforge.core import BloodforgeError, format_validation_error
 
+from .content import content_source, validate_content, write_content
 from .datafiles import write_variant
 from .jobs import AgentSpec, GameResult, Job
 from .runner import OnResult, run_jobs
@@ -79,6 +80,9 @@ class Variant(BaseModel):
     name: str
     params: dict[str, Any] = Field(default_factory=dict)
     files: dict[str, FileEdit] = Field(default_factory=dict, description="file parameter -> edited copy")
+    content: dict[str, Any] | None = Field(
+        None, description="the game's whole content inline (data file name -> JSON), as the workbench edits it; "
+        "written to the run's own folder and passed as the game's file parameters")
 
 
 class Experiment(BaseModel):
@@ -150,6 +154,12 @@ def matchup_jobs(exp: Experiment, a: int, b: int, specs: Sequence[AgentSpec]) ->
 
 def variant_params(exp: Experiment, variant: Variant, work_dir: Path) -> dict[str, Any]:
     params = {**exp.params, **variant.params}
+    if variant.content is not None:
+        try:
+            params.update(write_content(exp.game, validate_content(content_source(exp.game), variant.content),
+                                        work_dir / "variants"))
+        except (KeyError, ValueError) as err:
+            raise ExperimentError(f"variant {variant.name!r}, content: {err}") from None
     for name, edit in variant.files.items():
         try:
             params[name] = str(write_variant(Path(edit.base), edit.set, work_dir / "variants"))

@@ -33,6 +33,7 @@ from .replay import ReplayCache
 from .store import Store
 from .tables import TableManager
 from .tutorials import router as tutorial_router
+from .workbench import install_workbench
 from .ws import Hub
 
 log = logging.getLogger("bloodforge.server")
@@ -104,6 +105,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(ConnectionCap, per_client=settings.max_connections_per_client)  # outermost
     app.include_router(router)
     app.include_router(tutorial_router)
+    install_workbench(app, settings)  # only with `serve --lab`
     _errors(app)
     _pages(app)
 

@@ -64,3 +64,10 @@ class Settings:
     #: process that held them may have died).
     sweep_interval: float = 5.0
     stall_seconds: float = 25.0  # + the sweep's 5 s: taken up within 30 s
+    #: The designer's workbench (`serve --lab`): off by default, every /lab route is then a 404.
+    lab: bool = False
+    #: The operator token every /api/lab call needs; None: $BLOODFORGE_LAB_TOKEN, else a new one printed at start.
+    lab_token: str | None = None
+    #: Lab worker processes per experiment, and experiments one operator may run at once.
+    lab_workers: int = 2
+    lab_jobs_per_operator: int = 2

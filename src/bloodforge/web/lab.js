@@ -1,0 +1,343 @@
+// The designer's workbench (/lab): a game's content as forms generated from the JSON Schema of
+// its data files, saved as named variants (the server validates with the engine's own models
+// and answers 422 with field paths, shown beside the fields), A/B experiments with live
+// progress and the result in words. On the lobby page this file only shows the link to /lab
+// when the server has the workbench on.
+import { el, clear, humanize, wsUrl } from "/static/common.js";
+
+const TOKEN_KEY = "bloodforge.labToken";
+const state = { token: sessionStorage.getItem(TOKEN_KEY) || "", game: "", base: null, schemas: {}, content: null,
+  variant: null, experiment: null, ws: null };
+
+async function call(method, path, body) {
+  const headers = { "Accept": "application/json", "Authorization": `Bearer ${state.token}` };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch { data = null; }
+  if (!res.ok) {
+    const err = new Error((data && data.error && data.error.message) || `The server refused (${res.status})`);
+    err.status = res.status;
+    err.errors = (data && data.error && data.error.details && data.error.details.errors) || [];
+    throw err;
+  }
+  return data;
+}
+
+// -- JSON Schema -> form -------------------------------------------------------------------------
+function resolve(schema, defs) {
+  let s = schema || {};
+  for (let i = 0; i < 10 && s.$ref; i++) s = defs[s.$ref.split("/").pop()] || {};
+  if (s.anyOf) {
+    const real = s.anyOf.filter((x) => x.type !== "null");
+    if (real.length === 1) return { ...resolve(real[0], defs), description: s.description || real[0].description };
+  }
+  return s;
+}
+
+function branchFor(schema, value, defs) {
+  // A tagged union (oneOf/anyOf of objects): the branch whose constant tag the value carries.
+  const options = schema.oneOf || schema.anyOf;
+  if (!options || !value || typeof value !== "object") return null;
+  for (const opt of options) {
+    const r = resolve(opt, defs);
+    const props = r.properties || {};
+    const ok = Object.entries(props).some(([k, p]) => p.const !== undefined && value[k] === p.const);
+    if (ok) return r;
+  }
+  return null;
+}
+
+function label(key) { return humanize(String(key).replace(/^\d+$/, (n) => `#${Number(n) + 1}`)); }
+
+function itemLabel(key, value) {
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const name = value.name || value.title || value.id;
+    if (name) return `${label(key)}: ${humanize(name)}`;
+  }
+  return label(key);
+}
+
+function setAt(path, value) {
+  let node = state.content;
+  for (let i = 0; i < path.length - 1; i++) node = node[path[i]];
+  node[path[path.length - 1]] = value;
+}
+
+function parseValue(text, kind) {
+  const t = text.trim();
+  if ((kind === "integer" || kind === "number") && /^-?\d+(\.\d+)?$/.test(t)) return Number(t);
+  if (kind === "integer" || kind === "number") return t; // the server names what is wrong
+  return text;
+}
+
+function field(path, key, value, schema, defs) {
+  const s = resolve(schema, defs);
+  const dataPath = path.join(".");
+  const tip = s.description || "";
+  if (value && typeof value === "object") {
+    const isList = Array.isArray(value);
+    const sub = branchFor(s, value, defs) || s;
+    const box = el("details", { "data-path": dataPath, open: path.length <= 1 ? true : null },
+      el("summary", { text: isList ? `${label(key)} (${value.length})` : itemLabel(key, value), title: tip }));
+    if (isList) {
+      const itemSchema = sub.items || (sub.prefixItems ? null : {});
+      value.forEach((v, i) => {
+        const is = itemSchema || (sub.prefixItems && sub.prefixItems[i]) || {};
+        box.append(field([...path, i], i, v, is, defs));
+      });
+    } else {
+      const props = sub.properties || {};
+      for (const [k, v] of Object.entries(value)) box.append(field([...path, k], k, v, props[k] || {}, defs));
+    }
+    return box;
+  }
+  const kind = s.type || (typeof value === "number" ? "number" : typeof value === "boolean" ? "boolean" : "string");
+  const row = el("label", { class: "lab-field", "data-path": dataPath, title: tip },
+    el("span", { class: "lab-label", text: label(key) }));
+  let input;
+  if (kind === "boolean" || typeof value === "boolean") {
+    input = el("input", { type: "checkbox", "data-path": dataPath });
+    input.checked = Boolean(value);
+    input.addEventListener("change", () => setAt(path, input.checked));
+  } else if (s.enum) {
+    input = el("select", { "data-path": dataPath }, s.enum.map((o) => el("option", { value: o, text: humanize(o) })));
+    input.value = value;
+    input.addEventListener("change", () => setAt(path, input.value));
+  } else {
+    input = el("input", { type: "text", "data-path": dataPath, inputmode: kind === "string" ? null : "decimal" });
+    input.value = value === null || value === undefined ? "" : String(value);
+    input.addEventListener("input", () => setAt(path, input.value === "" && value === null ? null
+      : parseValue(input.value, kind)));
+  }
+  row.append(input, el("span", { class: "lab-field-error" }));
+  return row;
+}
+
+function renderForm() {
+  const root = clear(document.getElementById("lab-form"));
+  for (const [name, value] of Object.entries(state.content)) {
+    const schema = state.schemas[name] || {};
+    root.append(field([name], name, value, schema, schema.$defs || {}));
+  }
+}
+
+function showErrors(errors, message) {
+  document.querySelectorAll(".lab-field.invalid").forEach((n) => n.classList.remove("invalid"));
+  document.querySelectorAll(".lab-field-error").forEach((n) => { n.textContent = ""; });
+  const box = clear(document.getElementById("lab-errors"));
+  if (!errors.length && !message) return;
+  const unplaced = [];
+  for (const e of errors) {
+    // pydantic adds a union's tag to the path; drop steps until a field matches
+    let parts = String(e.path || "").split(".");
+    let target = null;
+    while (parts.length && !target) {
+      target = document.querySelector(`.lab-field[data-path="${CSS.escape(parts.join("."))}"]`);
+      if (!target) parts = parts.filter((_, i) => i !== parts.length - 2 || parts.length < 2).slice(0, -1);
+    }
+    if (target) {
+      target.classList.add("invalid");
+      target.querySelector(".lab-field-error").textContent = e.message;
+      for (let d = target.parentElement; d; d = d.parentElement) if (d.tagName === "DETAILS") d.open = true;
+    } else unplaced.push(e);
+  }
+  const n = errors.length;
+  box.append(el("p", { text: n ? `Not saved: ${n} value${n === 1 ? " is" : "s are"} not valid.` : `Not saved: ${message}` }));
+  for (const e of unplaced) box.append(el("p", { text: `${e.path ? `${e.path.replace(/_/g, " ")}: ` : ""}${e.message}` }));
+  const first = document.querySelector(".lab-field.invalid input, .lab-field.invalid select");
+  if (first) first.focus();
+}
+
+// -- content and variants ----------------------------------------------------------------------
+async function loadGame(game) {
+  state.game = game;
+  const data = await call("GET", `/api/lab/games/${encodeURIComponent(game)}/content`);
+  state.base = data.files;
+  state.schemas = data.schemas;
+  state.content = structuredClone(data.files);
+  renderForm();
+  showErrors([], "");
+  const start = document.getElementById("lab-start");
+  clear(start).append(el("option", { value: "", text: "the published content" }));
+  const list = await call("GET", `/api/lab/variants?game=${encodeURIComponent(game)}`);
+  for (const v of list.variants) start.append(el("option", { value: v.id, text: `${v.name} (version ${v.version})` }));
+}
+
+async function startFrom(id) {
+  if (!id) { state.content = structuredClone(state.base); renderForm(); return; }
+  const v = await call("GET", `/api/lab/variants/${id}`);
+  state.content = structuredClone(v.content);
+  document.getElementById("variant-name").value = v.name;
+  renderForm();
+}
+
+function describeChange(c) {
+  const show = (x) => (x === null || x === undefined ? "nothing" : typeof x === "object" ? "(a list or group)" : String(x));
+  return `${c.path.replace(/_/g, " ")}: ${show(c.old)} → ${show(c.new)}`;
+}
+
+async function save(ev) {
+  ev.preventDefault();
+  const name = document.getElementById("variant-name").value.trim();
+  try {
+    const start = document.getElementById("lab-start").value;
+    const body = { game: state.game, name, content: state.content };
+    if (start) body.parent = Number(start);
+    const saved = await call("POST", "/api/lab/variants", body);
+    showErrors([], "");
+    const full = await call("GET", `/api/lab/variants/${saved.id}`);
+    state.variant = full;
+    const info = clear(document.getElementById("variant-info"));
+    info.append(el("p", { class: "lab-saved", role: "status", text: `Saved “${full.name}”, version ${full.version}.` }));
+    info.append(el("h3", { text: "Changed from the published content" }),
+      el("ul", { class: "lab-diff" }, full.diff_base.length ? full.diff_base.map((c) => el("li", { text: describeChange(c) }))
+        : [el("li", { text: "no change" })]));
+    if (full.diff_parent) {
+      info.append(el("h3", { text: "Changed from the version it was edited from" }),
+        el("ul", { class: "lab-diff" }, full.diff_parent.map((c) => el("li", { text: describeChange(c) }))));
+    }
+    const names = Object.keys(full.content);
+    info.append(el("p", {}, ...names.map((f) => el("button", { type: "button", class: "lab-download",
+      onclick: () => download(`/api/lab/variants/${full.id}/files/${encodeURIComponent(f)}`, `${f}.json`),
+      text: `Download ${humanize(f)} data file` }))));
+    document.getElementById("experiment").hidden = false;
+  } catch (err) {
+    showErrors(err.errors || [], err.message);
+  }
+}
+
+async function download(path, filename) {
+  const res = await fetch(path, { headers: { "Authorization": `Bearer ${state.token}` } });
+  const blob = await res.blob();
+  const a = el("a", { href: URL.createObjectURL(blob), download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
+// -- experiments -------------------------------------------------------------------------------
+async function runAb(ev) {
+  ev.preventDefault();
+  if (!state.variant) return;
+  const status = document.getElementById("ab-status");
+  clear(document.getElementById("ab-result"));
+  const agents = document.getElementById("ab-agents").value.split(",").map((a) => a.trim()).filter(Boolean);
+  try {
+    const exp = await call("POST", "/api/lab/experiments", { kind: "ab", game: state.game, variant: state.variant.id,
+      agents, games: Number(document.getElementById("ab-games").value), seed: Number(document.getElementById("ab-seed").value) });
+    state.experiment = exp.id;
+    status.textContent = "Starting…";
+    document.getElementById("ab-cancel").hidden = false;
+    watch(exp.id);
+  } catch (err) {
+    status.textContent = err.message;
+  }
+}
+
+function watch(id) {
+  const progress = document.getElementById("ab-progress");
+  progress.hidden = false;
+  const ws = new WebSocket(wsUrl(`/ws/lab/experiments/${encodeURIComponent(id)}`));
+  state.ws = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ token: state.token }));
+  ws.onmessage = (m) => {
+    const msg = JSON.parse(m.data);
+    if (msg.error) { document.getElementById("ab-status").textContent = msg.error.message; return; }
+    progress.max = msg.total || 1;
+    progress.value = msg.done || 0;
+    const status = document.getElementById("ab-status");
+    if (msg.status === "running" || msg.status === "queued") status.textContent = `${msg.done} of ${msg.total} games played`;
+    else finish(msg);
+  };
+}
+
+function pct(r) { return `${r.rate.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}]`; }
+
+function finish(exp) {
+  document.getElementById("ab-cancel").hidden = true;
+  const status = document.getElementById("ab-status");
+  const out = clear(document.getElementById("ab-result"));
+  if (exp.status === "cancelled") { status.textContent = "Cancelled."; return; }
+  if (exp.status === "failed") { status.textContent = `The experiment failed: ${exp.error}`; return; }
+  status.textContent = `Done: ${exp.done} games.`;
+  const s = exp.summary;
+  const roles = s.seat_roles || [];
+  const seats = Object.keys(s.variants[0].seats);
+  const seatName = (k) => roles[Number(k)] || `Seat ${Number(k) + 1}`;
+  out.append(el("p", { class: "lab-sentence", text: exp.sentence }));
+  const head = el("tr", {}, el("th", { text: "Content" }), el("th", { text: "Games" }),
+    ...seats.map((k) => el("th", { text: `${seatName(k)} win rate` })), el("th", { text: "No sole winner" }));
+  const rows = s.variants.map((v) => el("tr", {}, el("td", { text: v.name === "base" ? "Published" : v.name }),
+    el("td", { text: v.games }), ...seats.map((k) => el("td", { text: pct(v.seats[k]) })), el("td", { text: v.draws })));
+  const last = s.variants[s.variants.length - 1];
+  if (last.vs_first) {
+    rows.push(el("tr", {}, el("td", { text: "Difference (paired)" }), el("td", { text: "" }),
+      ...seats.map((k) => {
+        const d = last.vs_first[k];
+        const p = d.p_value < 0.001 ? "p < 0.001" : `p = ${d.p_value.toFixed(3)}`;
+        return el("td", { text: `${d.diff >= 0 ? "+" : ""}${d.diff.toFixed(2)} [${d.low.toFixed(2)}, ${d.high.toFixed(2)}], ${p}` });
+      }), el("td", { text: "" })));
+  }
+  out.append(el("table", { class: "lab-table lab-rates" }, el("thead", {}, head), el("tbody", {}, rows)));
+  const names = Object.keys(last.stats || {});
+  if (names.length) {
+    const base = s.variants[0].stats || {};
+    out.append(el("h3", { text: "The game's own statistics (mean per game)" }),
+      el("table", { class: "lab-table" }, el("thead", {}, el("tr", {}, el("th", { text: "Statistic" }),
+        el("th", { text: "Published" }), el("th", { text: "Variant" }))),
+      el("tbody", {}, names.slice(0, 40).map((n) => el("tr", {}, el("td", { text: humanize(n.replace(/\./g, " ")) }),
+        el("td", { text: (base[n] ?? 0).toFixed(2) }), el("td", { text: last.stats[n].toFixed(2) }))))));
+  }
+  out.append(el("button", { type: "button", text: "Download the experiment (for bloodforge lab run)",
+    onclick: () => download(`/api/lab/experiments/${exp.id}/config`, `experiment-${exp.id}.json`) }));
+}
+
+async function cancel() {
+  if (!state.experiment) return;
+  try { await call("DELETE", `/api/lab/experiments/${state.experiment}`); } catch (err) {
+    document.getElementById("ab-status").textContent = err.message;
+  }
+}
+
+// -- start ---------------------------------------------------------------------------------------
+async function open() {
+  const errBox = document.getElementById("login-error");
+  try {
+    const data = await call("GET", "/api/lab/games");
+    sessionStorage.setItem(TOKEN_KEY, state.token);
+    document.getElementById("login").hidden = true;
+    document.getElementById("bench").hidden = false;
+    const select = clear(document.getElementById("lab-game"));
+    for (const g of data.games) select.append(el("option", { value: g.id, text: g.name }));
+    await loadGame(select.value);
+  } catch (err) {
+    errBox.textContent = err.status === 401 ? "That is not the operator token." : err.message;
+  }
+}
+
+function initLab() {
+  document.getElementById("login-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    state.token = document.getElementById("token").value.trim();
+    open();
+  });
+  document.getElementById("lab-game").addEventListener("change", (ev) => loadGame(ev.target.value));
+  document.getElementById("lab-start").addEventListener("change", (ev) => startFrom(ev.target.value));
+  document.getElementById("save-form").addEventListener("submit", save);
+  document.getElementById("ab-form").addEventListener("submit", runAb);
+  document.getElementById("ab-cancel").addEventListener("click", cancel);
+  if (state.token) open();
+}
+
+async function initLobbyLink() {
+  const link = document.getElementById("lab-link");
+  if (!link) return;
+  try {
+    const res = await fetch("/lab", { method: "GET" });
+    link.hidden = !res.ok;
+  } catch { link.hidden = true; }
+}
+
+if (document.body.dataset.page === "lab") initLab();
+else initLobbyLink();
