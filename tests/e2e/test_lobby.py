@@ -400,3 +400,20 @@ def test_the_list_follows_changes_by_deltas(page: Page, lobby_server: ServerThre
     assert any('"type":"lobby_delta"' in f for f in frames), frames[-1:]
     ids = page.eval_on_selector_all(".table-item", "ns => ns.map((n) => n.dataset.table)")
     assert ids == [second["id"], first["id"]]  # the table that moved last comes first
+
+
+def test_each_seat_row_says_what_the_seat_plays_at_that_player_count(page: Page, lobby_server: ServerThread) -> None:
+    """Kingdoms with 2 or 3 players: a seat may command two factions, and the third seat of
+    three plays the Undead (the board's per-faction list said "Elves" and "Dwarves")."""
+    roles = call(lobby_server, "GET", "/api/games/kingdoms/seats?players=3")["seats"]
+    assert [r["role"] for r in roles] == ["Elves + Dwarves", "Humans", "Undead"]
+    board = bloodforge.load_game("kingdoms", players=4).static_info()["board"]["seats"]
+    assert roles[2]["colour"] == next(s["colour"] for s in board if s["name"] == "Undead")
+    assert call(lobby_server, "GET", "/api/games/bloodstones/seats?players=2")["seats"] == []  # dealt by the seed
+    open_lobby(page, lobby_server)
+    choose(page, "kingdoms", 2)
+    role = page.locator('.seat-row[data-seat="0"] .seat-role')
+    role.wait_for()
+    page.wait_for_function("() => document.querySelector('.seat-row[data-seat=\"1\"] .seat-role').textContent")
+    assert role.inner_text() == "plays Elves + Dwarves"
+    assert page.locator('.seat-row[data-seat="1"] .seat-role').inner_text() == "plays Humans + Undead"

@@ -28,6 +28,7 @@ from .db import make_engine, make_sessionmaker
 from .errors import ApiError
 from .limits import BodyLimit, ClientLimits, ConnectionCap, RateLimit, SafeJSONResponse
 from .migrate import upgrade_to_head
+from .newtable import roles_at_a_new_table
 from .notify import Listener
 from .replay import ReplayCache
 from .store import Store
@@ -258,8 +259,8 @@ def rules_text(game_id: str) -> dict[str, str]:
 
 
 def seat_roles(game_id: str, players: int | None) -> dict[str, list[dict[str, Any]]]:
-    """The seats' roles and colours of `game_id` with `players` players and default parameters,
-    from `static_info()["board"]["seats"]` (empty when the game deals roles at the start)."""
+    """The seats' roles and colours of `game_id` with `players` players and default parameters
+    (`roles_at_a_new_table`: the game's seat roles; empty when it deals roles at the start)."""
     info = next((g for g in bloodforge.list_games() if g["id"] == game_id), None)
     if info is None:
         raise ApiError(404, "game/unknown", f"no game {game_id[:40]!r}")
@@ -267,11 +268,7 @@ def seat_roles(game_id: str, players: int | None) -> dict[str, list[dict[str, An
     if not int(info["min_players"]) <= n <= int(info["max_players"]):
         limits = f"{info['min_players']} to {info['max_players']}"
         raise ApiError(422, "params/invalid", f"{info['name']} takes {limits} players")
-    board = bloodforge.load_game(game_id, players=n).static_info().get("board") or {}
-    seats = [s for s in board.get("seats") or [] if isinstance(s, dict) and int(s.get("seat", -1)) < n]
-    return {"seats": [
-        {"seat": int(s["seat"]), "role": str(s.get("name", "")), "colour": s.get("colour")} for s in seats
-    ]}
+    return {"seats": roles_at_a_new_table(bloodforge.load_game(game_id, players=n))}
 
 
 _WEB_DIRS: dict[str, Path] = {}

@@ -162,3 +162,23 @@ def default_table_name(game: Game, seats: list[SeatCreate]) -> str:
     else:
         who = f"{' & '.join(humans) if len(humans) <= 2 else f'{len(humans)} players'} vs {ai} AI"
     return f"{game.info.name} · {who}"
+
+
+def roles_at_a_new_table(game: Game) -> list[dict[str, Any]]:
+    """What each seat plays at a new table of `game` (default parameters), for the lobby: the
+    game's own `seat_roles()` ("Elves + Dwarves" when a seat commands two factions, "Undead" for
+    the third seat of three), coloured by the board's `seats` (by the first faction's name, else
+    by index). Empty when the board names no seats: the game deals roles at the start
+    (Bloodstones' factions depend on the seed, which the lobby does not know yet)."""
+    board = game.static_info().get("board") or {}
+    fixed = [s for s in board.get("seats") or [] if isinstance(s, dict)]
+    if not fixed:
+        return []
+    by_index = {int(s.get("seat", -1)): s for s in fixed}
+    by_name = {str(s.get("name")): s.get("colour") for s in fixed}
+    out = []
+    for i, role in enumerate(game.new_initial_state().seat_roles()):
+        seat = by_index.get(i, {})
+        name = role or str(seat.get("name", ""))
+        out.append({"seat": i, "role": name, "colour": by_name.get(name.split(" + ")[0]) or seat.get("colour")})
+    return out
