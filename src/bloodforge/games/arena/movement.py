@@ -9,7 +9,7 @@ and unsafe shortest paths from the same table.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .hexes import Hex, distance, neighbours
 from .model import Unit
@@ -73,6 +73,41 @@ def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> 
     a stale answer. Callers must not change the returned table (it is shared)."""
     origin = start if start is not None else mover.hex
     assert origin is not None
+    key, table = _memo(w, mover, max_steps, origin)
+    found = table.get(key)
+    if found is None:
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        found = table[key] = _explore(w, mover, max_steps, origin)
+    return found
+
+
+def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
+    """The end hexes of `explore` (its keys), sorted, without working out the routes: what a
+    list of move actions needs (a minion's moves are listed at every step of its summoner's
+    turn, and seldom taken). Every hex within reach is an end hex whatever hazards lie on the
+    way, so the plain search over hexes gives the same set."""
+    origin = mover.hex
+    assert origin is not None
+    key, table = _memo(w, mover, max_steps, origin)
+    found = table.get(key)
+    if found is not None:
+        return sorted(found)
+    reach_key = ("reach", *key)
+    ends: list[Hex] | None = table.get(reach_key)
+    if ends is None:
+        occupied, stop, around = _obstacles(w, mover, origin)
+        uid = mover.uid
+        ends = sorted(h for h in _plain_search(max_steps, origin, stop, around)
+                      if h == origin or (o := occupied.get(h)) is None or o.uid == uid)
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[reach_key] = ends
+    return list(ends)
+
+
+def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any, ...], dict[Any, Any]]:
+    """The memo key of a search (everything it reads) and the state's memo table."""
     b = w.board
     units = b.units
     tiles_key = tuple((t.tid, t.env, t.owner, tuple(t.hexes), units[t.owner].side if t.owner in units else None)
@@ -83,13 +118,23 @@ def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> 
     memo = w.route_memo
     if memo is None or memo[0] is not w.cells:
         memo = w.route_memo = (w.cells, {})
-    table = memo[1]
-    found = table.get(key)
-    if found is None:
-        if len(table) >= _MEMO_SIZE:
-            table.clear()
-        found = table[key] = _explore(w, mover, max_steps, origin)
-    return found
+    return key, memo[1]
+
+
+def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, Unit], set[Hex], dict[Hex, tuple[Hex, ...]]]:
+    """What a search needs of the board: who stands where, the hexes `mover` may not enter
+    (R-MOV-2/3/5, TB10: blocking tiles, and figures other than itself, its allies, or any
+    figure when it flies), and each hex's neighbours inside the arena."""
+    occupied = w.occupied()
+    stop = w.blocking_tiles()
+    flying = mover.is_flying
+    for h, other in occupied.items():
+        if other.uid != mover.uid and not flying and not w.allies(mover, other):
+            stop.add(h)
+    around = _neighbour_table(w.cells)
+    if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
+        around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
+    return occupied, stop, around
 
 
 _MEMO_SIZE = 1024
@@ -110,16 +155,8 @@ def _neighbour_table(cells: frozenset[Hex]) -> dict[Hex, tuple[Hex, ...]]:
 def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, list[Route]]:
     """The search itself: breadth first over (hex, hazard tiles entered), the first path found
     kept per pair, in the same order as the rules' plain reading (see `can_pass`)."""
-    occupied = w.occupied()
-    stop = w.blocking_tiles()
-    flying = mover.is_flying
-    for h, other in occupied.items():
-        if other.uid != mover.uid and not flying and not w.allies(mover, other):
-            stop.add(h)
-    around = _neighbour_table(w.cells)
+    occupied, stop, around = _obstacles(w, mover, origin)
     harmful = hazard_tiles_at(w, mover)
-    if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
-        around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
     seen = _plain_search(max_steps, origin, stop, around)
     if harmful.keys().isdisjoint(seen):  # no hazard within reach: every route enters no tile
         uid = mover.uid

@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import BE, Unit
-from .movement import explore, safest
+from .movement import destinations, explore, safest
 from .turns import end_turn, place, place_options, settle
 from .world import World
 
@@ -55,8 +55,7 @@ def legal(w: World, seat: int) -> list[Action]:
                 and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
-                routes = explore(w, m, spec.movement)
-                out += [_minion_action(m.uid, h) for h in sorted(routes) if h != m.hex]
+                out += [_minion_action(m.uid, h) for h in destinations(w, m, spec.movement) if h != m.hex]
     out.append(Action("end"))
     return out
 
