@@ -180,6 +180,9 @@ class MctsAgent(Agent):
         self._plan_done = 0
         #: Iterations run for the last decision (for benchmarks and reports).
         self.last_iterations = 0
+        #: The chosen root option's mean return for this seat in the last search (its estimated
+        #: win chance, for hints); None when nothing was searched (a forced move, a plan's step).
+        self.last_value: float | None = None
 
     def _use(self, settings: SearchSettings) -> None:
         self.settings = settings
@@ -209,6 +212,7 @@ class MctsAgent(Agent):
         if self._tuned_for != state.game.id:
             self._use(_settings({**state.game.search_options(), **self.given}))
             self._tuned_for = state.game.id
+        self.last_value = None
         planned = self._continue_plan(state)
         if planned is not None:
             return planned
@@ -243,6 +247,8 @@ class MctsAgent(Agent):
             edge = root.edges.get((self.seat, _key(option)))
             if edge is not None and (best is None or (edge.visits, edge.value) > (best.visits, best.value)):
                 best = edge
+        if best is not None and best.visits:
+            self.last_value = best.value / best.visits
         return self._commit(state, root_options[0] if best is None else (best.action, best.steps))
 
     def _paired(self, state: State, options: list[_Option], rng: Rng) -> _Option:
@@ -277,10 +283,13 @@ class MctsAgent(Agent):
         self.last_iterations = n * len(options)
         best = max(range(len(options)), key=lambda i: (totals[i], -i))
         if n == 0 or best == 0:
+            self.last_value = totals[0] / n if n else None
             return options[0]
         gain = (totals[best] - totals[0]) / n
         spread = math.sqrt(max(0.0, squares[best] / n - gain * gain) / max(1, n - 1))
-        return options[best] if gain > self.margin + self.z * spread else options[0]
+        chosen = best if gain > self.margin + self.z * spread else 0
+        self.last_value = totals[chosen] / n
+        return options[chosen]
 
     # -- plans --------------------------------------------------------------------------------
     def _policy(self, state: State) -> PlanningPolicy | None:
@@ -441,6 +450,15 @@ class MctsAgent(Agent):
         return best
 
     # -- rollout and cut-off --------------------------------------------------------------------
+    def sample_value(self, state: State, rng: Rng) -> list[float]:
+        """Every seat's return from `state` after one rollout of this search (its rollout policy
+        and cut-off, tuned for the game): one sample of what the search would expect here, for
+        estimates outside a search (a hint's forced move). `state` is played on."""
+        if self._tuned_for != state.game.id:
+            self._use(_settings({**state.game.search_options(), **self.given}))
+            self._tuned_for = state.game.id
+        return self._rollout(state, rng, {}, self._policy(state))
+
     def _rollout(self, state: State, rng: Rng, policies: dict[int, Policy],
                  planner: PlanningPolicy | None = None) -> list[float]:
         decisions = 0
