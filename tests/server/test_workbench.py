@@ -80,7 +80,8 @@ def test_content_is_the_base_files_with_json_schemas(make_client: ClientFactory,
         body = client.get("/api/lab/games/witch/content", headers=AUTH).json()
         assert body["files"]["content"]["blood_stones"] == 42
         schema = body["schemas"]["content"]
-        assert "$defs" in schema and "blood_stones" in schema["$defs"]["ContentFile"]["properties"]
+        assert "$defs" in schema
+        assert "blood_stones" in schema["$defs"]["ContentFile"]["properties"]
         arena = client.get("/api/lab/games/arena/content", headers=AUTH).json()
         assert set(arena["files"]) == {"champions", "bosses", "skirmish", "environmentals", "env_cards", "arena",
                                        "rules"}
@@ -116,7 +117,8 @@ def test_variants_are_versioned_with_diffs_against_base_and_parent(make_client: 
         assert got["diff_base"] == [{"path": "content.blood_stones", "old": 42, "new": 60}]
         assert got["diff_parent"] == [{"path": "content.blood_stones", "old": 50, "new": 60}]
         f = client.get(f"/api/lab/variants/{second['id']}/files/content", headers=AUTH)
-        assert f.json()["blood_stones"] == 60 and "attachment" in f.headers["content-disposition"]
+        assert f.json()["blood_stones"] == 60
+        assert "attachment" in f.headers["content-disposition"]
 
 
 def test_ab_experiment_runs_as_a_job_and_its_export_reproduces_with_lab_run(
@@ -141,7 +143,8 @@ def test_ab_experiment_runs_as_a_job_and_its_export_reproduces_with_lab_run(
                     break
         done = messages[-1]
         assert done["status"] == "done", done
-        assert done["done"] == 6 and done["total"] == 6
+        assert done["done"] == 6
+        assert done["total"] == 6
         summary = done["summary"]
         assert [v["name"] for v in summary["variants"]] == ["base", "more stones v1"]
         assert "p_value" in summary["variants"][1]["vs_first"]["0"]
@@ -165,11 +168,14 @@ def test_jobs_per_operator_are_limited_and_cancel_stops_one(make_client: ClientF
         first = client.post("/api/lab/experiments", headers=AUTH, json=body)
         assert first.status_code == 202
         second = client.post("/api/lab/experiments", headers=AUTH, json=body)
-        assert second.status_code == 429 and second.json()["error"]["code"] == "lab/too_many_jobs"
+        assert second.status_code == 429
+        assert second.json()["error"]["code"] == "lab/too_many_jobs"
         exp_id = first.json()["id"]
         assert client.delete(f"/api/lab/experiments/{exp_id}", headers=AUTH).status_code == 200
         end = wait_done(client, exp_id, timeout=60)
-        assert end["status"] == "cancelled" and end["done"] < 1000 and end["summary"] is None
+        assert end["status"] == "cancelled"
+        assert end["done"] < 1000
+        assert end["summary"] is None
         assert client.post("/api/lab/experiments", headers=AUTH, json={**body, "games": 1}).status_code == 202
 
 

@@ -129,12 +129,16 @@ function showErrors(errors, message) {
   if (!errors.length && !message) return;
   const unplaced = [];
   for (const e of errors) {
-    // pydantic adds a union's tag to the path; drop steps until a field matches
-    let parts = String(e.path || "").split(".");
+    // pydantic puts a union's tag into the path ("attack.line.max"): try the path, then the
+    // path without one of its steps, then shorter paths (the group the error is about)
+    const parts = String(e.path || "").split(".");
+    const candidates = [parts, ...parts.map((_, i) => parts.filter((__, j) => j !== i))];
+    for (let n = parts.length - 1; n > 0; n--) candidates.push(parts.slice(0, n));
     let target = null;
-    while (parts.length && !target) {
-      target = document.querySelector(`.lab-field[data-path="${CSS.escape(parts.join("."))}"]`);
-      if (!target) parts = parts.filter((_, i) => i !== parts.length - 2 || parts.length < 2).slice(0, -1);
+    for (const c of candidates) {
+      const p = CSS.escape(c.join("."));
+      target = document.querySelector(`.lab-field[data-path="${p}"]`);
+      if (target) break;
     }
     if (target) {
       target.classList.add("invalid");
@@ -144,7 +148,7 @@ function showErrors(errors, message) {
   }
   const n = errors.length;
   box.append(el("p", { text: n ? `Not saved: ${n} value${n === 1 ? " is" : "s are"} not valid.` : `Not saved: ${message}` }));
-  for (const e of unplaced) box.append(el("p", { text: `${e.path ? `${e.path.replace(/_/g, " ")}: ` : ""}${e.message}` }));
+  for (const e of unplaced) box.append(el("p", { text: `${e.path ? `${pathWords(e.path)}: ` : ""}${e.message}` }));
   const first = document.querySelector(".lab-field.invalid input, .lab-field.invalid select");
   if (first) first.focus();
 }
@@ -174,7 +178,16 @@ async function startFrom(id) {
 
 function describeChange(c) {
   const show = (x) => (x === null || x === undefined ? "nothing" : typeof x === "object" ? "(a list or group)" : String(x));
-  return `${c.path.replace(/_/g, " ")}: ${show(c.old)} → ${show(c.new)}`;
+  return `${pathWords(c.path)}: ${show(c.old)} → ${show(c.new)}`;
+}
+
+// A JSON path in a designer's words: "content.units[id=soldier].max_hp" -> "Units › Soldier › Max hp"
+// (the single file of a one-file game is not named).
+function pathWords(path) {
+  const steps = String(path).replace(/\]/g, "").split(/[.[]/).filter(Boolean)
+    .map((s) => (s.includes("=") ? s.split("=").slice(1).join("=") : /^\d+$/.test(s) ? `#${Number(s) + 1}` : s));
+  if (state.base && Object.keys(state.base).length === 1 && steps[0] === Object.keys(state.base)[0]) steps.shift();
+  return steps.map((s) => humanize(s)).join(" › ") || "content";
 }
 
 async function save(ev) {

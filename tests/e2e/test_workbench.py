@@ -1,0 +1,91 @@
+"""Issue 22, the designer's workbench in Debian's Chromium against the real server (`--lab`):
+the lobby links to it only when it is on; a bad number is refused beside its field and nothing
+is saved; a good one is saved as a variant with its difference from the published content; a
+small A/B runs to the end and its result (table and sentence) shows.
+
+Screenshots: artifacts/screenshots/workbench-*.png.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from bloodforge.server.config import Settings
+from tests.server.support import ServerThread
+
+TOKEN = "e2e-operator-token"
+
+
+@pytest.fixture
+def lab_server(tmp_path: Path) -> Iterator[ServerThread]:
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'lab.sqlite3'}", ai_delay=0.02, lab=True, lab_token=TOKEN,
+                        lab_workers=2)
+    with ServerThread(settings) as s:
+        yield s
+
+
+def lab_api(server: ServerThread, path: str) -> Any:
+    req = urllib.request.Request(server.url + path, headers={"Authorization": f"Bearer {TOKEN}"})
+    with urllib.request.urlopen(req, timeout=10) as res:
+        return json.loads(res.read())
+
+
+def test_lobby_has_no_workbench_link_when_the_lab_is_off(page: Page, server: ServerThread) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("#lab-link")).to_be_hidden()
+
+
+def test_edit_bad_then_good_number_save_and_run_a_small_ab(page: Page, lab_server: ServerThread, shots: Path) -> None:
+    page.goto(lab_server.url + "/")
+    link = page.locator("#lab-link")
+    expect(link).to_be_visible()
+    link.click()
+    page.wait_for_url("**/lab")
+    page.fill("#token", "not the token")
+    page.click("#login-form button[type=submit]")
+    expect(page.locator("#login-error")).to_have_text("That is not the operator token.")
+    page.fill("#token", TOKEN)
+    page.click("#login-form button[type=submit]")
+    page.select_option("#lab-game", "witch")
+    stones = page.locator('input[data-path="content.blood_stones"]')
+    expect(stones).to_have_value("42")
+
+    stones.fill("-5")
+    page.fill("#variant-name", "more stones")
+    page.click("#save")
+    row = page.locator('.lab-field[data-path="content.blood_stones"]')
+    expect(row).to_have_class("lab-field invalid")
+    expect(row.locator(".lab-field-error")).to_contain_text("greater than or equal to 1")
+    expect(page.locator("#lab-errors")).to_contain_text("Not saved")
+    assert lab_api(lab_server, "/api/lab/variants")["variants"] == []
+    page.screenshot(path=str(shots / "workbench-invalid.png"))
+
+    stones.fill("50")
+    page.click("#save")
+    expect(page.locator(".lab-saved")).to_contain_text("version 1")
+    expect(row).to_have_class("lab-field")
+    expect(page.locator(".lab-diff li").first).to_have_text("Blood stones: 42 → 50")
+    saved = lab_api(lab_server, "/api/lab/variants")["variants"]
+    assert [(v["name"], v["version"]) for v in saved] == [("more stones", 1)]
+
+    page.fill("#ab-games", "4")
+    page.fill("#ab-agents", "greedy")
+    page.click("#ab-run")
+    sentence = page.locator(".lab-sentence")
+    expect(sentence).to_contain_text("Blood stones +8: ", timeout=180_000)
+    expect(sentence).to_contain_text("win rate")
+    expect(page.locator("#ab-status")).to_have_text("Done: 8 games.")
+    rates = page.locator(".lab-rates tbody tr")
+    expect(rates).to_have_count(3)
+    expect(rates.nth(0)).to_contain_text("Published")
+    expect(rates.nth(1)).to_contain_text("more stones v1")
+    expect(rates.nth(2)).to_contain_text("Difference (paired)")
+    page.screenshot(path=str(shots / "workbench-result.png"), full_page=True)
