@@ -138,6 +138,7 @@ def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, Unit], set
 
 
 _MEMO_SIZE = 1024
+_route = tuple.__new__  # Route(...) without the named tuple's Python-level constructor
 _EMPTY: frozenset[str] = frozenset()
 _NEIGHBOURS: dict[frozenset[Hex], dict[Hex, tuple[Hex, ...]]] = {}
 
@@ -157,10 +158,17 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     kept per pair, in the same order as the rules' plain reading (see `can_pass`)."""
     occupied, stop, around = _obstacles(w, mover, origin)
     harmful = hazard_tiles_at(w, mover)
-    seen = _plain_search(max_steps, origin, stop, around)
-    if harmful.keys().isdisjoint(seen):  # no hazard within reach: every route enters no tile
+    oq, or_ = origin
+    near = False  # a hazard hex within max_steps as the crow flies (a path is never shorter)
+    for hq, hr in harmful:
+        dq, dr = hq - oq, hr - or_
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= max_steps:
+            near = True
+            break
+    if not near:
+        seen = _plain_search(max_steps, origin, stop, around)
         uid = mover.uid
-        return {h: [r] for h, r in seen.items()
+        return {h: [route] for h, route in seen.items()
                 if h == origin or (o := occupied.get(h)) is None or o.uid == uid}
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
     bits: dict[str, int] = {}
@@ -213,7 +221,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
         entered = sets.get(mask)
         if entered is None:
             entered = sets[mask] = frozenset(t for i, t in enumerate(names) if mask >> i & 1)
-        r = Route(steps, entered, path)
+        r = _route(Route, (steps, entered, path))
         routes = out.get(h)
         if routes is None:
             out[h] = [r]
@@ -245,7 +253,7 @@ def _plain_search(max_steps: int, origin: Hex, stop: set[Hex],
                 if n in seen or n in stop:
                     continue
                 p = (*path, n)
-                seen[n] = Route(step, _EMPTY, p)
+                seen[n] = _route(Route, (step, _EMPTY, p))
                 nxt.append((n, p))
         frontier = nxt
     return seen
