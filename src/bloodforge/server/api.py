@@ -289,5 +289,5 @@ async def rematch(live: Live, manager: Manager, request: Request) -> TableCreate
         for s in record.seats
     ]
     body = TableCreate(game=record.game, name=record.name, params=dict(record.params), seats=seats,
-                       scenario=record.scenario, turn_clock=record.turn_clock)
+                       scenario=record.scenario, turn_clock=record.turn_clock, hints=record.hints)
     return await create_table(body, manager, request)

@@ -137,7 +137,7 @@ def table_public(
                           taken_over=s.taken_over, claimed=s.kind == "human" and s.claimed)
                for s in record.seats],
         status="over" if over else "playing", ply=ply, to_move=actors[0] if actors else None,
-        actors=list(actors), turn_clock=record.turn_clock,
+        actors=list(actors), turn_clock=record.turn_clock, hints=record.hints,
         deadlines={str(s): d.at for s, d in sorted(shown.items())},
         created_at=record.created_at, updated_at=record.updated_at, result=result,
         from_scenario=record.scenario is not None,

@@ -53,6 +53,8 @@ class TableRow(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     #: sha256 of the creator's host token (re-invites a seat), or None.
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    #: Human seats may ask for a hint (the strongest AI's choice); the table's option, off by default.
+    hints: Mapped[bool] = mapped_column(Boolean, default=False)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"

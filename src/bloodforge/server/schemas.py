@@ -79,6 +79,10 @@ class TableCreate(_In):
         description="seconds every human decision may take; when they run out the server records "
         "`timeout <seat>` and its AI plays that seat for the rest of the game (omitted: no clock)",
     )
+    hints: bool = Field(
+        default=False, description="human seats may ask what the strongest AI would play now and its "
+        "estimated win chance (POST /api/tables/{id}/seats/{seat}/hint); off by default",
+    )
 
 
 class SeatPublic(BaseModel):
@@ -105,6 +109,7 @@ class TablePublic(BaseModel):
     to_move: int | None
     actors: list[int] = Field(description="every seat that may act now (several during simultaneous commitments)")
     turn_clock: float | None = Field(description="seconds per human decision, if the table has a clock")
+    hints: bool = Field(default=False, description="human seats may ask for a hint (the table's option)")
     deadlines: dict[str, int] = Field(description="running clocks: seat -> deadline in unix milliseconds")
     created_at: datetime
     updated_at: datetime

@@ -64,6 +64,7 @@ class TableRecord:
     turn_clock: float | None = None
     deadlines: dict[str, Any] | None = None
     host_hash: str | None = None
+    hints: bool = False
 
     @classmethod
     def of(cls, row: TableRow) -> TableRecord:
@@ -79,6 +80,7 @@ class TableRecord:
             ),
             actors=tuple(row.actors) if row.actors is not None else (() if row.to_move is None else (row.to_move,)),
             turn_clock=row.turn_clock, deadlines=row.deadlines, host_hash=row.host_hash,
+            hints=bool(row.hints),
         )
 
 
@@ -105,6 +107,7 @@ class Store:
         turn_clock: float | None,
         deadlines: dict[str, Any] | None,
         host_hash: str | None = None,
+        hints: bool = False,
     ) -> TableRecord:
         """The table, its seats and the game's own first steps (`entries`), in one transaction."""
         now = utcnow()
@@ -114,7 +117,7 @@ class Store:
             scenario=scenario, created_at=now, updated_at=now, ply=len(entries),
             to_move=actors[0] if actors else None, actors=actors,
             status="over" if over else "playing", result=result, turn_clock=turn_clock,
-            deadlines=deadlines or None, host_hash=host_hash,
+            deadlines=deadlines or None, host_hash=host_hash, hints=hints,
         )
         row.seats = [
             SeatRow(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,

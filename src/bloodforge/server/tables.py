@@ -88,7 +88,7 @@ class TableManager:
             table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
             params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
             entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
-            deadlines=deadlines_to_json(deadlines), host_hash=hash_token(host),
+            deadlines=deadlines_to_json(deadlines), host_hash=hash_token(host), hints=req.hints,
         )
         live = LiveTable(record=record, game=game, state=state, deadlines=deadlines)
         self.tables[record.id] = live
