@@ -26,6 +26,7 @@ from .apidocs import add_offline_docs
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import ApiError
+from .hints import router as hints_router
 from .limits import BodyLimit, ClientLimits, ConnectionCap, RateLimit, SafeJSONResponse
 from .migrate import upgrade_to_head
 from .newtable import roles_at_a_new_table
@@ -106,6 +107,7 @@ def create_app(settings: Settings) -> FastAPI:
     app.add_middleware(ConnectionCap, per_client=settings.max_connections_per_client)  # outermost
     app.include_router(router)
     app.include_router(tutorial_router)
+    app.include_router(hints_router)  # issue 21: hints for human seats
     install_workbench(app, settings)  # only with `serve --lab`
     _errors(app)
     _pages(app)
