@@ -135,8 +135,19 @@ def test_defect_4_only_the_deciding_factions_stacks_are_clickable_units() -> Non
     s = fresh(players=2)  # seat 0 plays elves and dwarves; the elves move first
     pieces = s.observation(0)["board"]["pieces"]
     ids = {(p["owner"], p["kind"]): p.get("id") for p in pieces}
-    assert ids[(0, "cavalry")] == "cavalry"  # the elves decide now
+    assert ids[(0, "cavalry")] == "sylvanhold"  # the elves decide now: a click picks the move's start
     assert ids[(2, "cavalry")] is None  # the dwarves' cavalry is not selected with it
+    spec = next(g for g in bloodforge.load_game("kingdoms", players=2).action_grammar() if g.kind == "move")
+    assert spec.types[0] == "word"  # a stack's id (its space) fills `from`
+
+
+def test_defect_4_in_a_battle_the_deciding_sides_stacks_are_their_unit_types() -> None:
+    s = attack([("cavalry", 1), ("infantry", 1)], [("infantry", 2)], [6, 6, 1, 6])
+    assert s.battle is not None
+    assert s.current_player == 0
+    pieces = s.observation(0)["board"]["pieces"]
+    assert {p.get("id") for p in pieces if p["owner"] == 0 and p["at"] == "amberford"} == {"cavalry", "infantry"}
+    assert all(p.get("id") is None for p in pieces if p["owner"] != 0)
 
 
 def test_log_names_spaces_as_people_read_them() -> None:

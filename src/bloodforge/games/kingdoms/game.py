@@ -25,7 +25,9 @@ GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("hire", (), "phase 1: buy a mercenary card (15 crowns, +5 supply while held)", label="Hire mercenaries"),
     ActionSpec("raze", ("area", "work"), "destroy your own castle or port before combat", types=("area", "word"),
                label="Destroy {work} at {area}"),
-    ActionSpec("move", ("from", "to", "unit"), "phase 2/4: move one unit", types=("area", "area", "unit"),
+    # `from` is a word so that a click on a stack (whose board id is its space, observation.board)
+    # picks where the move starts and leaves the destination open (issue 18, defect 4)
+    ActionSpec("move", ("from", "to", "unit"), "phase 2/4: move one unit", types=("word", "area", "unit"),
                label="Move {unit} from {from} to {to}"),
     ActionSpec("fight", ("area",), "phase 3: resolve the battle in a space", label="Fight at {area}"),
     ActionSpec("merc", ("card",), "battle: commit a mercenary card", label="Play {card}"),

@@ -111,6 +111,7 @@ def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, A
     """The browser board contract: stacks per space and faction, castles, ports and owners; the
     seat's own stacks carry their type as `id` (the word `unit` arguments use), its cards are the hand."""
     deciding = decider(s)
+    in_battle = s.battle is not None or s.pending >= 0
     groups: dict[tuple[str, str, str], int] = {}
     for piece in pieces:
         if piece["at"] == "reserve":
@@ -122,9 +123,12 @@ def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, A
         row: dict[str, Any] = {"at": at, "owner": FACTIONS.index(fac), "kind": k, "count": n, "hidden": k == "hidden",
                                "label": f"{n} {SHORT.get(k, k)}"}
         if FACTIONS.index(fac) in mine and FACTIONS.index(fac) == deciding:
-            # only the deciding faction's stacks are clickable as units: a seat with two factions
-            # would otherwise select both factions' cavalry with one click (issue 18, defect 4)
-            row["id"] = k
+            # Only the deciding faction's stacks are clickable (a seat with two factions would
+            # otherwise select both factions' cavalry with one click, issue 18 defect 4). In a
+            # battle a stack is its unit type (`hit <unit>`); otherwise it is its space, the
+            # `from` of `move <from> <to> <unit>`: a click on it selects where the move starts
+            # and lights up the destinations instead of offering every move of that type.
+            row["id"] = k if in_battle else at
         out_pieces.append(row)
     marks = []
     for i, o in enumerate(s.owner):
