@@ -188,3 +188,65 @@ def test_what_changed_sentence_names_edit_seat_rates_interval_and_p() -> None:
     changes = [{"path": "bosses[id=malvarra].hp", "old": 150, "new": 170}]
     assert what_changed(changes, summary, ["Boss", "Champion"]) == (
         "Malvarra HP +20: Boss win rate 0.25 -> 0.41 [0.35, 0.47], p < 0.001")
+
+
+def test_what_changed_words_for_snake_case_keys() -> None:
+    summary = {"variants": [{"seats": {"0": {"rate": 0.5, "low": 0.1, "high": 0.9}}},
+                            {"seats": {"0": {"rate": 0.5, "low": 0.1, "high": 0.9}},
+                             "vs_first": {"0": {"diff": 0.0, "p_value": 1.0}}}]}
+    changes = [{"path": "bosses[id=malvarra].hp_base", "old": 70, "new": 90},
+               {"path": "content.blood_stones", "old": 42, "new": 40}]
+    assert what_changed(changes, summary, [""]) == (
+        "Malvarra HP base +20, Blood stones -2: Seat 1 win rate 0.50 -> 0.50 [0.10, 0.90], p = 1")
+
+
+def test_token_is_printed_at_start_when_none_is_given(make_client: ClientFactory, sqlite_url: str,
+                                                       capsys: pytest.CaptureFixture[str],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BLOODFORGE_LAB_TOKEN", raising=False)
+    with make_client(sqlite_url, lab=True) as client:
+        printed = capsys.readouterr().out
+        token = printed.split("lab operator token: ", 1)[1].split()[0]
+        assert len(token) >= 24
+        assert client.get("/api/lab/games", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+
+
+def test_content_the_game_itself_refuses_is_422_and_not_saved(make_client: ClientFactory, sqlite_url: str) -> None:
+    """The models accept 30 stones, but the game's own check (the cards start with 42) does not."""
+    with lab_client(make_client, sqlite_url) as client:
+        content = witch_content(client)
+        content["content"]["blood_stones"] = 30
+        r = client.post("/api/lab/variants", headers=AUTH, json={"game": "witch", "name": "few", "content": content})
+        assert r.status_code == 422
+        message = r.json()["error"]["message"]
+        assert "box has 30" in message
+        assert "/tmp" not in message  # no server path in the answer
+        assert client.get("/api/lab/variants", headers=AUTH).json()["variants"] == []
+
+
+def test_arena_content_variant_is_validated_per_file_with_diffs_by_id(make_client: ClientFactory,
+                                                                       sqlite_url: str) -> None:
+    with lab_client(make_client, sqlite_url) as client:
+        files = client.get("/api/lab/games/arena/content", headers=AUTH).json()["files"]
+        bad = copy.deepcopy(files)
+        bad["bosses"][0]["hp_base"] = "lots"
+        r = client.post("/api/lab/variants", headers=AUTH, json={"game": "arena", "name": "x", "content": bad})
+        assert r.status_code == 422
+        assert [e["path"] for e in r.json()["error"]["details"]["errors"]] == ["bosses.0.hp_base"]
+        good = copy.deepcopy(files)
+        boss = good["bosses"][0]
+        boss["hp_base"] += 20
+        vid = client.post("/api/lab/variants", headers=AUTH,
+                          json={"game": "arena", "name": "tough", "content": good}).json()["id"]
+        diff = client.get(f"/api/lab/variants/{vid}", headers=AUTH).json()["diff_base"]
+        assert diff == [{"path": f"bosses[id={boss['id']}].hp_base", "old": boss["hp_base"] - 20,
+                         "new": boss["hp_base"]}]
+
+
+def test_a_path_in_the_content_is_never_opened(make_client: ClientFactory, sqlite_url: str) -> None:
+    """Variants are content: a request naming a file (as the lab's `files:` do) is refused."""
+    with lab_client(make_client, sqlite_url) as client:
+        r = client.post("/api/lab/variants", headers=AUTH,
+                        json={"game": "witch", "name": "x", "content": {"content": "/etc/passwd"}})
+        assert r.status_code == 422
+        assert "root:" not in r.text

@@ -394,7 +394,9 @@ def _words(path: str) -> str:
         if not step or step.isdigit():
             continue
         step = step.split("=", 1)[1] if "=" in step else step
-        parts.append(step.upper() if len(step) <= 2 else step.replace("_", " ").capitalize())
+        words = [w.upper() if len(w) <= 2 else w for w in step.split("_") if w]  # hp -> HP, x -> X
+        text = " ".join(words)
+        parts.append(text[:1].upper() + text[1:])
     if parts and parts[0].lower() in ("content",):
         parts = parts[1:]
     keep = [p for p in parts if p.lower() not in ("units", "champions", "bosses", "board", "rules")] or parts
