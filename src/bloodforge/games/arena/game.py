@@ -245,6 +245,7 @@ class ArenaState(World, State):
         new.arena_map = self.arena_map
         new.cells = self.cells
         new.central = self.central
+        new.route_memo = self.route_memo  # keyed by all a route search reads: safe to share
         return new
 
     def _position_json(self) -> dict[str, Any]:
