@@ -101,7 +101,7 @@ class Unit:
     def copy(self) -> Unit:
         new = Unit.__new__(Unit)
         new.__dict__.update(self.__dict__)
-        new.pool = [d.copy() for d in self.pool]
+        new.pool = [Die(d.kind, d.sides, d.face, d.used, d.fresh) for d in self.pool]  # Die.copy, inlined
         new.hand = list(self.hand)
         new.discard = list(self.discard)
         new.bonus_used = list(self.bonus_used)
