@@ -12,6 +12,7 @@ from rich.markup import escape
 
 import bloodforge
 from bloodforge.agents import Agent, make_agent
+from bloodforge.agents.hint import HINT_ITERATIONS, compute_hint
 from bloodforge.core import Action, BloodforgeError, State
 from bloodforge.core.rng import mix_seed
 from bloodforge.match import Driver, Record
@@ -180,7 +181,22 @@ def show_help(state: State, seat: int) -> None:
     console.print("  [bold]map[/bold]    the board again (area maps: every area with its neighbours)")
     console.print("  [bold]list[/bold]   the legal actions   [bold]log[/bold]    the whole log   "
                   "[bold]q[/bold]      quit")
+    console.print("  [bold]hint[/bold]   what the strongest AI would play now, and its estimated win chance")
     console.print(f"You are {escape(seat_name(state, seat))}; phase: {escape(state.phase_name())}.")
+
+
+def show_hint(state: State, seat: int) -> None:
+    """What the strongest AI would play for this seat now (from the seat's own view only: the
+    search never reads the hidden truth) and its estimated win chance; a fixed budget and a seed
+    from the game and the position, so asking again gives the same hint."""
+    console.print("[dim]The AI is thinking...[/dim]")
+    seed = mix_seed(state.game.seed, "hint", seat, len(state.history))
+    try:
+        hint = compute_hint(state, seat, iterations=HINT_ITERATIONS, seed=seed)
+    except ValueError as err:
+        console.print(f"[red]{escape(str(err))}[/red]")
+        return
+    console.print(f"[yellow]{escape(hint.sentence())}[/yellow]  [dim]({escape(str(hint.action))})[/dim]")
 
 
 def ask_human(state: State, seat: int) -> Action | None:
@@ -191,7 +207,7 @@ def ask_human(state: State, seat: int) -> Action | None:
     while True:
         try:
             raw = console.input(f"[green]{escape(seat_name(state, seat))}[/green] action (number or text; "
-                                "help, map, q): ")
+                                "help, hint, map, q): ")
         except EOFError:
             return None
         raw = raw.strip()
@@ -207,6 +223,9 @@ def ask_human(state: State, seat: int) -> Action | None:
             continue
         if raw in {"list", "ls"}:
             show_choices(legal)
+            continue
+        if raw == "hint":
+            show_hint(state, seat)
             continue
         if raw == "log":
             for line in state.event_log(seat):
