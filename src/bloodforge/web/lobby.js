@@ -263,6 +263,7 @@ async function onCreate(ev) {
   const body = { game: currentGame().id, name: $("table-name").value, params: collectParams(), seats };
   const clock = $("turn-clock").value;
   if (clock) body.turn_clock = Number(clock);
+  if ($("hints")?.checked) body.hints = true;
   const seed = $("seed").value.trim();
   if (seed) body.seed = Number(seed);
   const file = $("scenario").files[0];

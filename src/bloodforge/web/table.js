@@ -7,6 +7,7 @@ import { api, cardIn, cardNode, clear, el, humanize, installCardTips, reducedMot
 import { grammarMap, label as fillLabel, parse } from "/static/boards/actions.js";
 import { createBoard, hasBoard } from "/static/boards/board.js";
 import { tutorial } from "/static/tutorial.js";
+import { hintPanel } from "/static/hint.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -507,6 +508,7 @@ function renderActions() {
     groups.delete(verb);
   }
   box.append(quick);
+  hintPanel(ctx, box); // tables with hints: the Hint button (web/hint.js)
   const help = new Map(ctx.grammar.map((g) => [g.kind, g.help]));
   for (const [verb, texts] of groups) {
     const details = el("details", { class: "verb-group", open: texts.length <= 12 });
