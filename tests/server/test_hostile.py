@@ -385,3 +385,84 @@ def test_item6_replays_are_rate_limited_and_cached(make_client: ClientFactory, s
         assert int(r.headers["retry-after"]) >= 1
         if client.get(f"/api/tables/{tid}").json()["ply"] == plies:
             assert built == [3], "the same view was built once"
+
+
+# -- item 5: CPU fairness --------------------------------------------------------------------
+def test_item5_the_fair_gate_serves_clients_in_turn() -> None:
+    import asyncio
+
+    from bloodforge.server.aiwork import FairGate
+
+    async def scenario() -> list[str]:
+        gate = FairGate(1)
+        order: list[str] = []
+        await gate.acquire("A")  # A's first search runs
+
+        async def wait(name: str, client: str) -> None:
+            await gate.acquire(client)
+            order.append(name)
+
+        tasks = [asyncio.create_task(wait(f"A{i}", "A")) for i in range(2, 6)]
+        await asyncio.sleep(0)
+        tasks.append(asyncio.create_task(wait("B1", "B")))
+        await asyncio.sleep(0)
+        for _ in range(5):
+            gate.release()
+            await asyncio.sleep(0)
+        await asyncio.gather(*tasks)
+        return order
+
+    assert asyncio.run(scenario()) == ["A2", "B1", "A3", "A4", "A5"], "B waits for one turn, not for all of A's"
+
+
+def test_item5_ai_seats_think_in_worker_processes(sqlite_client: TestClient) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    ai = sqlite_client.app.state.ai  # type: ignore[attr-defined]
+    assert isinstance(ai.pool, ProcessPoolExecutor)
+    search = [{"kind": "agent", "agent": "mcts", "strength": 1}] * 2
+    tid = create_table(sqlite_client, game="witch", seats=search, seed=8)["table"]["id"]
+    deadline = time.monotonic() + 90
+    while sqlite_client.get(f"/api/tables/{tid}").json()["ply"] < 6 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert sqlite_client.get(f"/api/tables/{tid}").json()["ply"] >= 6
+
+
+@pytest.mark.slow
+def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: Path) -> None:
+    """The probe: ten max-strength search tables from one client slowed another client's AI
+    table 12x. Client B's table alone, then beside client A's ten (addresses told apart through
+    a trusted proxy header): B keeps at least a third of its pace, and health stays quick."""
+    settings = Settings(db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", ai_delay=0.0, ai_time_budget=10.0,
+                        max_ai_tables_per_client=100, tables_per_minute=1000, table_burst=100)
+    strong = [{"kind": "agent", "agent": "mcts", "strength": 10}] * 2  # a second of search a move
+    with ServerThread(settings, forwarded_allow_ips="127.0.0.1") as server, \
+            httpx.Client(base_url=server.url, timeout=30) as http:
+        def make(client: str, seed: int) -> str:
+            r = http.post("/api/tables", headers={"X-Forwarded-For": client},
+                          json={"game": "witch", "params": {"players": 2}, "seed": seed, "seats": strong})
+            assert r.status_code == 201, r.text
+            return str(r.json()["table"]["id"])
+
+        def pace(tid: str, seconds: float) -> float:
+            start = http.get(f"/api/tables/{tid}").json()["ply"]
+            time.sleep(seconds)
+            return float(http.get(f"/api/tables/{tid}").json()["ply"] - start)
+
+        time.sleep(3.0)  # the worker processes start in the background
+        alone = pace(make("10.0.0.2", 1), 10.0)
+        for i in range(10):
+            make("10.0.0.1", 100 + i)
+        mine = make("10.0.0.2", 2)
+        time.sleep(1.0)
+        worst = 0.0
+        t_end = time.monotonic() + 10.0
+        start = http.get(f"/api/tables/{mine}").json()["ply"]
+        while time.monotonic() < t_end:
+            t0 = time.monotonic()
+            assert http.get("/api/health").status_code == 200
+            worst = max(worst, time.monotonic() - t0)
+            time.sleep(0.2)
+        loaded = float(http.get(f"/api/tables/{mine}").json()["ply"] - start)
+        assert loaded >= alone / 3, f"B's table made {loaded} moves beside A's ten, {alone} alone"
+        assert worst < 1.0, f"health took {worst:.2f} s"

@@ -1,8 +1,9 @@
-"""AI seats: agents think in worker threads with a time budget; moves go through `submit`.
+"""AI seats: agents think in worker processes with a time budget; moves go through `submit`.
 
 An AI move is applied exactly like a human's (version check, engine validation, commit, then
 broadcast), so nothing downstream can tell them apart and a restart resumes them the same way.
-Agents never run on the event loop: a slow agent delays only its own table.
+Agents never run on the event loop, nor in this process's threads (see `aiwork`: a pool of
+processes shared fairly between clients), so a slow agent delays only its own table.
 
 During a secret simultaneous commitment several AI seats may be actors: each decides on its own
 copy of the same position (through `bloodforge.match.Driver.decide`, the one decision step
@@ -14,15 +15,16 @@ accepted because only other seats' actions came in between.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
-from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
-from bloodforge.match import Driver
 
+from .aiwork import SEARCH_AGENTS, FairGate, decide, decide_packed, make_pool, pack, ready
 from .clocks import now_ms
 from .config import Settings
 from .errors import ApiError
@@ -40,7 +42,12 @@ class AiRunner:
     def __init__(self, manager: TableManager, settings: Settings) -> None:
         self.manager = manager
         self.settings = settings
-        self.pool = ThreadPoolExecutor(max_workers=max(1, settings.ai_workers), thread_name_prefix="ai")
+        #: Cheap agents (a move in milliseconds) think in threads; searches in `pool`.
+        self.threads = ThreadPoolExecutor(max_workers=max(1, settings.ai_workers), thread_name_prefix="ai")
+        self.pool = make_pool(settings.ai_processes, settings.ai_workers)
+        self.gate = FairGate(settings.ai_processes if settings.ai_processes > 0 else settings.ai_workers)
+        #: Who a table's AI work is charged to (the address that created it; set by the app).
+        self.owner_of: Callable[[str], str | None] = lambda _table_id: None
         self.tasks: set[asyncio.Task[None]] = set()
         self.by_table: dict[str, asyncio.Task[None]] = {}
         self.closed = False
@@ -65,6 +72,17 @@ class AiRunner:
         for table_id, t in list(self.by_table.items()):
             if t is task:
                 del self.by_table[table_id]
+
+    async def warm(self) -> None:
+        """Start the worker processes now (in the background at startup), so that the first AI
+        move of a table does not wait for a process to start and load the games."""
+        if isinstance(self.pool, ProcessPoolExecutor):
+            loop = asyncio.get_running_loop()
+            workers = max(1, self.settings.ai_processes)
+            try:
+                await asyncio.gather(*(loop.run_in_executor(self.pool, ready) for _ in range(workers)))
+            except Exception:
+                log.exception("the AI worker processes did not start")
 
     async def resume_all(self) -> int:
         """On startup: every unfinished table where an AI seat is to act continues by itself, and
@@ -145,34 +163,45 @@ class AiRunner:
             return False
 
     async def _choose(self, live: LiveTable, seat: int, snapshot: State) -> Action:
-        agent = self._agent(live, seat)
+        """The seat's decision. A search (SEARCH_AGENTS) is made in the worker pool once the
+        fair gate lets this table's client in, and the time budget counts the thinking, not the
+        wait for a worker; a cheap agent decides at once in a thread (shipping the position to
+        a process would cost more than its move)."""
+        spec = live.seats[seat]
+        agent = spec.agent or "random"
+        version = len(snapshot.history)
+        seed = mix_seed(live.game.seed, "ai", seat, version)
         loop = asyncio.get_running_loop()
+        if agent in SEARCH_AGENTS:
+            packed = await asyncio.to_thread(pack, snapshot)  # pickled off the event loop
+            await self.gate.acquire(self.owner_of(live.id) or live.id)
+            try:
+                work = self.pool.submit(decide_packed, *packed, seat, agent, seed, spec.strength)
+            except BaseException:
+                self.gate.release()
+                raise
+
+            def free(_done: object) -> None:  # the slot is free when the worker is
+                if not loop.is_closed():
+                    with contextlib.suppress(RuntimeError):
+                        loop.call_soon_threadsafe(self.gate.release)
+
+            work.add_done_callback(free)
+        else:
+            work = self.threads.submit(decide, snapshot, seat, agent, seed, spec.strength)
         try:
-            return await asyncio.wait_for(
-                loop.run_in_executor(self.pool, Driver({seat: agent}).decide, snapshot, seat),
-                self.settings.ai_time_budget,
-            )
+            return await asyncio.wait_for(asyncio.wrap_future(work), self.settings.ai_time_budget)
         except TimeoutError:
             log.warning("table %s: AI seat %d over its %.1fs budget; playing a random move",
                         live.id, seat, self.settings.ai_time_budget)
         except Exception:
             log.exception("table %s: AI seat %d failed; playing a random move", live.id, seat)
-        return self._fallback(snapshot, seat, live.version)
+        return self._fallback(snapshot, seat, version)
 
     @staticmethod
     def _fallback(state: State, seat: int, version: int) -> Action:
         legal = [a for a in state.legal_actions(seat) if not a.is_cancel] or state.legal_actions(seat)
         return Rng(mix_seed(version, "fallback", seat)).choice(legal)
-
-    @staticmethod
-    def _agent(live: LiveTable, seat: int) -> Agent:
-        agent = live.agents.get(seat)
-        if agent is None:
-            spec = live.seats[seat]
-            options = {"strength": spec.strength} if spec.strength is not None else {}
-            agent = make_agent(spec.agent or "random", seat, seed=mix_seed(live.game.seed, "ai", seat), **options)
-            live.agents[seat] = agent
-        return agent
 
     async def close(self) -> None:
         self.closed = True
@@ -180,3 +209,4 @@ class AiRunner:
             task.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         self.pool.shutdown(wait=False, cancel_futures=True)
+        self.threads.shutdown(wait=False, cancel_futures=True)

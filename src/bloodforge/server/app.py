@@ -71,6 +71,8 @@ def create_app(settings: Settings) -> FastAPI:
         app.state.replay_limit = RateLimit(settings.replays_per_second, settings.replay_burst)
         app.state.limits = ClientLimits(settings.tables_per_minute, settings.table_burst,
                                         settings.max_ai_tables_per_client)
+        ai.owner_of = app.state.limits.owner_of  # AI work is shared fairly between creators
+        warming = asyncio.get_running_loop().create_task(ai.warm(), name="ai-warm")
         listener = Listener(engine, manager.on_remote_change) if store.dialect == "postgresql" else None
         sweeper = None
         if listener is not None:
@@ -87,6 +89,7 @@ def create_app(settings: Settings) -> FastAPI:
                 sweeper.cancel()
             if listener is not None:
                 await asyncio.to_thread(listener.stop)
+            warming.cancel()
             await ai.close()
             await manager.close()
             manager.writer.shutdown(wait=True)

@@ -33,7 +33,9 @@ class Settings:
     ai_time_budget: float = 10.0
     #: Pause before each AI action, so that people can follow an AI's turn move by move.
     ai_delay: float = 0.0
-    #: Threads that run AI agents (they never run on the event loop).
+    #: Worker processes that run AI agents (never the event loop nor this process's threads);
+    #: 0: threads of this process instead, `ai_workers` of them.
+    ai_processes: int = 2
     ai_workers: int = 2
     #: Live tables kept in memory; idle ones beyond this are dropped and rebuilt on demand.
     max_live_tables: int = 2000

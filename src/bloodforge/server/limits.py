@@ -125,6 +125,8 @@ class ClientLimits:
     max_ai_tables: int
     buckets: dict[str, _Bucket] = field(default_factory=dict)
     ai_tables: dict[str, set[str]] = field(default_factory=dict)
+    #: table id -> the address that created it (whose turn the table's AI work takes).
+    owners: dict[str, str] = field(default_factory=dict)
 
     def check_create(self, client: str, with_ai: bool, running: Callable[[str], bool]) -> None:
         """Raise 429 if `client` may not create a table now (nothing is spent on a refusal)."""
@@ -150,6 +152,13 @@ class ClientLimits:
     def created(self, client: str, table_id: str, with_ai: bool) -> None:
         if with_ai:
             self.ai_tables.setdefault(client, set()).add(table_id)
+            self.owners[table_id] = client
+            if len(self.owners) > 100_000:  # oldest first (dicts keep insertion order)
+                for key in list(self.owners)[:10_000]:
+                    del self.owners[key]
+
+    def owner_of(self, table_id: str) -> str | None:
+        return self.owners.get(table_id)
 
 
 class ConnectionCap:

@@ -1,0 +1,145 @@
+"""Where AI seats think: a pool of worker processes, shared fairly between clients.
+
+*Why processes:* a search (IS-MCTS at full strength) is pure Python; in a thread it holds the
+GIL, so ten searches slowed every request of the process, the event loop included. In worker
+processes the event loop never runs a search and never waits for the GIL behind one. *Why a
+fair gate:* one client with ten max-strength tables would otherwise fill every worker and
+queue everyone else behind its searches; decisions wait in one queue per client, and a free
+worker goes to the clients in turn (round robin), so a client's own tables share its turns.
+Agents that decide in milliseconds (random, greedy, heuristic) stay in threads: shipping a
+position to a process costs more than their move.
+
+A decision in a worker gets the position (pickled) and the seat's agent settings; the agent is
+made there for this decision, seeded from the game's seed, the seat and the version, so AI
+moves are reproducible. The position travels without its `Game`, which a worker keeps per
+table (a game warms caches on its first decisions: a fresh copy each move made every AI move
+some hundred milliseconds slower).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+import multiprocessing
+import os
+import pickle
+from collections import OrderedDict, deque
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+import bloodforge
+from bloodforge.agents import make_agent
+from bloodforge.core import Action, Game, State, game_class
+from bloodforge.match import Driver
+
+
+def decide(state: State, seat: int, agent: str, seed: int, strength: int | None) -> Action:
+    """One AI decision (runs in a worker process): the seat's agent, made for it, picks."""
+    options = {"strength": strength} if strength is not None else {}
+    return Driver({seat: make_agent(agent, seat, seed=seed, **options)}).decide(state, seat)
+
+
+#: Agents that search (a second or more per move at full strength): they run in the processes.
+SEARCH_AGENTS = frozenset({"mcts"})
+
+GameKey = tuple[str, str, str, int, str]
+
+#: Worker side: the games of the tables this worker decided for lately.
+_GAMES: OrderedDict[GameKey, Game] = OrderedDict()
+
+
+class _Pickler(pickle.Pickler):
+    def __init__(self, file: io.BytesIO, game: Game) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.game = game
+
+    def persistent_id(self, obj: Any) -> str | None:
+        return "game" if obj is self.game else None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, game: Game) -> None:
+        super().__init__(file)
+        self.game = game
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid != "game":
+            raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+        return self.game
+
+
+def pack(state: State) -> tuple[GameKey, bytes, bytes]:
+    """The position for a worker: its game's key and pickle, and the state without the game."""
+    game = state.game
+    key: GameKey = (type(game).__module__, type(game).__qualname__, game.id, game.seed,
+                    json.dumps(game.params_dict(), sort_keys=True, default=str))
+    buf = io.BytesIO()
+    _Pickler(buf, game).dump(state)
+    return key, pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), buf.getvalue()
+
+
+def decide_packed(key: GameKey, game_bytes: bytes, state_bytes: bytes, seat: int, agent: str, seed: int,
+                  strength: int | None) -> Action:
+    """`decide` in a worker on a packed position, with the worker's copy of its game."""
+    game = _GAMES.get(key)
+    if game is None:
+        game = pickle.loads(game_bytes)
+        _GAMES[key] = game
+        while len(_GAMES) > 64:
+            _GAMES.popitem(last=False)
+    else:
+        _GAMES.move_to_end(key)
+    state = _Unpickler(io.BytesIO(state_bytes), game).load()
+    return decide(state, seat, agent, seed, strength)
+
+
+def make_pool(processes: int, threads: int) -> Executor:
+    """Worker processes (forked from a clean fork server that preloaded the engine and the
+    games), or with `processes` 0 threads of this process (the old way: tests that register
+    agents of their own in this process use it)."""
+    if processes <= 0:
+        return ThreadPoolExecutor(max_workers=max(1, threads), thread_name_prefix="ai")
+    context = multiprocessing.get_context("forkserver")
+    games = sorted({game_class(str(g["id"])).__module__ for g in bloodforge.list_games()})
+    context.set_forkserver_preload(["bloodforge", "bloodforge.agents", "bloodforge.server.aiwork", *games])
+    return ProcessPoolExecutor(max_workers=processes, mp_context=context)
+
+
+def ready() -> int:
+    """A worker's answer to the warm-up at startup (its first job starts it)."""
+    return os.getpid()
+
+
+class FairGate:
+    """`slots` decisions at once; waiting ones are served one client at a time, in turn."""
+
+    def __init__(self, slots: int) -> None:
+        self.free = max(1, slots)
+        self.waiting: OrderedDict[str, deque[asyncio.Future[None]]] = OrderedDict()
+
+    async def acquire(self, client: str) -> None:
+        if self.free > 0 and not self.waiting:
+            self.free -= 1
+            return
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.waiting.setdefault(client, deque()).append(fut)
+        try:
+            await fut
+        except asyncio.CancelledError:
+            if fut.done() and not fut.cancelled():
+                self.release()  # granted just as we gave up: pass the slot on
+            raise
+
+    def release(self) -> None:
+        while self.waiting:
+            client, queue = next(iter(self.waiting.items()))
+            fut = queue.popleft()
+            if queue:
+                self.waiting.move_to_end(client)  # the next client's turn
+            else:
+                del self.waiting[client]
+            if not fut.done():
+                fut.set_result(None)
+                return
+        self.free += 1
