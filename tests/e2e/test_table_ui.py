@@ -353,13 +353,13 @@ def test_phone_shows_the_prompt_and_actions_on_the_first_screen(
 
 
 def test_log_numbers_above_99_are_not_clipped(page: Page, server: ServerThread) -> None:
-    """LOW: "252" showed as "52." (the list's padding held two digits)."""
+    """LOW: "252" showed as "52." (the list's padding held two digits); four digits fit now."""
     made = create(server, game="witch", seats=[{"name": "Ann"}, {"name": "Bot", "kind": "agent", "agent": "random"}])
     open_link(page, server, made["links"][0]["url"])
     room = page.evaluate("""() => {
       const log = document.getElementById('log');
       const probe = document.createElement('span');
-      probe.textContent = '888.';
+      probe.textContent = '8888.';  // Kingdoms logs run past a thousand lines
       probe.style.font = getComputedStyle(log).font;
       document.body.append(probe);
       const need = probe.getBoundingClientRect().width;
