@@ -1,7 +1,8 @@
 """Issue 22, the designer's workbench in Debian's Chromium against the real server (`--lab`):
 the lobby links to it only when it is on; a bad number is refused beside its field and nothing
 is saved; a good one is saved as a variant with its difference from the published content; a
-small A/B runs to the end and its result (table and sentence) shows.
+small A/B runs to the end and its result (table and sentence) shows; "Playtest" opens a table
+of the variant whose header names it.
 
 Screenshots: artifacts/screenshots/workbench-*.png.
 """
@@ -89,3 +90,9 @@ def test_edit_bad_then_good_number_save_and_run_a_small_ab(page: Page, lab_serve
     expect(rates.nth(1)).to_contain_text("more stones v1")
     expect(rates.nth(2)).to_contain_text("Difference (paired)")
     page.screenshot(path=str(shots / "workbench-result.png"), full_page=True)
+
+    page.click("#playtest")
+    page.wait_for_url("**/table/**")
+    expect(page.locator("#table-title")).to_contain_text("Playtest of more stones (version 1)")
+    page.wait_for_selector("polygon.cell[data-square]")  # the variant's board is drawn: the game started
+    page.screenshot(path=str(shots / "workbench-playtest.png"))

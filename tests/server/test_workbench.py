@@ -250,3 +250,27 @@ def test_a_path_in_the_content_is_never_opened(make_client: ClientFactory, sqlit
                         json={"game": "witch", "name": "x", "content": {"content": "/etc/passwd"}})
         assert r.status_code == 422
         assert "root:" not in r.text
+
+
+def test_playtest_table_plays_the_variant_names_it_and_shows_no_path(make_client: ClientFactory,
+                                                                      sqlite_url: str) -> None:
+    with lab_client(make_client, sqlite_url) as client:
+        content = witch_content(client)
+        content["content"]["blood_stones"] = 50
+        vid = client.post("/api/lab/variants", headers=AUTH,
+                          json={"game": "witch", "name": "more stones", "content": content}).json()["id"]
+        assert client.post(f"/api/lab/variants/{vid}/playtest", json={}).status_code == 401
+        r = client.post(f"/api/lab/variants/{vid}/playtest", headers=AUTH, json={})
+        assert r.status_code == 201, r.text
+        created = r.json()
+        table_id = created["table"]
+        assert [link["seat"] for link in created["links"]] == [0]  # you, and the AI in the other seat
+        live = client.app.state.manager.tables[table_id]
+        assert live.game.content.data.blood_stones == 50
+        public = client.get(f"/api/tables/{table_id}").json()
+        assert public["name"] == "Playtest of more stones (version 1)"
+        assert "content" not in public["params"]
+        assert "/" not in json.dumps(public["params"])
+    with lab_client(make_client, sqlite_url) as client:  # a restart rebuilds it from the database
+        assert client.get(f"/api/tables/{table_id}").json()["name"] == "Playtest of more stones (version 1)"
+        assert client.app.state.manager.tables[table_id].game.content.data.blood_stones == 50

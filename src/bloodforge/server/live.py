@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bloodforge.agents import Agent
-from bloodforge.core import Game, State
+from bloodforge.core import Game, State, UnknownGame, game_class
 from bloodforge.match import Record
 
 from .clocks import Deadline, deadlines_from_json
@@ -131,7 +131,7 @@ def table_public(
     over = result is not None
     shown = deadlines if deadlines is not None else deadlines_from_json(record.deadlines)
     return TablePublic(
-        id=record.id, name=record.name, game=record.game, game_name=game_name, params=record.params,
+        id=record.id, name=record.name, game=record.game, game_name=game_name, params=public_params(record),
         players=len(record.seats),
         seats=[SeatPublic(seat=s.seat, name=s.name, kind=s.kind, agent=s.agent, strength=s.strength,
                           taken_over=s.taken_over, claimed=s.kind == "human" and s.claimed)
@@ -143,6 +143,16 @@ def table_public(
         from_scenario=record.scenario is not None,
         seed=record.seed if over else None,
     )
+
+
+def public_params(record: TableRecord) -> dict[str, Any]:
+    """The table's parameters without file parameters: a workbench playtest's content lives in
+    a server folder, and no server path is ever shown to clients."""
+    try:
+        files = set(game_class(record.game).info.params_model.file_parameters())
+    except UnknownGame:
+        files = set()
+    return {k: v for k, v in record.params.items() if k not in files}
 
 
 def record_of(table: TableRecord, entries: list[Entry]) -> Record:

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
-from bloodforge.core import ActionSyntaxError, BloodforgeError, IllegalAction, State
+from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State
 
 from .clocks import TURN, deadlines_from_json, deadlines_to_json, next_deadlines, now_ms
 from .config import Settings
@@ -69,9 +69,15 @@ class TableManager:
         self.closed = False
 
     # -- creating -----------------------------------------------------------------------------
-    async def create(self, req: TableCreate) -> tuple[LiveTable, dict[int, str], str]:
-        """The new table, each human seat's link token and the host token (re-invites)."""
-        game, state, scenario = await asyncio.to_thread(new_game, req)
+    async def create(self, req: TableCreate, prepared: tuple[Game, State] | None = None,
+                     ) -> tuple[LiveTable, dict[int, str], str]:
+        """The new table, each human seat's link token and the host token (re-invites).
+        `prepared`: a game and its first state the server built itself (the workbench's
+        playtest of stored content), used in place of the request's game and parameters."""
+        if prepared is not None:
+            game, state, scenario = prepared[0], prepared[1], None
+        else:
+            game, state, scenario = await asyncio.to_thread(new_game, req)
         host = secrets.token_urlsafe(32)
         seats = seat_specs(req.seats, game)
         tokens = {s: secrets.token_urlsafe(32) for s, spec in enumerate(seats) if spec.kind == "human"}

@@ -51,6 +51,8 @@ from bloodforge.lab.runner import run_jobs
 from .config import Settings
 from .db import make_engine, make_sessionmaker
 from .errors import ApiError
+from .schemas import SeatCreate, TableCreate
+from .tables import TableManager
 from .workbench_models import LabExperimentRow, LabVariantRow
 
 log = logging.getLogger("bloodforge.server.workbench")
@@ -68,6 +70,11 @@ class VariantCreate(BaseModel):
     parent: int | None = Field(None, description="the variant this one was edited from; default: the "
                                "newest version of the same name")
     content: dict[str, Any]
+
+
+class PlaytestCreate(BaseModel):
+    players: int | None = Field(None, ge=1, le=8)
+    seats: list[SeatCreate] | None = Field(None, description="default: you in seat 1, greedy AI in the others")
 
 
 class ExperimentCreate(BaseModel):
@@ -105,6 +112,14 @@ class Workbench:
         self.threads = ThreadPoolExecutor(max_workers=max(1, settings.lab_jobs_per_operator * 4),
                                           thread_name_prefix="lab-job")
         self.lock = threading.Lock()
+        #: Where playtest tables' content is written (by content hash; rewritten at start, so a
+        #: table survives a restart that cleared the temporary folder).
+        self.content_dir = Path(tempfile.gettempdir()) / "bloodforge-lab-content"
+
+    def write_all_content(self) -> None:
+        with self.sessions() as s:
+            for row in s.scalars(select(LabVariantRow)):
+                write_content(row.game, row.content, self.content_dir)
 
     def operator_of(self, authorization: str | None) -> str:
         """The operator's id (a hash of the token) if `authorization` carries the token; else 401."""
@@ -137,6 +152,7 @@ def install_workbench(app: FastAPI, settings: Settings) -> None:
         async with inner(a) as state:
             bench = Workbench(settings, token)
             a.state.workbench = bench
+            await asyncio.to_thread(bench.write_all_content)
             try:
                 yield state
             finally:
@@ -285,6 +301,33 @@ async def variant_file(variant_id: int, name: str, bench: Bench, _op: Operator) 
     safe = "".join(c if c.isalnum() else "-" for c in row.name)[:40]
     return Response(json.dumps(row.content[name], indent=1) + "\n", media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="{row.game}-{safe}-v{row.version}-{name}.json"'})
+
+
+@router.post("/variants/{variant_id}/playtest", status_code=201)
+async def playtest(variant_id: int, body: PlaytestCreate, bench: Bench, _op: Operator,
+                   request: Request) -> dict[str, Any]:
+    """A table playing the variant's content (human seats plus AI), named after the variant so
+    its header says what it plays. The client names the stored variant, never a file: the
+    server writes the content into its own folder and builds the game from it."""
+    row, _ = await asyncio.to_thread(_load_variant, bench, variant_id)
+    manager: TableManager = request.app.state.manager
+    params: dict[str, Any] = {"players": body.players} if body.players is not None else {}
+    req = TableCreate(game=row.game, name=f"Playtest of {row.name} (version {row.version})"[:80], params=params,
+                      seats=body.seats)
+
+    def build() -> tuple[Any, Any]:
+        files = write_content(row.game, row.content, bench.content_dir)
+        try:
+            game = bloodforge.load_game(row.game, seed=secrets.randbelow(2**31), **params, **files)
+        except (BloodforgeError, ValueError) as err:
+            raise ApiError(422, "params/invalid", str(err).replace(str(bench.content_dir), "content")) from None
+        return game, game.new_initial_state()
+
+    live, tokens, host = await manager.create(req, prepared=await asyncio.to_thread(build))
+    links = [{"seat": seat, "name": live.seats[seat].name, "url": f"/table/{live.id}#seat={seat}&token={token}"}
+             for seat, token in sorted(tokens.items())]
+    return {"table": live.id, "name": live.record.name, "links": links, "spectator_url": f"/table/{live.id}",
+            "host_token": host}
 
 
 # -- experiments ------------------------------------------------------------------------------

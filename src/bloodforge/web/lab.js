@@ -214,9 +214,20 @@ async function save(ev) {
     info.append(el("p", {}, ...names.map((f) => el("button", { type: "button", class: "lab-download",
       onclick: () => download(`/api/lab/variants/${full.id}/files/${encodeURIComponent(f)}`, `${f}.json`),
       text: `Download ${humanize(f)} data file` }))));
+    info.append(el("p", {}, el("button", { type: "button", id: "playtest", onclick: () => playtest(full.id),
+      text: "Playtest: open a table with this variant (you against the AI)" })));
     document.getElementById("experiment").hidden = false;
   } catch (err) {
     showErrors(err.errors || [], err.message);
+  }
+}
+
+async function playtest(id) {
+  try {
+    const created = await call("POST", `/api/lab/variants/${id}/playtest`, {});
+    location.assign(created.links.length ? created.links[0].url : created.spectator_url);
+  } catch (err) {
+    document.getElementById("variant-info").append(el("p", { class: "lab-error", role: "alert", text: err.message }));
   }
 }
 
