@@ -152,36 +152,57 @@ def battle_records(st: Position, seat: int | None, most: int = 5, horizon: int =
     event, the losses and retreat after it. Built from the log's public events only (a battle
     is fought in the open once tiles are revealed); `log_index` is the index of the winning
     line among the lines `seat` reads. Walks back at most `horizon` events (search clones)."""
-    events = st.events
+    events = list(st.events)  # a C-level copy of the references
     n = len(events)
+    lo = max(0, n - horizon)
+    # only the public events a record is made of; cheap comprehensions, as search clones ask
+    # for observations all the time
+    wanted = [i for i in range(lo, n) if events[i].visible is None and events[i].kind in RECORD_KINDS]
     records: list[dict[str, Any]] = []
-    readable_after = 0  # lines `seat` reads after the event being looked at
-    after: list[Any] = []  # public events after the one being looked at, oldest first
+    after: list[Any] = []  # casualty and retreat events after the one looked at, newest first
     reveals: list[Any] = []
-    open_record: dict[str, Any] | None = None
-    for i in range(n - 1, max(-1, n - 1 - horizon), -1):
+    found: tuple[int, Any] | None = None
+    for i in reversed(wanted):
         e = events[i]
-        visible = e.text_for(seat) is not None
-        public = e.visible is None
-        if public and e.kind == "battle" and e.data:
-            open_record = {"event": e, "event_index": i, "index": st.events.count_for(seat) - readable_after - 1,
-                           "after": list(after), "reveals": []}
-            reveals = open_record["reveals"]
-        elif public and e.kind == "reveal" and e.data and open_record is not None:
+        kind = e.kind
+        if kind == "battle" and e.data:
+            found, reveals, closing = (i, e), [], after[::-1]
+        elif kind == "reveal" and e.data and found is not None:
             reveals.insert(0, e.data)
-        elif public and e.kind == "attack" and e.data and open_record is not None:
-            records.append(_record(st, open_record, e.data))
-            open_record = None
-            if len(records) == most:
-                break
-        if public:
-            after.insert(0, e)
-            if e.kind == "attack":
-                after = [e]
-        if visible:
-            readable_after += 1
+        elif kind == "attack":
+            after = []
+            if e.data and found is not None:
+                records.append(_memo_record(st, events, seat, found, closing, reveals, e))
+                found = None
+                if len(records) == most:
+                    break
+        elif kind in ("casualty", "retreat"):
+            after.append(e)
     records.reverse()
     return records
+
+
+RECORD_KINDS = frozenset({"attack", "reveal", "battle", "casualty", "retreat"})
+#: built records by battle event (identity checked: the key's event is kept alive in the value)
+_MEMO: dict[tuple[int, int, int | None], tuple[Any, dict[str, Any]]] = {}
+
+
+def _memo_record(st: Position, events: list[Any], seat: int | None, found: tuple[int, Any],
+                 closing: list[Any], reveals: list[Any], attack: Any) -> dict[str, Any]:
+    """A battle's record, built once per battle event and its closing events (log events never
+    change), with its `log_index` for `seat` counted fresh (the lines `seat` reads before it)."""
+    i, event = found
+    key = (id(event), len(closing), seat)
+    hit = _MEMO.get(key)
+    if hit is None or hit[0] is not event:
+        if len(_MEMO) > 512:
+            _MEMO.clear()
+        hidden = sum(1 for e in events[:i] if e.visible is not None and e.masked is None
+                     and (seat is None or seat not in e.visible))
+        rec = {"event": event, "event_index": i, "index": i - hidden, "after": closing, "reveals": reveals}
+        hit = (event, _record(st, rec, attack.data))
+        _MEMO[key] = hit
+    return hit[1]
 
 
 def _record(st: Position, rec: dict[str, Any], attack: Mapping[str, Any]) -> dict[str, Any]:

@@ -231,7 +231,7 @@ export function createView(ctx) {
       if (sub) tiles.append(el("span", { class: "sub", text: `(with ${nice(sub)} from hand for the lowest drawn tile${side.tiles ? `: drawn ${side.tiles.join(" ")}` : ""})` }));
       else if (side.substituted) tiles.append(el("span", { class: "sub", text: "(a hidden substitute)" }));
       const mods = el("div", { class: "battle-mods" });
-      for (const m of side.modifiers || []) mods.append(el("span", { class: "mod", text: `${nice(m.source)} ${m.value >= 0 ? "+" : ""}${m.value}` }));
+      for (const m of side.modifiers || []) mods.append(el("span", { class: "mod", text: `${m.value >= 0 ? "+" : ""}${m.value} ${nice(m.source)}` }));
       if (!(side.modifiers || []).length) mods.append(el("span", { class: "mod muted", text: "no modifiers" }));
       const counted = side.counted ? side.counted.reduce((a, x) => a + x, 0) : null;
       const sum = side.total !== null && side.total !== undefined
