@@ -201,6 +201,8 @@ class BloodstonesPolicy:
         self.model_key: str | None = None
         self.moves_this_turn = 0
         self.turn_marker: tuple[int, int] = (-1, -1)
+        #: where this turn's entries of the seat begin in the history (see `origins`)
+        self.turn_from = 0
 
     # -- entry --------------------------------------------------------------------------------
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
@@ -213,9 +215,7 @@ class BloodstonesPolicy:
         self.plan = []
         self.know(state)
         obs = state.observation(seat)
-        marker = (obs["turns_taken"], obs["active"])
-        if marker != self.turn_marker:
-            self.turn_marker = marker
+        if self.new_turn(state, obs, seat):
             self.moves_this_turn = 0
         texts = self.decide(state, obs, seat, legal, rng)
         if not texts or texts[0] not in by_text:
@@ -223,6 +223,42 @@ class BloodstonesPolicy:
         self.plan = texts[1:]
         self.plan_at = len(state.history) + 1
         return by_text[texts[0]]
+
+    def new_turn(self, state: State, obs: Obs, seat: int) -> bool:
+        """Note the turn (True when it is a new one): where the seat's entries of this turn
+        begin in the history. Seen first in the middle of a turn (a searcher's fresh copy), the
+        turn is taken to begin after the last entry of another seat."""
+        marker = (obs["turns_taken"], obs["active"])
+        if marker == self.turn_marker:
+            return False
+        self.turn_marker = marker
+        i = len(state.history)
+        while i > 0 and state.history_seats[i - 1] in (seat, None):
+            i -= 1
+        self.turn_from = i
+        return True
+
+    def origins(self, state: State, seat: int) -> dict[int, set[int]]:
+        """Per area, where the seat's units that moved there this turn started it (the seat's
+        own `move A u` ... `to D` entries since the turn began; the seat knows its own moves).
+
+        *Why:* a move judged only by where it ends can be judged good both ways: greedy moved
+        its dragon 27 -> 26 -> 27 -> 26 in one turn, paying tiles each time (issue 21)."""
+        found: dict[int, set[int]] = {}
+        picked: int | None = None
+        for text, who in zip(state.history[self.turn_from:], state.history_seats[self.turn_from:], strict=True):
+            if who != seat:
+                continue
+            words = str(text).split()
+            if len(words) >= 2 and words[0] == "move" and words[1].isdigit():
+                picked = int(words[1])
+            elif len(words) >= 2 and words[0] == "to" and words[1].isdigit() and picked is not None:
+                dest = int(words[1])
+                found.setdefault(dest, set()).update(found.get(picked, {picked}))
+                picked = None
+            elif words and words[0] == CANCEL:
+                picked = None
+        return found
 
     def know(self, state: State) -> Model:
         """The static facts of this game (rebuilt only when the game or its parameters change)."""
@@ -251,6 +287,7 @@ class BloodstonesPolicy:
         view = View(obs, model, seat)
         kinds = {a.kind for a in legal}
         phase = obs["phase"]
+        self.new_turn(state, obs, seat)
         plans: list[list[str]] = []
         if phase == "main_actions" and "battle" not in kinds:
             if "capture" in kinds:
@@ -618,6 +655,7 @@ class BloodstonesPolicy:
         if budget <= 0:
             return []
         out: list[tuple[float, list[str]]] = []
+        came_from = self.origins(state, view.seat)
         for area, _ in starts.items():
             here = view.mine(area)
             movable = {u: n for u, n in here.items() if moves_in_main_actions(unit_base(model.static, view.me, u))}
@@ -631,12 +669,16 @@ class BloodstonesPolicy:
                 groups.append(rest)
                 strongest_one = {max(movable, key=lambda u: model.unit_value(view.me, u)): 1}
                 groups.append(strongest_one)
+            back = came_from.get(area, set())
             for group in groups:
-                out.extend(self.evaluate_group(state, view, area, group, budget))
+                out.extend(self.evaluate_group(state, view, area, group, budget, back))
         return out
 
     def evaluate_group(self, state: State, view: View, area: int, group: Mapping[str, int],
-                       budget: int) -> list[tuple[float, list[str]]]:
+                       budget: int, back: set[int] | frozenset[int] = frozenset()) -> list[tuple[float, list[str]]]:
+        """Each destination worth moving `group` from `area` to, with its plan; never back to
+        an area its units started this turn from (`back`) unless that gains something there (a
+        battle, an enemy village): else two ends of a shuttle each look good and are paid twice."""
         model = view.model
         sel = [f"move {area} {u}" for u, n in sorted(group.items()) for _ in range(n)]
         probe = state.clone()
@@ -659,6 +701,8 @@ class BloodstonesPolicy:
             leaving_exposed = view.threat(area) * 0.4 * (v_here[1] if v_here else 2)
         out = []
         for dest, cost in reach.items():
+            if dest in back and not self.gains_there(view, dest):
+                continue
             score = self.destination_value(view, dest, group, my_value)
             if score <= 0.3:
                 continue
@@ -668,6 +712,13 @@ class BloodstonesPolicy:
             score -= 0.12 * cost + leaving_exposed
             out.append((score, [*sel, f"to {dest}", *(f"pay {t}" for t in pay)]))
         return out
+
+    @staticmethod
+    def gains_there(view: View, dest: int) -> bool:
+        """A move into `dest` gains something beyond where it stands: a battle, or an enemy
+        village to take."""
+        village = view.villages.get(dest)
+        return bool(view.enemies_in(dest)) or (village is not None and village[0] != view.seat)
 
     def destination_value(self, view: View, dest: int, group: Mapping[str, int], my_value: float) -> float:
         model = view.model
