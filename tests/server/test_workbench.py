@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from bloodforge.cli.main import app as cli_app
 from bloodforge.server.workbench import what_changed
+from bloodforge.server.workbench_models import LabExperimentRow
 
 from .conftest import ClientFactory
 
@@ -274,3 +275,24 @@ def test_playtest_table_plays_the_variant_names_it_and_shows_no_path(make_client
     with lab_client(make_client, sqlite_url) as client:  # a restart rebuilds it from the database
         assert client.get(f"/api/tables/{table_id}").json()["name"] == "Playtest of more stones (version 1)"
         assert client.app.state.manager.tables[table_id].game.content.data.blood_stones == 50
+
+
+def test_serve_has_a_lab_flag_off_by_default() -> None:
+    result = CliRunner().invoke(cli_app, ["serve", "--help"])
+    assert result.exit_code == 0
+    assert "--lab" in result.output
+
+
+def test_an_experiment_left_running_by_a_stopped_server_ends_as_failed(make_client: ClientFactory,
+                                                                        sqlite_url: str) -> None:
+    with lab_client(make_client, sqlite_url) as client:
+        vid = client.post("/api/lab/variants", headers=AUTH,
+                          json={"game": "witch", "name": "same", "content": witch_content(client)}).json()["id"]
+        with client.app.state.workbench.sessions.begin() as s:  # what a killed server leaves behind
+            s.add(LabExperimentRow(id="orphan", kind="ab", game="witch", variant_id=vid, config={}, status="running",
+                                   done=3, total=10, operator="x"))
+        assert client.get("/api/lab/experiments/orphan", headers=AUTH).json()["status"] == "running"
+    with lab_client(make_client, sqlite_url) as client:
+        end = client.get("/api/lab/experiments/orphan", headers=AUTH).json()
+        assert end["status"] == "failed"
+        assert "server stopped" in end["error"]

@@ -116,10 +116,17 @@ class Workbench:
         #: table survives a restart that cleared the temporary folder).
         self.content_dir = Path(tempfile.gettempdir()) / "bloodforge-lab-content"
 
-    def write_all_content(self) -> None:
+    def start(self) -> None:
+        """At start: write every variant's content for playtest tables, and end experiments a
+        stopped server left running (their games are gone with its process pool)."""
         with self.sessions() as s:
             for row in s.scalars(select(LabVariantRow)):
                 write_content(row.game, row.content, self.content_dir)
+        with self.sessions.begin() as s:
+            for exp in s.scalars(select(LabExperimentRow).where(LabExperimentRow.status.in_(("queued", "running")))):
+                exp.status = "failed"
+                exp.error = "the server stopped while it ran; start it again"
+                exp.finished_at = datetime.now(UTC)
 
     def operator_of(self, authorization: str | None) -> str:
         """The operator's id (a hash of the token) if `authorization` carries the token; else 401."""
@@ -152,7 +159,7 @@ def install_workbench(app: FastAPI, settings: Settings) -> None:
         async with inner(a) as state:
             bench = Workbench(settings, token)
             a.state.workbench = bench
-            await asyncio.to_thread(bench.write_all_content)
+            await asyncio.to_thread(bench.start)
             try:
                 yield state
             finally:
