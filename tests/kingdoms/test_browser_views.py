@@ -38,7 +38,7 @@ def test_status_board_has_crowns_income_supply_gems_for_every_seat_and_both_fact
     assert [e["seat"] for e in status] == [0, 1]
     assert status[0]["title"] == "Elves and Dwarves"
     line = {i["label"]: i["value"] for i in status[0]["items"]}
-    assert line["Elves"] == "15 crowns · income 15 · supply 3 of 15 · 1 gems · 0 cards"
+    assert line["Elves"] == "15 crowns · income 15 · supply 3 of 15 · 1 gem · 0 cards"
     assert "Dwarves" in line
     assert line["Team gems"] == "2 of 9"
     # the reminder that a seat commands two factions is the owner's
@@ -97,6 +97,19 @@ def test_battle_record_has_both_sides_dice_hits_losses_and_result() -> None:
         assert log[b["log_index"]] == b["result"]
         for w in words(b):
             assert not SNAKE.search(w), w
+
+
+def test_a_battle_in_progress_shows_the_dice_so_far_under_an_id_per_strike() -> None:
+    s = attack([("cavalry", 2)], [("infantry", 3)], [6, 6, 6, 6, 6, 6, 6])
+    assert s.battle is not None  # the attacker decides: press on or retreat
+    b = s.observation(0)["battles"][-1]
+    assert b["result"] == "The battle goes on."
+    assert b["log_index"] is None
+    assert len(b["sides"][0]["rolls"]) == 2
+    play(s, "press")
+    later = s.observation(0)["battles"][-1]
+    assert later["id"] != b["id"]
+    assert len(later["sides"][0]["rolls"]) == 4
 
 
 def test_battles_are_few_and_stable_and_an_unopposed_capture_is_not_one() -> None:

@@ -39,6 +39,10 @@ MAX_BATTLES = 5
 SCAN_LIMIT = 1500  # log events read backwards for battle records (an observation stays cheap)
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def faction_words(faction: str) -> str:
     return FACTION_NAMES[faction]
 
@@ -81,8 +85,8 @@ def status(s: KBase, obs: dict[str, Any], seat: int | None) -> list[dict[str, An
             elif many:
                 # a seat with two factions: one line per faction keeps the board short
                 items.append({"label": fac, "value": f"{row['treasury']} crowns · income {row['income']} · "
-                              f"supply {row['supply']} of {row['income']} · {row['gems']} gems · "
-                              f"{row['cards']} cards", "hint": f"victory gems: {target}"})
+                              f"supply {row['supply']} of {row['income']} · {_count(row['gems'], 'gem')} · "
+                              f"{_count(row['cards'], 'card')}", "hint": f"victory gems: {target}"})
             else:
                 items += [
                     {"label": "Crowns", "value": f"{row['treasury']}",
@@ -185,8 +189,9 @@ def _record(s: KBase, start: int, head: dict[str, Any], after: list[tuple[int, d
             break
         if data.get("unopposed"):
             return None  # taken without dice: no battle to show
-    if result is None and s.battle is None:
-        return None  # a battle start with nothing after it that we can read
+    strikes = len(hits["attacker"]) + len(hits["defender"])
+    if result is None and (s.battle is None or not strikes):
+        return None  # nothing rolled yet (or a start with nothing after it that we can read)
     sides = []
     for side, fac in (("attacker", att), ("defender", dfn)):
         name = faction_words(fac) if fac else "Nobody"
@@ -199,5 +204,8 @@ def _record(s: KBase, start: int, head: dict[str, Any], after: list[tuple[int, d
     title = f"{faction_words(att) if att else 'Nobody'} attack {space}"
     if dfn:
         title += f" held by {faction_words(dfn)}"
-    return {"id": f"battle-{start}", "title": title, "log_index": end_index, "sides": sides,
+    # a battle still going gets a new id after every strike, so the page shows the dice a side
+    # must decide on (stand or retreat, press on); the finished battle keeps `battle-<start>`
+    bid = f"battle-{start}" if result is not None else f"battle-{start}-strike-{strikes}"
+    return {"id": bid, "title": title, "log_index": end_index, "sides": sides,
             "result": result if result is not None else "The battle goes on."}
