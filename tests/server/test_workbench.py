@@ -101,9 +101,9 @@ def test_invalid_content_is_422_with_field_paths_and_nothing_saved(make_client: 
         assert client.get("/api/lab/variants", headers=AUTH).json()["variants"] == []
 
 
-def test_variants_are_versioned_with_diffs_against_base_and_parent(make_client: ClientFactory,
-                                                                    sqlite_url: str) -> None:
-    with lab_client(make_client, sqlite_url) as client:
+def test_variants_are_versioned_with_diffs_against_base_and_parent(make_client: ClientFactory, db_url: str) -> None:
+    """On SQLite and PostgreSQL (migration 0004 on both)."""
+    with lab_client(make_client, db_url) as client:
         base = witch_content(client)
         v1 = copy.deepcopy(base)
         v1["content"]["blood_stones"] = 50
@@ -296,3 +296,18 @@ def test_an_experiment_left_running_by_a_stopped_server_ends_as_failed(make_clie
         end = client.get("/api/lab/experiments/orphan", headers=AUTH).json()
         assert end["status"] == "failed"
         assert "server stopped" in end["error"]
+
+
+def test_an_experiment_that_cannot_run_is_refused_at_once(make_client: ClientFactory, sqlite_url: str) -> None:
+    with lab_client(make_client, sqlite_url) as client:
+        vid = client.post("/api/lab/variants", headers=AUTH,
+                          json={"game": "witch", "name": "same", "content": witch_content(client)}).json()["id"]
+        body = {"game": "witch", "variant": vid, "agents": ["greedy"], "games": 2, "seed": 0}
+        r = client.post("/api/lab/experiments", headers=AUTH, json={**body, "agents": ["nobody"]})
+        assert r.status_code == 422
+        assert "unknown agent" in r.json()["error"]["message"]
+        r = client.post("/api/lab/experiments", headers=AUTH, json={**body, "agents": ["greedy", "greedy", "random"]})
+        assert r.status_code == 422
+        r = client.post("/api/lab/experiments", headers=AUTH, json={**body, "game": "arena"})
+        assert r.status_code == 422
+        assert client.app.state.workbench.jobs == {}

@@ -228,7 +228,7 @@ def check_content(game: str, content: dict[str, Any]) -> dict[str, Any]:
         params = write_content(game, checked, Path(tmp))
         try:
             bloodforge.load_game(game, seed=0, **params).new_initial_state()
-        except BloodforgeError as err:
+        except (BloodforgeError, ValueError) as err:
             message = str(err).replace(tmp, "content")
             raise ApiError(422, "lab/content_invalid", message, errors=[{"path": "", "message": message}]) from None
     return checked
@@ -362,6 +362,16 @@ async def create_experiment(body: ExperimentCreate, bench: Bench, op: Operator) 
         exp = experiment_config(row, body)
     except ValueError as err:
         raise ApiError(422, "lab/experiment_invalid", str(err)) from None
+
+    def check() -> None:
+        with tempfile.TemporaryDirectory(prefix="bloodforge-lab-") as tmp:
+            try:
+                check_experiment(exp, Path(tmp))
+            except (ExperimentError, BloodforgeError, ValueError) as err:
+                message = str(err).replace(tmp, "content")
+                raise ApiError(422, "lab/experiment_invalid", message) from None
+
+    await asyncio.to_thread(check)  # a bad agent or player count is refused now, not in the job
     with bench.lock:
         running = [j for j in bench.jobs.values() if j.operator == op and j.status in ("queued", "running")]
         if len(running) >= bench.settings.lab_jobs_per_operator:
