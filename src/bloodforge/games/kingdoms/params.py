@@ -33,8 +33,9 @@ class KingdomsParams(GameParams):
         "rulebook's seating for the number of players (2 and 3 players play teams).",
     )
     max_rounds: int = Field(
-        default=30, ge=1, le=1000,
-        description="House cap (A40): after this many rounds the most gems wins, then income, else shared.",
+        default=45, ge=1, le=1000,
+        description="House cap (A40): after this many rounds the most gems wins, then income, else shared. "
+        "45: in 200 greedy 4-player games 96% then end by the rules' 7-gem hold (30 rounds: 63%).",
     )
     map: str | None = data_file_field("Map data file; default: the packaged house map.")
     units: str | None = data_file_field("Unit chart, pools and starting units; default: packaged.")

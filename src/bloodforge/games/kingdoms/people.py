@@ -36,7 +36,8 @@ STAGE_WORDS = {
     "aoo_hits": "the retreating defender chooses casualties",
 }
 MAX_BATTLES = 5
-SCAN_LIMIT = 1500  # log events read backwards for battle records (an observation stays cheap)
+SCAN_LIMIT = 600  # log events read backwards for battle records (an observation stays cheap)
+BATTLE_KINDS = frozenset({"battle", "dice", "casualty", "merc", "retreat", "capture"})
 
 
 def _count(n: int, word: str) -> str:
@@ -135,13 +136,17 @@ def battles(s: KBase, seat: int | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     n = len(events)
     for k in range(n - 1, max(-1, n - 1 - SCAN_LIMIT), -1):
-        view = events[k].view_for(seat)
-        if view is None:
+        event = events[k]
+        text = event.text_for(seat)
+        if text is None:
             continue
         log_index = total - 1 - seen
         seen += 1
-        data = view.get("data") or {}
-        if view.get("kind") == "battle" and "outcome" not in data and "attacker" in data:
+        if event.kind not in BATTLE_KINDS:
+            continue
+        data = dict(event.data) if event.data is not None and event.readable_by(seat) else {}
+        view = {"text": text, "kind": event.kind, "data": data}
+        if event.kind == "battle" and "outcome" not in data and "attacker" in data:
             # the start of a battle: everything after it (until its end) belongs to it
             record = _record(s, k, data, list(reversed(open_events)))
             open_events = []
