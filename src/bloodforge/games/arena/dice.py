@@ -49,7 +49,13 @@ def roll_pool(w: World, u: Unit) -> list[int]:
 
 
 def in_use(w: World, kind: str) -> int:
-    return sum(1 for u in w.board.units.values() if u.alive for d in u.pool if d.kind == kind)
+    n = 0
+    for u in w.board.units.values():  # plain loops: asked at every die gained (issue 23)
+        if u.alive:
+            for d in u.pool:
+                if d.kind == kind:
+                    n += 1
+    return n
 
 
 def supply_left(w: World, kind: str) -> int:

@@ -50,9 +50,9 @@ def legal(w: World, seat: int) -> list[Action]:
     if attack.can_invoke(w, u):
         be = [i for i, d in enumerate(u.pool) if d.kind == BE]
         out += [Action("invoke", (str(i),)) for i in be] if be else [Action("invoke")]
-    for m in sorted(b.units.values(), key=lambda m: m.uid):
-        if m.kind == "minion" and m.summoner == u.uid and m.alive and m.hex is not None \
-                and f"minion:{m.uid}" not in u.bonus_used:
+    for m in sorted((m for m in b.units.values() if m.kind == "minion" and m.summoner == u.uid),
+                    key=lambda m: m.uid):
+        if m.alive and m.hex is not None and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
                 out += [_minion_action(m.uid, h) for h in destinations(w, m, spec.movement) if h != m.hex]
