@@ -183,6 +183,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     # what the better state leads to, so it can never be Pareto-best, and it is never the
     # first to reach a state that is (the answer is the same table as the plain search).
     best: dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]] = {(origin, 0): (0, ())}
+    single = len(bits) == 1  # the usual case (a Boss's one signature tile): no subset lists needed
     at: dict[Hex, list[tuple[int, int]]] = {origin: [(0, 0)]}
     frontier: list[tuple[Hex, int, tuple[Hex, ...]]] = [(origin, 0, ())]
     for step in range(1, max_steps + 1):
@@ -194,6 +195,15 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
                 tiles = got | hazards.get(n, 0)
                 key = (n, tiles)
                 if key in best:
+                    continue
+                if single:  # one tile: the only smaller set is the empty one
+                    if tiles:
+                        clear = best.get((n, 0))
+                        if clear is not None and clear[0] < step:
+                            continue
+                    p = (*path, n)
+                    best[key] = (step, p)
+                    nxt.append((n, tiles, p))
                     continue
                 prior = at.get(n)
                 if prior is None:
