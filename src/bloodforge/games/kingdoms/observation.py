@@ -17,6 +17,7 @@ from . import people
 from .board import AIR, LAND, allied, cls, fname, name, seat_of
 from .content import FACTIONS, UNIT_TYPES
 from .model import RESERVE, KBase, Piece
+from .rules import decider
 
 SHORT = {"infantry": "inf", "cavalry": "cav", "griffin": "grf", "dragon": "drg", "ship": "shp"}
 
@@ -97,14 +98,6 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
     obs["phase_label"] = people.phase_label(s)
     obs["battles"] = people.battles(s, seat)
     return obs
-
-
-def decider(s: KBase) -> int | None:
-    """The faction whose decision the game waits for (rules.decider, imported late: rules
-    imports the battle and movement modules, which need nothing from here)."""
-    from .rules import decider as rules_decider
-
-    return rules_decider(s)
 
 
 def board(s: KBase, pieces: list[dict[str, Any]], mine: set[int]) -> dict[str, Any]:
