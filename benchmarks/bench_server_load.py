@@ -15,7 +15,8 @@ legal moves as fast as the server answers, for a fixed time. Each client action 
 send to its ack (the ack follows the commit and the broadcast). A client whose game ends starts
 a new table. Prints one table row per table count: client actions/s, all actions/s (including
 the AI's, from the versions seen), p50/p95/p99 round trip, errors, tables held at once and the
-server's memory. Bounded in time and count, loopback only.
+server's memory and CPU time (user + system, all threads, from /proc) per committed action
+(`--max-cpu-ms X` makes the run fail above X). Bounded in time and count, loopback only.
 """
 
 from __future__ import annotations
@@ -77,6 +78,15 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system, every thread) the process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return float("nan")
 
 
 def rss_mb(pid: int) -> float:
@@ -150,13 +160,24 @@ async def run_level(ports: list[int], tables: int, seconds: float, pids: list[in
     held = [0, 0]
     limits = httpx.Limits(max_connections=64)
     https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60, limits=limits) for p in ports]
+    steady: list[float] = []  # CPU seconds and versions once every client holds its table
+
+    async def mark_steady() -> None:
+        while held[0] < tables and time.monotonic() < stop_at:
+            await asyncio.sleep(0.05)
+        steady.extend([sum(cpu_seconds(pid) for pid in pids), stats.versions])
+
     try:
         start = time.monotonic()
         stop_at = start + seconds
         n = len(ports)
+        marker = asyncio.create_task(mark_steady())
         await asyncio.gather(*(client(ports[(i + 1) % n], https[i % n], 1000 + i, stop_at, stats, held)
                                for i in range(tables)))
+        await marker
         elapsed = time.monotonic() - start
+        cpu_used = sum(cpu_seconds(pid) for pid in pids) - steady[0]
+        steady_versions = stats.versions - int(steady[1])
         live = [(await h.get("/api/health")).json()["live_tables"] for h in https]
     finally:
         for h in https:
@@ -178,6 +199,8 @@ async def run_level(ports: list[int], tables: int, seconds: float, pids: list[in
         "games": stats.games_finished,
         "live_tables": sum(live),
         "rss": sum(rss_mb(pid) for pid in pids),
+        # the tables' creation and connection excluded: CPU per committed action while playing
+        "cpu_ms": cpu_used * 1000 / steady_versions if steady_versions > 0 else float("nan"),
     }
 
 
@@ -187,6 +210,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=15.0, help="duration of each level")
     parser.add_argument("--db", default=None, help="database URL (default: a temp SQLite file)")
     parser.add_argument("--processes", type=int, default=1, help="server processes sharing the database")
+    parser.add_argument("--max-cpu-ms", type=float, default=None,
+                        help="fail (exit 1) if the servers spend more CPU than this per committed action")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="bloodforge-bench-")
     db_url = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
@@ -199,20 +224,25 @@ def main() -> None:
                         f"{args.processes} server process(es), {os.cpu_count()} cores, clients and servers "
                         "on one machine)")
     for col in ("tables (clients)", "client actions/s", "all actions/s", "p50 ms", "p95 ms", "p99 ms",
-                "errors", "stalls", "tables held", "games ended", "servers' RSS MB"):
+                "errors", "stalls", "tables held", "games ended", "servers' RSS MB", "server CPU ms/action"):
         table.add_column(col, justify="right")
+    worst = 0.0
     try:
         for level in (int(x) for x in args.tables.split(",")):
             r = asyncio.run(run_level(ports, level, args.seconds, [p.pid for p in procs]))
             table.add_row(f"{level}", f"{r['client_actions_s']:.0f}", f"{r['all_actions_s']:.0f}",
                           f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}", f"{r['errors']}", f"{r['stalls']}",
-                          f"{r['held']}", f"{r['games']}", f"{r['rss']:.0f}")
+                          f"{r['held']}", f"{r['games']}", f"{r['rss']:.0f}", f"{r['cpu_ms']:.2f}")
+            worst = max(worst, r["cpu_ms"])
     finally:
         for proc in procs:
             proc.terminate()
         for proc in procs:
             proc.wait(timeout=20)
     console.print(table)
+    if args.max_cpu_ms is not None and not worst <= args.max_cpu_ms:
+        console.print(f"FAIL: the server spent {worst:.2f} ms of CPU per action (at most {args.max_cpu_ms} allowed)")
+        sys.exit(1)
 
 
 if __name__ == "__main__":

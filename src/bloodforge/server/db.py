@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 def make_engine(db_url: str) -> Engine:
     if db_url.startswith("sqlite"):
         engine = create_engine(
-            db_url, connect_args={"check_same_thread": False, "timeout": 30}, pool_pre_ping=True
+            db_url, connect_args={"check_same_thread": False, "timeout": 30}
         )
 
         @event.listens_for(engine, "connect")

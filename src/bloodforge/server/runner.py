@@ -60,6 +60,9 @@ def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: s
         # Idle keep-alive connections close after 5 s; past 4000 connections and tasks new
         # requests get 503 at once (far below the descriptor limit, so health stays up).
         timeout_keep_alive=5, limit_concurrency=4000,
+        # No permessage-deflate: compressing every state message for every connection was the
+        # largest single CPU cost of a move (about a third); views are a few kilobytes.
+        ws_per_message_deflate=False,
     )
 
 
