@@ -34,6 +34,8 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 #: Hints kept per (table, seat, version): repeated requests reuse the search.
 _CACHE: OrderedDict[tuple[str, int, int, int], Hint] = OrderedDict()
 _CACHE_SIZE = 256
+#: Searches under way, by the same key: a second ask while the first searches waits for it.
+_RUNNING: dict[tuple[str, int, int, int], asyncio.Future[Hint]] = {}
 
 
 class HintAnswer(BaseModel):
@@ -41,6 +43,17 @@ class HintAnswer(BaseModel):
     label: str = Field(description="the action in players' words")
     win_chance: float = Field(ge=0, le=1, description="the search's estimate of the seat's return (1: a win)")
     iterations: int = Field(description="search iterations behind the hint (its fixed budget)")
+
+
+def _finished(key: tuple[str, int, int, int], work: asyncio.Future[Hint]) -> None:
+    """A search ended: keep its hint (also when the asker gave up waiting: asking again
+    gets it at once)."""
+    _RUNNING.pop(key, None)
+    if work.cancelled() or work.exception() is not None:
+        return
+    _CACHE[key] = work.result()
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
 
 
 def _executor(request: Request) -> Executor | None:
@@ -66,19 +79,19 @@ async def _hint(live: Live, seat: int, token: str | None, request: Request) -> H
     key = (live.id, seat, version, iterations)
     hint = _CACHE.get(key)
     if hint is None:
-        seed = mix_seed(live.game.seed, "hint", seat, version)
-        # compute_hint itself goes to the worker (a process pool pickles it by name)
-        search = functools.partial(compute_hint, snapshot, seat, iterations=iterations, seed=seed)
+        work = _RUNNING.get(key)
+        if work is None:
+            seed = mix_seed(live.game.seed, "hint", seat, version)
+            # compute_hint itself goes to the worker (a process pool pickles it by name)
+            search = functools.partial(compute_hint, snapshot, seat, iterations=iterations, seed=seed)
+            work = _RUNNING[key] = asyncio.get_running_loop().run_in_executor(_executor(request), search)
+            work.add_done_callback(functools.partial(_finished, key))
         ai = getattr(request.app.state, "ai", None)
         budget = float(getattr(getattr(ai, "settings", None), "ai_time_budget", 60.0))
-        work = asyncio.get_running_loop().run_in_executor(_executor(request), search)
         try:
-            hint = await asyncio.wait_for(work, max(budget, 5.0))
+            hint = await asyncio.wait_for(asyncio.shield(work), max(budget, 5.0))
         except TimeoutError:
-            raise ApiError(409, "hint/busy", "the AI could not work out a hint in time; try again") from None
-        _CACHE[key] = hint
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+            raise ApiError(409, "hint/busy", "the AI is still working out the hint; ask again in a moment") from None
     return HintAnswer(action=str(hint.action), label=hint.label, win_chance=hint.win_chance,
                       iterations=hint.iterations)
 
