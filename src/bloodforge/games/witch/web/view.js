@@ -23,9 +23,8 @@ export function createView(ctx) {
       const u = units()[p.id] || {};
       const state = `${u.zombified ? ", zombified" : ""}${u.bound ? ", bound" : ""}`;
       return {
-        // zombified: a colour and words (the label under the glyph), not colour alone
+        // zombified: a colour, a dashed outline and a skull before the glyph, not colour alone
         fill: u.zombified ? "#4f7a3a" : undefined, text: u.zombified ? `☠${u.glyph ?? ""}` : u.glyph ?? "?", badge: u.blood,
-        sub: u.zombified ? "zombie" : undefined,
         class: `${u.zombified ? "zombified" : ""} ${u.bound ? "bound" : ""}`,
         title: `${u.name}: ${u.blood}/${u.max_blood} blood, moves ${u.movement}${u.attack ? `, attack ${u.attack}` : ""}${state}`,
       };
