@@ -96,3 +96,30 @@ def test_edit_bad_then_good_number_save_and_run_a_small_ab(page: Page, lab_serve
     expect(page.locator("#table-title")).to_contain_text("Playtest of more stones (version 1)")
     page.wait_for_selector("polygon.cell[data-square]")  # the variant's board is drawn: the game started
     page.screenshot(path=str(shots / "workbench-playtest.png"))
+
+
+def test_lists_add_and_remove_entries_with_the_models_checking_them(page: Page, lab_server: ServerThread) -> None:
+    """A copied spell keeps its id: refused (ids used twice), nothing saved; removing it and the
+    last phantom spell saves a variant whose difference is that spell removed."""
+    page.goto(lab_server.url + "/lab")
+    page.fill("#token", TOKEN)
+    page.click("#login-form button[type=submit]")
+    page.select_option("#lab-game", "witch")
+    page.wait_for_load_state("networkidle")
+    spells = page.locator('details[data-path="content.phantom_spells"]')
+    spells.evaluate("d => { d.open = true; }")
+    expect(spells.locator("> summary")).to_have_text("Phantom spells (6)")
+    spells.locator('> button.lab-add').click()
+    spells = page.locator('details[data-path="content.phantom_spells"]')
+    expect(spells.locator("> summary")).to_have_text("Phantom spells (7)")
+    page.fill("#variant-name", "fewer phantoms")
+    page.click("#save")
+    expect(page.locator("#lab-errors")).to_contain_text("used twice")
+    assert lab_api(lab_server, "/api/lab/variants")["variants"] == []
+    spells.locator('button.lab-remove[data-path="content.phantom_spells.6"]').click()
+    spells = page.locator('details[data-path="content.phantom_spells"]')
+    spells.locator('button.lab-remove[data-path="content.phantom_spells.5"]').click()
+    expect(page.locator('details[data-path="content.phantom_spells"] > summary')).to_have_text("Phantom spells (5)")
+    page.click("#save")
+    expect(page.locator(".lab-saved")).to_contain_text("version 1")
+    expect(page.locator(".lab-diff li")).to_have_text(["Phantom spells › Rally: (a list or group) → nothing"])

@@ -84,8 +84,21 @@ function field(path, key, value, schema, defs) {
       const itemSchema = sub.items || (sub.prefixItems ? null : {});
       value.forEach((v, i) => {
         const is = itemSchema || (sub.prefixItems && sub.prefixItems[i]) || {};
-        box.append(field([...path, i], i, v, is, defs));
+        const node = field([...path, i], i, v, is, defs);
+        if (!sub.prefixItems) {
+          const remove = el("button", { type: "button", class: "lab-remove", "data-path": [...path, i].join("."),
+            text: "Remove", title: "Remove this entry from the list",
+            onclick: (ev) => { ev.preventDefault(); value.splice(i, 1); rerender(); } });
+          // in a group's title line, so it shows while the group is closed (it does not toggle it)
+          if (node.tagName === "DETAILS") node.querySelector("summary").append(remove); else node.append(remove);
+        }
+        box.append(node);
       });
+      if (!sub.prefixItems) {
+        box.append(el("button", { type: "button", class: "lab-add", "data-path": dataPath, text: "Add one",
+          title: "Add an entry (a copy of the last one; give it its own id)",
+          onclick: () => { value.push(newItem(value, resolve(itemSchema || {}, defs))); rerender(); } }));
+      }
     } else {
       const props = sub.properties || {};
       for (const [k, v] of Object.entries(value)) box.append(field([...path, k], k, v, props[k] || {}, defs));
@@ -112,6 +125,24 @@ function field(path, key, value, schema, defs) {
   }
   row.append(input, el("span", { class: "lab-field-error" }));
   return row;
+}
+
+// A new list entry: a copy of the last one (then the designer changes what differs), else the
+// schema's default or an empty value of its type.
+function newItem(list, schema) {
+  if (list.length) return structuredClone(list[list.length - 1]);
+  if (schema.default !== undefined) return structuredClone(schema.default);
+  return { integer: 0, number: 0, boolean: false, object: {}, array: [] }[schema.type] ?? "";
+}
+
+// Draw the form again after a list changed, keeping open the groups that were open.
+function rerender() {
+  const open = [...document.querySelectorAll("#lab-form details[open]")].map((d) => d.dataset.path);
+  renderForm();
+  for (const p of open) {
+    const d = document.querySelector(`#lab-form details[data-path="${CSS.escape(p)}"]`);
+    if (d) d.open = true;
+  }
 }
 
 function renderForm() {
@@ -157,6 +188,7 @@ function showErrors(errors, message) {
 async function loadGame(game) {
   state.game = game;
   const data = await call("GET", `/api/lab/games/${encodeURIComponent(game)}/content`);
+  if (state.game !== game) return; // another game was picked meanwhile
   state.base = data.files;
   state.schemas = data.schemas;
   state.content = structuredClone(data.files);
@@ -346,7 +378,9 @@ function initLab() {
     state.token = document.getElementById("token").value.trim();
     open();
   });
-  document.getElementById("lab-game").addEventListener("change", (ev) => loadGame(ev.target.value));
+  document.getElementById("lab-game").addEventListener("change", (ev) => {
+    if (ev.target.value !== state.game) loadGame(ev.target.value); // the same game again keeps the edits
+  });
   document.getElementById("lab-start").addEventListener("change", (ev) => startFrom(ev.target.value));
   document.getElementById("save-form").addEventListener("submit", save);
   document.getElementById("ab-form").addEventListener("submit", runAb);
