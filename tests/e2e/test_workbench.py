@@ -122,4 +122,4 @@ def test_lists_add_and_remove_entries_with_the_models_checking_them(page: Page, 
     expect(page.locator('details[data-path="content.phantom_spells"] > summary')).to_have_text("Phantom spells (5)")
     page.click("#save")
     expect(page.locator(".lab-saved")).to_contain_text("version 1")
-    expect(page.locator(".lab-diff li")).to_have_text(["Phantom spells › Rally: (a list or group) → nothing"])
+    expect(page.locator(".lab-diff li")).to_have_text(["Phantom spells \u203a Rally: (a list or group) \u2192 nothing"])
