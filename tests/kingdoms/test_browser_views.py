@@ -214,3 +214,11 @@ def test_drawing_refuses_areas_that_touch_without_a_link() -> None:
     rows[0] = inv["thornbrake"] + rows[0][1:]
     with pytest.raises(ValueError, match=r"not linked|split"):
         drawing.check(rows, d["legend"], [s["id"] for s in m["spaces"]], [tuple(x) for x in m["links"]])
+
+
+def test_phase_name_is_in_player_words_for_the_replay_and_the_terminal() -> None:
+    s = attack([("cavalry", 2)], [("infantry", 3)], [6, 6, 6, 6, 6, 6, 6])
+    name = s.phase_name()
+    assert name == "Round 1 · Elves: battle at Amberford, round 1 — the attacker presses on or retreats"
+    assert not SNAKE.search(name)
+    assert "amberford" not in name

@@ -8,8 +8,8 @@ from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError
 
-from . import rules
-from .board import fname, gems, income, seat_of
+from . import people, rules
+from .board import gems, income, seat_of
 from .content import FACTION_NAMES, FACTIONS, Content, load_content
 from .model import KBase
 from .observation import observe, resample
@@ -95,9 +95,8 @@ class KingdomsState(KBase):
         rules.apply(self, action)
 
     def phase_name(self) -> str:
-        if self.battle is not None:
-            return f"battle at {self.content.ids[self.battle.space]} ({self.battle.stage})"
-        return f"round {self.round}, {fname(self.active)} {self.phase}"
+        """In players' words (the page, the replay and the terminal show it): never an id."""
+        return people.phase_label(self)
 
     def seat_roles(self) -> list[str]:
         return [" + ".join(FACTION_NAMES[FACTIONS[f]] for f in fs) for fs in self.seat_factions]
