@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 import bloodforge
+from bloodforge.agents import make_agent
 from bloodforge.agents.hint import Hint, action_label, compute_hint
 from bloodforge.agents.mcts import MctsAgent
 from bloodforge.core import Rng, State
@@ -80,3 +81,24 @@ def test_hint_sentence_reads_for_players() -> None:
     assert text.endswith(f"(estimated win chance {round(hint.win_chance * 100)}%)")
     assert "_" not in hint.label
     assert "{" not in hint.label
+
+
+def test_a_compound_action_is_named_whole() -> None:
+    """Bloodstones' search chooses whole plans (select units, destination, payment): the hint
+    names the first step (the button to press now) and then the plan's later steps."""
+    state = bloodforge.load_game("bloodstones", players=2, seed=4).new_initial_state()
+    agents = {s: make_agent("greedy", seat=s, seed=s) for s in range(2)}
+    while True:
+        seat = state.actors()[0]
+        obs = state.observation(seat)
+        if obs["phase"] == "main_actions" and len(state.history) > 150 and obs["pending"] is None \
+                and obs["battle"] is None:
+            break
+        state.apply(agents[seat].select_action(state), seat)
+    hint = compute_hint(state, seat, iterations=30, seed=1)
+    agent = MctsAgent(seat, seed=1, iterations=30, seconds=None)
+    assert agent.select_action(state.clone()) == hint.action
+    assert agent.planned_steps, "this position's chosen plan has several steps"
+    assert len(hint.then) == len(agent.planned_steps)
+    assert hint.then[-1].startswith("Pay with")
+    assert ", then " in hint.sentence()

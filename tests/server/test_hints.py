@@ -47,7 +47,7 @@ def test_hint_on_gives_a_legal_action_of_the_seat_and_a_win_chance(hint_client: 
     r = hint_client.request(method, hint_url(table_id, seat), headers=auth(token))
     assert r.status_code == 200, r.text
     hint = r.json()
-    assert set(hint) == {"action", "label", "win_chance", "iterations"}
+    assert set(hint) == {"action", "label", "then", "win_chance", "iterations"}
     view = hint_client.get(f"/api/tables/{table_id}/state?seat={seat}", headers=auth(token)).json()
     assert hint["action"] in view["legal"]
     assert 0.0 <= hint["win_chance"] <= 1.0

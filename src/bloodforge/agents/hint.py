@@ -39,14 +39,18 @@ class Hint:
     label: str
     win_chance: float
     iterations: int
+    #: the labels of the plan's later steps, where the AI chose a compound action (a move:
+    #: select the units, the destination, the payment), which it would play next
+    then: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """What a player reads: "The AI would play: Move ... (estimated win chance 62%)"."""
-        return f"The AI would play: {self.label} (estimated win chance {round(self.win_chance * 100)}%)"
+        what = ", then ".join((self.label, *self.then))
+        return f"The AI would play: {what} (estimated win chance {round(self.win_chance * 100)}%)"
 
     def as_json(self) -> dict[str, object]:
-        return {"action": str(self.action), "label": self.label, "win_chance": self.win_chance,
-                "iterations": self.iterations}
+        return {"action": str(self.action), "label": self.label, "then": list(self.then),
+                "win_chance": self.win_chance, "iterations": self.iterations}
 
 
 def action_label(state: State, action: Action) -> str:
@@ -82,8 +86,15 @@ def compute_hint(state: State, seat: int, *, iterations: int = HINT_ITERATIONS, 
     if value is None:
         value = _forced_value(state, seat, action, Rng(seed))
         used = FORCED_SAMPLES
+    then = tuple(_step_label(state, text) for text in agent.planned_steps)
     return Hint(action=action, label=action_label(state, action), win_chance=min(1.0, max(0.0, value)),
-                iterations=used)
+                iterations=used, then=then)
+
+
+def _step_label(state: State, text: str) -> str:
+    """A later step of a plan (its text) in players' words."""
+    kind, *args = text.split()
+    return action_label(state, Action(kind, tuple(args)))
 
 
 def _forced_value(state: State, seat: int, action: Action, rng: Rng) -> float:

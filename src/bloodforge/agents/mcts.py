@@ -309,6 +309,12 @@ class MctsAgent(Agent):
         self._plan_done = 0
         return action
 
+    @property
+    def planned_steps(self) -> tuple[str, ...]:
+        """The later steps (texts) of the plan the last decision chose, which this agent plays
+        next without a new search while nobody else acts (a hint names them too)."""
+        return tuple(self._plan)
+
     def _continue_plan(self, state: State) -> Action | None:
         """The next step of the plan chosen earlier, if nobody else has acted since (only this
         seat and the game's own steps in the history) and the step is still legal."""

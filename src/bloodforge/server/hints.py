@@ -41,6 +41,8 @@ _RUNNING: dict[tuple[str, int, int, int], asyncio.Future[Hint]] = {}
 class HintAnswer(BaseModel):
     action: str = Field(description="the action the strongest AI would play now (its text, as in `legal`)")
     label: str = Field(description="the action in players' words")
+    then: list[str] = Field(default_factory=list, description="where the AI plans a compound action (select units, "
+                            "destination, payment): its later steps in players' words, played after this one")
     win_chance: float = Field(ge=0, le=1, description="the search's estimate of the seat's return (1: a win)")
     iterations: int = Field(description="search iterations behind the hint (its fixed budget)")
 
@@ -92,8 +94,8 @@ async def _hint(live: Live, seat: int, token: str | None, request: Request) -> H
             hint = await asyncio.wait_for(asyncio.shield(work), max(budget, 5.0))
         except TimeoutError:
             raise ApiError(409, "hint/busy", "the AI is still working out the hint; ask again in a moment") from None
-    return HintAnswer(action=str(hint.action), label=hint.label, win_chance=hint.win_chance,
-                      iterations=hint.iterations)
+    return HintAnswer(action=str(hint.action), label=hint.label, then=list(hint.then),
+                      win_chance=hint.win_chance, iterations=hint.iterations)
 
 
 SeatPath = Annotated[int, Path(ge=0, le=64)]

@@ -14,7 +14,8 @@ function keyOf(ctx) {
 function sentence(ctx, hint) {
   let label = hint.label;
   try { label = ctx.ui?.label(hint.action) || hint.label; } catch { /* the server's wording */ }
-  return `The AI would play: ${label} (estimated win chance ${Math.round(hint.win_chance * 100)}%)`;
+  const what = [label, ...(hint.then || [])].join(", then ");
+  return `The AI would play: ${what} (estimated win chance ${Math.round(hint.win_chance * 100)}%)`;
 }
 
 // Outline the hinted action's button (and open its group, so the button is seen).
