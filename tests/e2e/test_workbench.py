@@ -123,3 +123,24 @@ def test_lists_add_and_remove_entries_with_the_models_checking_them(page: Page, 
     page.click("#save")
     expect(page.locator(".lab-saved")).to_contain_text("version 1")
     expect(page.locator(".lab-diff li")).to_have_text(["Phantom spells \u203a Rally: (a list or group) \u2192 nothing"])
+
+
+def test_arena_content_forms_edit_a_boss_and_save(page: Page, lab_server: ServerThread) -> None:
+    """The same page works for a game with seven data files (forms from each file's schema)."""
+    page.goto(lab_server.url + "/lab")
+    page.fill("#token", TOKEN)
+    page.click("#login-form button[type=submit]")
+    page.select_option("#lab-game", "arena")
+    page.wait_for_load_state("networkidle")
+    hp = page.locator('input[data-path="bosses.0.hp_base"]')
+    old = int(hp.input_value())
+    page.locator('details[data-path="bosses"]').evaluate("d => { d.open = true; }")
+    page.locator('details[data-path="bosses.0"]').evaluate("d => { d.open = true; }")
+    hp.fill("many")
+    page.fill("#variant-name", "tough boss")
+    page.click("#save")
+    expect(page.locator('.lab-field[data-path="bosses.0.hp_base"] .lab-field-error')).to_contain_text("integer")
+    hp.fill(str(old + 20))
+    page.click("#save")
+    expect(page.locator(".lab-saved")).to_contain_text("version 1")
+    expect(page.locator(".lab-diff li").first).to_contain_text(f"Hp base: {old} \u2192 {old + 20}")
