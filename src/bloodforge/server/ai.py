@@ -18,8 +18,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
@@ -48,6 +49,8 @@ class AiRunner:
         self.gate = FairGate(settings.ai_processes if settings.ai_processes > 0 else settings.ai_workers)
         #: Who a table's AI work is charged to (the address that created it; set by the app).
         self.owner_of: Callable[[str], str | None] = lambda _table_id: None
+        #: searching agents between their decisions, packed as the workers send them back
+        self.packed_agents: dict[tuple[str, int], bytes] = {}
         self.tasks: set[asyncio.Task[None]] = set()
         self.by_table: dict[str, asyncio.Task[None]] = {}
         self.closed = False
@@ -172,11 +175,14 @@ class AiRunner:
         version = len(snapshot.history)
         seed = mix_seed(live.game.seed, "ai", seat, version)
         loop = asyncio.get_running_loop()
+        kept = live.agents.get(seat)  # the seat's agent and the plan it is carrying out
+        work: Future[tuple[Action, Any]]
         if agent in SEARCH_AGENTS:
             packed = await asyncio.to_thread(pack, snapshot)  # pickled off the event loop
             await self.gate.acquire(self.owner_of(live.id) or live.id)
             try:
-                work = self.pool.submit(decide_packed, *packed, seat, agent, seed, spec.strength)
+                work = self.pool.submit(decide_packed, *packed, seat, agent, seed, spec.strength,
+                                        self.packed_agents.get((live.id, seat)))
             except BaseException:
                 self.gate.release()
                 raise
@@ -188,9 +194,14 @@ class AiRunner:
 
             work.add_done_callback(free)
         else:
-            work = self.threads.submit(decide, snapshot, seat, agent, seed, spec.strength)
+            work = self.threads.submit(decide, snapshot, seat, agent, seed, spec.strength, kept)
         try:
-            return await asyncio.wait_for(asyncio.wrap_future(work), self.settings.ai_time_budget)
+            action, player = await asyncio.wait_for(asyncio.wrap_future(work), self.settings.ai_time_budget)
+            if isinstance(player, bytes):
+                self.packed_agents[(live.id, seat)] = player
+            else:
+                live.agents[seat] = player
+            return action
         except TimeoutError:
             log.warning("table %s: AI seat %d over its %.1fs budget; playing a random move",
                         live.id, seat, self.settings.ai_time_budget)

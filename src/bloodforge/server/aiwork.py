@@ -9,9 +9,12 @@ worker goes to the clients in turn (round robin), so a client's own tables share
 Agents that decide in milliseconds (random, greedy, heuristic) stay in threads: shipping a
 position to a process costs more than their move.
 
-A decision in a worker gets the position (pickled) and the seat's agent settings; the agent is
-made there for this decision, seeded from the game's seed, the seat and the version, so AI
-moves are reproducible. The position travels without its `Game`, which a worker keeps per
+A decision in a worker gets the position (pickled) and the seat's agent (pickled too, or its
+settings the first time): an agent carries plans between decisions (a greedy move is "select,
+destination, pay", one action each), and an agent made afresh for every decision met its own
+half-built move, cancelled it and planned it again, forever (a Bloodstones table hung so). The
+worker sends the agent back with its decision, and the table keeps it for the next one. The
+position travels without its `Game`, which a worker keeps per
 table (a game warms caches on its first decisions: a fresh copy each move made every AI move
 some hundred milliseconds slower).
 """
@@ -29,15 +32,20 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import bloodforge
-from bloodforge.agents import make_agent
+from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, Game, State, game_class
 from bloodforge.match import Driver
 
 
-def decide(state: State, seat: int, agent: str, seed: int, strength: int | None) -> Action:
-    """One AI decision (runs in a worker process): the seat's agent, made for it, picks."""
-    options = {"strength": strength} if strength is not None else {}
-    return Driver({seat: make_agent(agent, seat, seed=seed, **options)}).decide(state, seat)
+def decide(
+    state: State, seat: int, agent: str, seed: int, strength: int | None, player: Agent | None = None
+) -> tuple[Action, Agent]:
+    """One AI decision: the seat's agent (`player`, or a new one) picks; the agent comes back,
+    with the plan it is carrying out, for the seat's next decision."""
+    if player is None:
+        options = {"strength": strength} if strength is not None else {}
+        player = make_agent(agent, seat, seed=seed, **options)
+    return Driver({seat: player}).decide(state, seat), player
 
 
 #: Agents that search (a second or more per move at full strength): they run in the processes.
@@ -69,19 +77,24 @@ class _Unpickler(pickle.Unpickler):
         return self.game
 
 
+def _dumps(obj: object, game: Game) -> bytes:
+    buf = io.BytesIO()
+    _Pickler(buf, game).dump(obj)
+    return buf.getvalue()
+
+
 def pack(state: State) -> tuple[GameKey, bytes, bytes]:
     """The position for a worker: its game's key and pickle, and the state without the game."""
     game = state.game
     key: GameKey = (type(game).__module__, type(game).__qualname__, game.id, game.seed,
                     json.dumps(game.params_dict(), sort_keys=True, default=str))
-    buf = io.BytesIO()
-    _Pickler(buf, game).dump(state)
-    return key, pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), buf.getvalue()
+    return key, pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL), _dumps(state, game)
 
 
 def decide_packed(key: GameKey, game_bytes: bytes, state_bytes: bytes, seat: int, agent: str, seed: int,
-                  strength: int | None) -> Action:
-    """`decide` in a worker on a packed position, with the worker's copy of its game."""
+                  strength: int | None, player_bytes: bytes | None = None) -> tuple[Action, bytes]:
+    """`decide` in a worker on a packed position, with the worker's copy of its game; the agent
+    travels both ways packed like the position (without the game)."""
     game = _GAMES.get(key)
     if game is None:
         game = pickle.loads(game_bytes)
@@ -91,7 +104,9 @@ def decide_packed(key: GameKey, game_bytes: bytes, state_bytes: bytes, seat: int
     else:
         _GAMES.move_to_end(key)
     state = _Unpickler(io.BytesIO(state_bytes), game).load()
-    return decide(state, seat, agent, seed, strength)
+    player = _Unpickler(io.BytesIO(player_bytes), game).load() if player_bytes else None
+    action, player = decide(state, seat, agent, seed, strength, player)
+    return action, _dumps(player, game)
 
 
 def make_pool(processes: int, threads: int) -> Executor:
