@@ -32,7 +32,7 @@ from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, neighbours
 from bloodforge.games.arena.model import Tile, Unit
-from bloodforge.games.arena.movement import Route, can_pass, destinations, explore, hazard_tiles_at
+from bloodforge.games.arena.movement import Route, can_pass, destinations, explore, hazard_tiles_at, routes_to
 from bloodforge.games.arena.world import World
 
 GOLDEN = Path(__file__).parent / "golden" / "arena_identical_games.json"
@@ -162,7 +162,8 @@ def reference_explore(w: World, mover: Unit, max_steps: int) -> dict[Hex, list[R
 @pytest.mark.parametrize("name", ["ffa_6", "ffa_3_two_bosses", "solo_rival_grevvar"])
 def test_issue23_route_search_equals_the_plain_search(name: str) -> None:
     """R-MOV-1..5 routes: the fast `explore` gives exactly the plain search's table (same end
-    hexes in the same order, same Pareto routes and paths), and `destinations` its end hexes,
+    hexes in the same order, same Pareto routes and paths), `destinations` its end hexes and
+    `routes_to` each end hex's routes,
     for every figure on the board, at Movements 0-6, in positions of random games (hazard
     tiles on the board included)."""
     state = new_state(SETTINGS[name], 3)
@@ -178,6 +179,9 @@ def test_issue23_route_search_equals_the_plain_search(name: str) -> None:
                         want = reference_explore(state, u, steps)
                         state.route_memo = None  # the end hexes alone, not read off a full search
                         assert destinations(state, u, steps) == sorted(want), f"ply {ply}, {u.uid}, {steps}"
+                        for h in want:
+                            state.route_memo = None  # one destination's routes, searched alone
+                            assert routes_to(state, u, steps, h) == want[h], f"ply {ply}, {u.uid}, {steps}, {h}"
                         got = explore(state, u, steps)
                         assert list(got) == list(want), f"ply {ply}, {u.uid}, {steps}"
                         assert got == want, f"ply {ply}, {u.uid}, {steps}"
@@ -213,6 +217,9 @@ def test_issue23_route_search_equals_the_plain_search_among_many_hazards() -> No
                 want = reference_explore(w, u, steps)
                 w.route_memo = None
                 assert destinations(w, u, steps) == sorted(want), f"trial {trial}, {u.uid}, {steps}"
+                for h in want:
+                    w.route_memo = None
+                    assert routes_to(w, u, steps, h) == want[h], f"trial {trial}, {u.uid}, {steps}, {h}"
                 got = explore(w, u, steps)
                 assert list(got) == list(want), f"trial {trial}, {u.uid}, {steps}"
                 assert got == want, f"trial {trial}, {u.uid}, {steps}"

@@ -106,6 +106,27 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     return list(ends)
 
 
+def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
+    """`explore(w, mover, max_steps)[to]` without searching the rest of the table: states
+    that cannot reach `to` in the steps left (hex distance) are not expanded, which leaves
+    the states that can exactly as the full search finds them (the move that applies one of
+    the listed `move` actions needs one destination's routes)."""
+    origin = mover.hex
+    assert origin is not None
+    key, table = _memo(w, mover, max_steps, origin)
+    found = table.get(key)
+    if found is not None:
+        return found[to]  # type: ignore[no-any-return]
+    to_key = ("to", to, *key)
+    routes: list[Route] | None = table.get(to_key)
+    if routes is None:
+        routes = _explore(w, mover, max_steps, origin, to)[to]
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[to_key] = routes
+    return routes
+
+
 def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any, ...], dict[Any, Any]]:
     """The memo key of a search (everything it reads) and the state's memo table."""
     b = w.board
@@ -153,9 +174,10 @@ def _neighbour_table(cells: frozenset[Hex]) -> dict[Hex, tuple[Hex, ...]]:
     return table
 
 
-def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, list[Route]]:
+def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None = None) -> dict[Hex, list[Route]]:
     """The search itself: breadth first over (hex, hazard tiles entered), the first path found
-    kept per pair, in the same order as the rules' plain reading (see `can_pass`)."""
+    kept per pair, in the same order as the rules' plain reading (see `can_pass`). With `to`,
+    only states that can still reach `to` are expanded and only its routes are returned."""
     occupied, stop, around = _obstacles(w, mover, origin)
     harmful = hazard_tiles_at(w, mover)
     oq, or_ = origin
@@ -166,10 +188,10 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
             near = True
             break
     if not near:
-        seen = _plain_search(max_steps, origin, stop, around)
+        seen = _plain_search(max_steps, origin, stop, around, to)
         uid = mover.uid
         return {h: [route] for h, route in seen.items()
-                if h == origin or (o := occupied.get(h)) is None or o.uid == uid}
+                if (to is None or h == to) and (h == origin or (o := occupied.get(h)) is None or o.uid == uid)}
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
     bits: dict[str, int] = {}
     hazards: dict[Hex, int] = {}
@@ -186,12 +208,18 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     single = len(bits) == 1  # the usual case (a Boss's one signature tile): no subset lists needed
     at: dict[Hex, list[tuple[int, int]]] = {origin: [(0, 0)]}
     frontier: list[tuple[Hex, int, tuple[Hex, ...]]] = [(origin, 0, ())]
+    tq, tr = to if to is not None else (0, 0)
     for step in range(1, max_steps + 1):
         nxt: list[tuple[Hex, int, tuple[Hex, ...]]] = []
+        left = max_steps - step
         for here, got, path in frontier:
             for n in around[here]:
                 if n in stop:
                     continue
+                if to is not None:
+                    dq, dr = n[0] - tq, n[1] - tr
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left:
+                        continue  # cannot reach `to` any more
                 tiles = got | hazards.get(n, 0)
                 key = (n, tiles)
                 if key in best:
@@ -226,6 +254,8 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     sets: dict[int, frozenset[str]] = {0: _EMPTY}
     out: dict[Hex, list[Route]] = {}
     for (h, mask), (steps, path) in best.items():
+        if to is not None and h != to:
+            continue
         if h != origin and h in occupied and occupied[h].uid != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
         entered = sets.get(mask)
@@ -249,19 +279,26 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex) -> dict[Hex, li
     return out
 
 
-def _plain_search(max_steps: int, origin: Hex, stop: set[Hex],
-                  around: dict[Hex, tuple[Hex, ...]]) -> dict[Hex, Route]:
+def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]],
+                  to: Hex | None = None) -> dict[Hex, Route]:
     """Breadth first over hexes, the first (shortest) path kept per hex: `_explore`'s answer
     when no hex within reach holds a hazard for the mover (no route can enter a tile, so
-    the states are the hexes, met in the same order)."""
+    the states are the hexes, met in the same order). With `to`, hexes that cannot reach it
+    in the steps left are not entered."""
     seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
     frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
+    tq, tr = to if to is not None else (0, 0)
     for step in range(1, max_steps + 1):
         nxt: list[tuple[Hex, tuple[Hex, ...]]] = []
+        left = max_steps - step
         for here, path in frontier:
             for n in around[here]:
                 if n in seen or n in stop:
                     continue
+                if to is not None:
+                    dq, dr = n[0] - tq, n[1] - tr
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left:
+                        continue
                 p = (*path, n)
                 seen[n] = _route(Route, (step, _EMPTY, p))
                 nxt.append((n, p))

@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import BE, Unit
-from .movement import destinations, explore, safest
+from .movement import destinations, routes_to, safest
 from .turns import end_turn, place, place_options, settle
 from .world import World
 
@@ -32,8 +32,7 @@ def legal(w: World, seat: int) -> list[Action]:
         return target_actions(w, u)
     out: list[Action] = [Action("energy", (str(i),)) for i in energy_dice_ready(u)]
     if not u.moved:
-        routes = explore(w, u, attack.movement_of(w, u))
-        out += [_move_action(h) for h in sorted(routes) if h != u.hex]
+        out += [_move_action(h) for h in destinations(w, u, attack.movement_of(w, u)) if h != u.hex]
     if not u.attacked:
         out += [Action("attack", (a.id,)) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
@@ -134,7 +133,7 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         h = parse_hex(a[0])
         assert h is not None
         u.moved = True
-        walk(w, u, safest(explore(w, u, attack.movement_of(w, u))[h]).path)
+        walk(w, u, safest(routes_to(w, u, attack.movement_of(w, u), h)).path)
     elif k == "attack":
         atk = attack.attack_by_id(w, u, a[0])
         if not attack.in_range(w, u, atk):
@@ -178,7 +177,7 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         h = parse_hex(a[1])
         assert h is not None
         u.bonus_used.append(f"minion:{m.uid}")
-        walk(w, m, safest(explore(w, m, w.content.minion(m.content_id).movement)[h]).path)
+        walk(w, m, safest(routes_to(w, m, w.content.minion(m.content_id).movement, h)).path)
     elif k == "end":
         end_turn(w, u)
     check_end(w)
