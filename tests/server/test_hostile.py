@@ -466,3 +466,37 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
         loaded = float(http.get(f"/api/tables/{mine}").json()["ply"] - start)
         assert loaded >= alone / 3, f"B's table made {loaded} moves beside A's ten, {alone} alone"
         assert worst < 1.0, f"health took {worst:.2f} s"
+
+
+def test_item6_spectators_share_one_view_per_move(sqlite_client: TestClient) -> None:
+    """1,500 spectators pushed health to 2.3 s: each got a view of its own, built and
+    serialised per connection. Now connections that see the same share one."""
+    from contextlib import ExitStack
+
+    client = sqlite_client
+    data = create_table(client, seats=[{"name": "Ann"}, {"name": "Bob"}])
+    tid = data["table"]["id"]
+    tokens = {link["seat"]: link["token"] for link in data["links"]}
+    live = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
+    with ExitStack() as stack:
+        watchers = [stack.enter_context(client.websocket_connect(f"/ws/tables/{tid}")) for _ in range(5)]
+        for ws in watchers:
+            ws.send_json({"type": "hello"})
+            assert ws.receive_json()["version"] == 0
+        built: list[int | None] = []
+        real = live.view
+
+        def counting(seat: int | None, *, log_from: int = 0) -> dict[str, object]:
+            built.append(seat)
+            return real(seat, log_from=log_from)
+
+        live.view = counting
+        seat = client.get(f"/api/tables/{tid}/state").json()["current_player"]
+        legal = client.get(f"/api/tables/{tid}/state?seat={seat}", headers=auth(tokens[seat])).json()["legal"]
+        built.clear()
+        r = client.post(f"/api/tables/{tid}/actions", json={"seat": seat, "action": legal[0], "version": 0},
+                        headers=auth(tokens[seat]))
+        assert r.status_code == 200
+        texts = [ws.receive_text() for ws in watchers]
+        assert len(set(texts)) == 1, "every spectator got the same message"
+        assert built == [None], "one view for five spectators"

@@ -41,10 +41,11 @@ class Connection:
     ws: WebSocket
     table_id: str
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    #: Messages to send: a dict, or its JSON text already made (shared between connections).
+    queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     log_sent: int = 0
 
-    def push(self, message: dict[str, Any]) -> None:
+    def push(self, message: dict[str, Any] | str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:  # a client that reads nothing: let it go
             self.queue.put_nowait(None)
             return
@@ -80,9 +81,19 @@ class Hub:
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
-        """Queue the new state for every connection of the table (called under its lock)."""
+        """Queue the new state for every connection of the table (called under its lock).
+        Connections that see the same (the spectators, or tabs of one seat, that have had the
+        same log lines) share one view, built and serialised once: a table with a thousand
+        spectators costs one view per move, not a thousand."""
+        built: dict[tuple[int | None, int], tuple[str, int]] = {}
         for conn in self.tables.get(live.id, ()):
-            self._send_state(conn, live)
+            key = (conn.seat, conn.log_sent)
+            made = built.get(key)
+            if made is None:
+                view = live.view(conn.seat, log_from=conn.log_sent)
+                made = built[key] = (dumps(view), view["log_start"] + len(view["log"]))
+            conn.log_sent = made[1]
+            conn.push(made[0])
 
     def _send_state(self, conn: Connection, live: LiveTable) -> None:
         view = live.view(conn.seat, log_from=conn.log_sent)
@@ -192,7 +203,7 @@ class Hub:
                     await conn.ws.close()
                 return
             try:
-                await conn.ws.send_text(dumps(msg))
+                await conn.ws.send_text(msg if isinstance(msg, str) else dumps(msg))
             except Exception:
                 return
 
