@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from bloodforge.cli.main import app as cli_app
@@ -311,3 +312,13 @@ def test_an_experiment_that_cannot_run_is_refused_at_once(make_client: ClientFac
         r = client.post("/api/lab/experiments", headers=AUTH, json={**body, "game": "arena"})
         assert r.status_code == 422
         assert client.app.state.workbench.jobs == {}
+
+
+def test_progress_websocket_refuses_a_wrong_token(make_client: ClientFactory, sqlite_url: str) -> None:
+    with lab_client(make_client, sqlite_url) as client, client.websocket_connect("/ws/lab/experiments/x") as ws:
+        ws.send_json({"token": "wrong"})
+        assert ws.receive_json()["error"]["code"] == "lab/unauthorized"
+    # without --lab there is no such websocket
+    with make_client(sqlite_url) as client, pytest.raises(WebSocketDisconnect), \
+            client.websocket_connect("/ws/lab/experiments/x") as ws:
+        ws.receive_json()
