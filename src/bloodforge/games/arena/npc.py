@@ -7,6 +7,7 @@ state); `apply_step` carries a step out. A decision the rules give to the fastes
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .abilities import queue, roll_and_resolve_d8
@@ -25,7 +26,7 @@ from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
-from .movement import Route, explore, safe_steps, shortest
+from .movement import Route, destinations, explore, safe_steps, shortest
 from .world import World
 
 
@@ -108,8 +109,9 @@ def foes(w: World, u: Unit) -> list[Unit]:
     return [e for e in w.living() if w.enemies(u, e) and w.damageable(e)]
 
 
-def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: dict[Hex, list[Route]]) -> list[Unit]:
-    """N9 (R-TGT-1, A35): some reachable end hex (hazards allowed) puts the enemy in Range."""
+def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: Iterable[Hex]) -> list[Unit]:
+    """N9 (R-TGT-1, A35): some reachable end hex (hazards allowed) puts the enemy in Range.
+    `routes`: the end hexes (`movement.destinations`: no route needs working out here)."""
     spots = origins(w, u, atk) if a.from_minion else list(routes)
     return [e for e in foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
 
@@ -120,7 +122,7 @@ def wants_invoke(w: World, u: Unit) -> bool:
         return False
     atk = chosen_attack(w, u, invoked=True)
     a = attributes(w, u, atk)
-    return bool(accessible(w, u, atk, a, explore(w, u, a.movement)))
+    return bool(accessible(w, u, atk, a, destinations(w, u, a.movement)))
 
 
 def preference(w: World, u: Unit, e: Unit, rule: str) -> tuple[int, ...]:
@@ -217,7 +219,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if stage == "target":
-        acc = accessible(w, u, atk, a, explore(w, u, a.movement))
+        acc = accessible(w, u, atk, a, destinations(w, u, a.movement))
         tier = best_tier(w, u, acc, target_rule(w, u))
         if not tier:
             return ("idle",)
@@ -225,7 +227,10 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
     if stage == "move":
         t = w.board.units.get(str(w.board.npc_plan.get("target")))
         if t is not None and t.alive and t.hex is not None:
-            opts = move_options(u, t, a, explore(w, u, a.movement))
+            if u.hex is not None and (a.from_minion or distance(u.hex, t.hex) <= a.range):
+                opts = []  # N11: in Range already (as move_options says, without a route search)
+            else:
+                opts = move_options(u, t, a, explore(w, u, a.movement))
             if len(opts) == 1:
                 return ("move", hex_id(opts[0][0]))
             if len(opts) > 1:
@@ -298,7 +303,7 @@ def ask(w: World, u: Unit) -> None:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if b.stage == "target":
-        acc = accessible(w, u, atk, a, explore(w, u, a.movement))
+        acc = accessible(w, u, atk, a, destinations(w, u, a.movement))
         options = [e.uid for e in best_tier(w, u, acc, target_rule(w, u))]
         kind = "npc_target"
     elif b.stage == "move":
