@@ -16,6 +16,7 @@ from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
 from bloodforge.cli.main import app as cli_app
+from bloodforge.lab.content import diff_content
 from bloodforge.server.workbench import what_changed
 from bloodforge.server.workbench_models import LabExperimentRow
 
@@ -322,3 +323,15 @@ def test_progress_websocket_refuses_a_wrong_token(make_client: ClientFactory, sq
     with make_client(sqlite_url) as client, pytest.raises(WebSocketDisconnect), \
             client.websocket_connect("/ws/lab/experiments/x") as ws:
         ws.receive_json()
+
+
+def test_diff_matches_list_entries_by_id_so_reordering_is_no_change() -> None:
+    old = {"units": [{"id": "a", "hp": 1}, {"id": "b", "hp": 2}], "tags": [1, 2]}
+    assert diff_content(old, {"units": [{"id": "b", "hp": 2}, {"id": "a", "hp": 1}], "tags": [1, 2]}) == []
+    new = {"units": [{"id": "b", "hp": 3}, {"id": "c", "hp": 1}], "tags": [1, 2, 3]}
+    assert diff_content(old, new) == [
+        {"path": "units[id=a]", "old": {"id": "a", "hp": 1}, "new": None},
+        {"path": "units[id=b].hp", "old": 2, "new": 3},
+        {"path": "units[id=c]", "old": None, "new": {"id": "c", "hp": 1}},
+        {"path": "tags", "old": [1, 2], "new": [1, 2, 3]},
+    ]
