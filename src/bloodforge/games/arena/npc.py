@@ -113,7 +113,18 @@ def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: Iterable[Hex]) 
     """N9 (R-TGT-1, A35): some reachable end hex (hazards allowed) puts the enemy in Range.
     `routes`: the end hexes (`movement.destinations`: no route needs working out here)."""
     spots = origins(w, u, atk) if a.from_minion else list(routes)
-    return [e for e in foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
+    out = []
+    reach = a.range
+    for e in foes(w, u):  # hex distance inlined: every NPC step asks this
+        if e.hex is None:
+            continue
+        q, r = e.hex
+        for h in spots:
+            dq, dr = h[0] - q, h[1] - r
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= reach:
+                out.append(e)
+                break
+    return out
 
 
 def wants_invoke(w: World, u: Unit) -> bool:
