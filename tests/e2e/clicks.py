@@ -30,7 +30,16 @@ def legal(page: Page) -> list[str]:
     return texts
 
 
+def close_battle_view(page: Page) -> None:
+    """A battle's view stays over the board until dismissed (issue 18): a player closes it
+    before clicking the map under it."""
+    dialog = page.locator("#battle-dialog[open]")
+    if dialog.count():
+        dialog.locator(".dialog-close").click()
+
+
 def click_area(page: Page, area: str, action: str) -> None:
+    close_battle_view(page)
     page.locator(f'polygon[data-area="{area}"]').click(force=True)
     pick_from_menu(page, action)
 

@@ -169,7 +169,11 @@ def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: Ser
     expect(page.locator("#banner")).to_contain_text("Game over")
     page.screenshot(path=str(shots / "09-game-over.png"))
 
-    page.locator("#mode-link").click()
+    # the end summary comes up by itself; its replay link is the way on (it covers the page)
+    summary = page.locator("#summary-dialog")
+    expect(summary).to_be_visible()
+    expect(summary.get_by_role("button", name="Rematch")).to_be_visible()
+    summary.get_by_role("link", name="Watch the replay").click()
     page.wait_for_selector("#replay-bar:not([hidden])")
     page.wait_for_function("() => Number(document.body.dataset.version) > 0")
     final = version(page)
@@ -179,7 +183,7 @@ def test_a_whole_game_to_the_end_by_clicking_then_replay(page: Page, server: Ser
     for _ in range(5):
         page.locator("#rp-next").click()
     page.wait_for_function("() => document.body.dataset.version === '5'")
-    expect(page.locator("#rp-label")).to_contain_text("action 5 of")
+    expect(page.locator("#rp-label")).to_contain_text("Move 5 of")
     page.screenshot(path=str(shots / "10-replay.png"))
 
     page.goto(server.url + "/")
