@@ -77,7 +77,8 @@ def test_the_victory_is_the_last_line_logged_with_the_score_explained() -> None:
     state = _last_soldier_fed_on()
     assert state.is_terminal()
     lines = state.event_log(None)
-    assert lines[-1].startswith("The Witch wins.")
+    assert lines[-1].startswith("The Witch wins: no Soldier is left fighting")
+    assert "does not decide the winner" in lines[-1], "the score's numbers are not the reason"
     assert "loses 1 blood" in " ".join(lines[-3:-1])
     soldiers, witch = state.scores()
     assert f"the Soldiers {soldiers:.0f}, the Witch {witch:.0f}" in lines[-1]

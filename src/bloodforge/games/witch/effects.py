@@ -84,8 +84,11 @@ def announce_end(state: Position) -> None:
     if state.phase != OVER or state.winner is None:
         return
     soldiers, witch = blood_in_play(state)
-    state.note("over", f"{side_does(state.winner, 'win')}. Blood stones left on the units in play: "
-                       f"the Soldiers {soldiers}, the Witch {witch} (zombified Soldiers count for the Witch).")
+    why = ("the Blood Witch is out of the game" if state.winner == SOLDIERS
+           else "no Soldier is left fighting for the Soldiers")
+    state.note("over", f"{side_does(state.winner, 'win')}: {why}. The score is the blood stones left on "
+                       f"the units in play (it does not decide the winner): the Soldiers {soldiers}, "
+                       f"the Witch {witch} (zombified Soldiers count for the Witch).")
 
 
 # -- movement -----------------------------------------------------------------------------------
