@@ -230,6 +230,11 @@ class ArenaState(World, State):
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
 
+    def observation_facts(self, seat: int | None) -> dict[str, Any]:
+        """`observation(seat)` without what is only worded for people (status board, labels,
+        battle records), for the AI policy: the same facts at about half the cost."""
+        return observe(self, seat, words=False)
+
     def resample_hidden(self, seat: int | None, rng: Rng) -> Self:
         new = self.clone()
         new.board = resample(self.board, seat, rng)

@@ -12,8 +12,14 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
+from .abilities import ability_by_ref
+from .attack import attack_by_id, in_range, range_of, targets_of
+from .describe import Describer, Voice, lower_first
 from .hexes import distance, hex_id, parse_hex
+from .initiative import card_of
 from .model import ATTACK, BE, TEMP, Board, Die, Unit
+from .player import legal
+from .turns import actors
 from .world import World
 
 ENV = "env:"
@@ -265,8 +271,6 @@ def _hex_words(w: World, text: str, mover: Unit | None = None) -> str:
 def pending_words(w: World) -> dict[str, Any]:
     """The waiting decision worded for players: what is decided ("prompt") and what each
     option means ("labels")."""
-    from .abilities import ability_by_ref
-    from .describe import Describer, Voice
 
     p = w.board.pending
     assert p is not None
@@ -359,11 +363,6 @@ def _ref_name(w: World, ref: str) -> str:
 def action_labels(w: World, seat: int | None) -> dict[str, str]:
     """Each legal action of `seat` worded for players, by what it does (the grammar's
     templates cannot say "gain 5 Blood Energy" for `energy 3`)."""
-    from .attack import attack_by_id, in_range, range_of, targets_of
-    from .describe import Describer, Voice, lower_first
-    from .initiative import card_of
-    from .player import legal
-    from .turns import actors
 
     if seat is None or seat not in actors(w):
         return {}

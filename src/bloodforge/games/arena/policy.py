@@ -11,9 +11,7 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
-from .observation import observe
 from .queries import Hex, distance, parse_hex
-from .world import World
 
 RANK = {"singles": 1, "doubles": 2, "triples": 3}
 
@@ -28,7 +26,8 @@ class ArenaPolicy:
         if len(legal) == 1:
             return legal[0]
         # the observation's facts without the words for people (observe(words=False))
-        obs = observe(state, seat, words=False) if isinstance(state, World) else state.observation(seat)
+        facts = getattr(state, "observation_facts", None)  # the arena's state; else the contract's
+        obs: dict[str, Any] = facts(seat) if facts is not None else state.observation(seat)
         if self._info is None or self._info[0] is not state.game:
             self._info = (state.game, state.game.static_info())
         view = _View(obs, self._info[1], seat)
