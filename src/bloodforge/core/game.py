@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from .action import CANCEL, TIMEOUT, Action, ActionSpec
+from .editable import ContentSource
 from .errors import ActionSyntaxError, IllegalAction, ParameterError, ScenarioError, format_validation_error
 from .log import EventLog
 from .policy import Policy
@@ -119,6 +120,12 @@ class Game(ABC):
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ParameterError(f"seed must be an integer, got {seed!r}")
         return cls(model, seed)
+
+    @classmethod
+    def editable_content(cls) -> ContentSource | None:
+        """The game's data files as content a designer edits in the workbench (read, checked
+        by the game's own models, written back), or None: the game has nothing to edit there."""
+        return None
 
     # -- identity -----------------------------------------------------------------------------
     @property

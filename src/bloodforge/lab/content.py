@@ -3,8 +3,8 @@
 The workbench edits content, never paths: a client sends the content of every data file as
 JSON, it is validated with the same pydantic models the engine loads the files with, and the
 lab writes it into a private folder of its own to hand the game the file parameter it reads
-(the same route as a `files:` variant of `lab run`). Each game that designers edit registers a
-`ContentSource` here; a game without one has no editable content.
+(the same route as a `files:` variant of `lab run`). Each game that designers edit offers a
+`ContentSource` (`Game.editable_content()`, core/editable.py); others have no editable content.
 """
 
 from __future__ import annotations
@@ -12,36 +12,13 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ValidationError, create_model
+from pydantic import ValidationError
 
-
-@dataclass(frozen=True)
-class ContentSource:
-    """How one game's content is read, checked and written.
-
-    `model` is a pydantic model whose fields are the game's data files (each validated by the
-    engine's own model of that file); `base()` reads the packaged files; `write(content, dir)`
-    writes them into `dir` and returns the game parameters that make the game load them.
-    """
-
-    game: str
-    model: type[BaseModel]
-    base: Callable[[], dict[str, Any]]
-    write: Callable[[dict[str, Any], Path], dict[str, str]]
-
-    def files(self) -> list[str]:
-        return list(self.model.model_fields)
-
-    def schemas(self) -> dict[str, Any]:
-        """The JSON Schema of each data file (with the definitions it refers to)."""
-        whole = self.model.model_json_schema()
-        defs = whole.get("$defs", {})
-        return {name: {**whole["properties"][name], "$defs": defs} for name in self.files()}
+from bloodforge.core import game_class, registered_ids
+from bloodforge.core.editable import ContentSource
 
 
 class ContentError(ValueError):
@@ -81,59 +58,21 @@ def write_content(game: str, content: dict[str, Any], work_dir: Path) -> dict[st
     return source.write(copy.deepcopy(content), folder.resolve())
 
 
-def _dump(path: Path, data: Any) -> None:
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-    tmp.replace(path)
-
-
-# -- Blood Stone: one content file --------------------------------------------------------------
-def _witch() -> ContentSource:
-    from bloodforge.core.datafile import read_structured
-    from bloodforge.games.witch.content import DEFAULT_CONTENT, ContentFile
-
-    model = create_model("BloodStoneContent", content=(ContentFile, ...))
-
-    def base() -> dict[str, Any]:
-        return {"content": read_structured(DEFAULT_CONTENT)}
-
-    def write(content: dict[str, Any], folder: Path) -> dict[str, str]:
-        path = folder / "content.json"
-        _dump(path, content["content"])
-        return {"content": str(path)}
-
-    return ContentSource("witch", model, base, write)
-
-
-# -- BLOODSTONE arena: a folder of files -------------------------------------------------------
-def _arena() -> ContentSource:
-    from bloodforge.games.arena.content import DATA_DIR, FILES, Content, _read
-
-    def base() -> dict[str, Any]:
-        return {name: _read(DATA_DIR / f"{name}.json") for name in FILES}
-
-    def write(content: dict[str, Any], folder: Path) -> dict[str, str]:
-        for name in FILES:
-            _dump(folder / f"{name}.json", content[name])
-        return {"content": str(folder)}
-
-    return ContentSource("arena", Content, base, write)
-
-
-_FACTORIES: dict[str, Callable[[], ContentSource]] = {"witch": _witch, "arena": _arena}
 _SOURCES: dict[str, ContentSource] = {}
 
 
 def content_games() -> list[str]:
-    """Games whose content the workbench can edit."""
-    return list(_FACTORIES)
+    """Games whose content the workbench can edit (those whose game class offers it)."""
+    return [g for g in registered_ids() if game_class(g).editable_content() is not None]
 
 
 def content_source(game: str) -> ContentSource:
-    if game not in _FACTORIES:
-        raise KeyError(f"game {game!r} has no editable content; games with content: {', '.join(_FACTORIES)}")
     if game not in _SOURCES:
-        _SOURCES[game] = _FACTORIES[game]()
+        source = game_class(game).editable_content() if game in registered_ids() else None
+        if source is None:
+            raise KeyError(f"game {game!r} has no editable content; games with content: "
+                           f"{', '.join(content_games())}")
+        _SOURCES[game] = source
     return _SOURCES[game]
 
 

@@ -17,10 +17,11 @@ from bloodforge.core import (
     State,
     winners_share,
 )
+from bloodforge.core.editable import ContentSource, dump_json
 from bloodforge.core.errors import DataFileError
 
 from . import player, setup, turns
-from .content import ArenaMap, Content, load_content
+from .content import DATA_DIR, FILES, ArenaMap, Content, _read, load_content
 from .describe import cards as describe_cards
 from .hexes import canonical_hex, hex_id, to_pixel
 from .model import Board
@@ -274,6 +275,22 @@ class ArenaGame(Game):
         score_name="won",
     )
     params: ArenaParams
+
+
+    @classmethod
+    def editable_content(cls) -> ContentSource:
+        """The arena's data files (arena, Champions, Bosses, Environmentals, cards, rules) as
+        one piece of content: the workbench shows each file as a form and writes a folder."""
+
+        def base() -> dict[str, Any]:
+            return {name: _read(DATA_DIR / f"{name}.json") for name in FILES}
+
+        def write(content: dict[str, Any], folder: Path) -> dict[str, str]:
+            for name in FILES:
+                dump_json(folder / f"{name}.json", content[name])
+            return {"content": str(folder)}
+
+        return ContentSource("arena", Content, base, write)
 
     def __init__(self, params: GameParams, seed: int = 0) -> None:
         if not isinstance(params, ArenaParams):

@@ -11,11 +11,15 @@ from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
+from pydantic import create_model
+
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
+from bloodforge.core.datafile import read_structured
+from bloodforge.core.editable import ContentSource, dump_json
 from bloodforge.core.policy import shares_from_values
 
 from . import actions, rules
-from .content import Content, load_content
+from .content import DEFAULT_CONTENT, Content, ContentFile, load_content
 from .describe import cards
 from .model import BOARD, OVER, REALM, SIDE_NAMES, SOLDIERS, WITCH, Position
 from .observation import observe, resample, static_board
@@ -43,6 +47,22 @@ class WitchGame(Game):
         max_length=None,
     )
     params: WitchParams
+
+
+    @classmethod
+    def editable_content(cls) -> ContentSource:
+        """One content file (board, units, spells): the designer's workbench edits it whole."""
+        model = create_model("BloodStoneContent", content=(ContentFile, ...))
+
+        def base() -> dict[str, Any]:
+            return {"content": read_structured(DEFAULT_CONTENT)}
+
+        def write(content: dict[str, Any], folder: Path) -> dict[str, str]:
+            path = folder / "content.json"
+            dump_json(path, content["content"])
+            return {"content": str(path)}
+
+        return ContentSource("witch", model, base, write)
 
     def __init__(self, params: GameParams, seed: int = 0) -> None:
         if not isinstance(params, WitchParams):
