@@ -230,8 +230,9 @@ def resolve_fight(st: Position, b: Battle) -> None:
         totals.append(sum(vals[:top]) + mod)
         shown.append(f"{st.seat_label(b.seat(side))} {vals[:top]} {mod:+d} = {totals[-1]}")
         sides.append({"seat": b.seat(side), "tiles": vals, "counted": vals[:top], "substitute": b.subs[side],
-                      "modifiers": [[source, value] for source, value in modifier_parts(st, b, side)],
-                      "total": totals[-1], "units": dict(st.units_at(b.area, b.seat(side)))})
+                      # sorted: a stack's units keep no order a saved game restores (same digest)
+                      "modifiers": sorted([source, value] for source, value in modifier_parts(st, b, side)),
+                      "total": totals[-1], "units": dict(sorted(st.units_at(b.area, b.seat(side)).items()))})
     b.totals = totals
     b.revealed = [True, True]
     b.history.append({"tiles": [fighting_values(st, b, s) for s in (0, 1)], "subs": list(b.subs), "totals": totals})
