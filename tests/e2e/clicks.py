@@ -4,7 +4,13 @@ panel (which lists them all) only to decide what to click."""
 
 from __future__ import annotations
 
-from playwright.sync_api import Page
+import json
+import urllib.request
+from typing import Any
+
+from playwright.sync_api import Browser, Page
+
+from tests.server.support import ServerThread
 
 AREA_VERBS = {"citadel", "start", "move", "to", "battle", "capture", "village", "withdraw", "retreat", "undead"}
 QUICK = {"done", "cancel", "stay", "keep"}
@@ -79,3 +85,34 @@ def confirm_if_asked(page: Page) -> None:
     yes = page.locator("#confirm:not([hidden]) .confirm-yes")
     if yes.count():
         yes.click()
+
+
+def create(server: ServerThread, **body: Any) -> dict[str, Any]:
+    """A table made through the API (its setup is not what a click test tests)."""
+    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(body).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=120) as r:
+        out: dict[str, Any] = json.load(r)
+    return out
+
+
+def open_page(browser: Browser, server: ServerThread, link: dict[str, Any], errors: list[str],
+              size: tuple[int, int] = (1280, 800), cell: str = "polygon.cell") -> Page:
+    """A seat's page in a fresh browser context of `size`, page errors collected in `errors`."""
+    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(server.url + link["url"])
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+    page.wait_for_selector(cell)
+    return page
+
+
+def close_dialogs(page: Page) -> None:
+    """Dismiss what the page put over the board (a battle's view, the end summary)."""
+    for _ in range(3):
+        dialog = page.locator("dialog[open]")
+        if not dialog.count():
+            return
+        dialog.first.locator(".dialog-close").click()

@@ -8,47 +8,16 @@ first screen. Screenshots go to artifacts/screenshots/bloodstones-*.png."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import yaml
 from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import legal, perform, version, wait_my_turn
+from .clicks import close_dialogs, create, legal, open_page, perform, version, wait_my_turn
 
 SCENARIO = Path(__file__).resolve().parents[2] / "src/bloodforge/games/bloodstones/scenarios/worked_example_battle.yaml"
-
-
-def create(server: ServerThread, **body: Any) -> dict[str, Any]:
-    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=120) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
-
-
-def open_page(browser: Browser, server: ServerThread, link: dict[str, Any], errors: list[str],
-              size: tuple[int, int] = (1280, 800)) -> Page:
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.goto(server.url + link["url"])
-    page.wait_for_function("() => document.body.dataset.version !== undefined")
-    page.wait_for_selector("polygon.cell")
-    return page
-
-
-def close_dialogs(page: Page) -> None:
-    for _ in range(3):
-        dialog = page.locator("dialog[open]")
-        if not dialog.count():
-            return
-        dialog.first.locator(".dialog-close").click()
 
 
 def in_view(page: Page, selector: str) -> bool:

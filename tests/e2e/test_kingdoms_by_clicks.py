@@ -8,9 +8,7 @@ artifacts/screenshots/kingdoms-*.png."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,18 +16,10 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import confirm_if_asked, legal, pick_from_menu, version, wait_my_turn
+from .clicks import confirm_if_asked, create, legal, pick_from_menu, version, wait_my_turn
 
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 BAD = ("undefined", "null", "NaN", "[object")
-
-
-def create(server: ServerThread, **body: Any) -> dict[str, Any]:
-    req = urllib.request.Request(server.url + "/api/tables", data=json.dumps(body).encode(), method="POST",
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=90) as r:
-        out: dict[str, Any] = json.load(r)
-    return out
 
 
 def open_table(page: Page, server: ServerThread, link: dict[str, Any]) -> None:
