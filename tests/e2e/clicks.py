@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Browser, Page
@@ -116,3 +117,17 @@ def close_dialogs(page: Page) -> None:
         if not dialog.count():
             return
         dialog.first.locator(".dialog-close").click()
+
+
+def prompt_fits_a_phone(browser: Browser, server: ServerThread, shots: Path, game: str, params: dict[str, Any]) -> None:
+    """Issue 18: at 390x844 the turn prompt of a new table is within the first screen."""
+    created = create(server, game=game, params=params, seed=3,
+                     seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    errors: list[str] = []
+    page = open_page(browser, server, created["links"][0], errors, size=(390, 844))
+    wait_my_turn(page)
+    box = page.locator("#prompt").bounding_box()
+    assert box is not None
+    assert box["y"] + box["height"] <= 844, box
+    page.screenshot(path=str(shots / f"{game}-390-start.png"))
+    assert not errors, errors

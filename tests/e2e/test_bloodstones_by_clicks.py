@@ -15,7 +15,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import close_dialogs, create, legal, open_page, perform, version, wait_my_turn
+from .clicks import close_dialogs, create, legal, open_page, perform, prompt_fits_a_phone, version, wait_my_turn
 
 SCENARIO = Path(__file__).resolve().parents[2] / "src/bloodforge/games/bloodstones/scenarios/worked_example_battle.yaml"
 
@@ -128,13 +128,4 @@ def test_a_stack_moves_with_one_take_all_click(browser: Browser, server: ServerT
 
 
 def test_bloodstones_phone_prompt_is_on_the_first_screen(browser: Browser, server: ServerThread, shots: Path) -> None:
-    created = create(server, game="bloodstones", params={"players": 2}, seed=3,
-                     seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    errors: list[str] = []
-    page = open_page(browser, server, created["links"][0], errors, size=(390, 844))
-    wait_my_turn(page)
-    box = page.locator("#prompt").bounding_box()
-    assert box is not None
-    assert box["y"] + box["height"] <= 844, box
-    page.screenshot(path=str(shots / "bloodstones-390-start.png"))
-    assert not errors, errors
+    prompt_fits_a_phone(browser, server, shots, "bloodstones", {"players": 2})

@@ -15,7 +15,17 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import close_dialogs, confirm_if_asked, create, legal, open_page, pick_from_menu, version, wait_my_turn
+from .clicks import (
+    close_dialogs,
+    confirm_if_asked,
+    create,
+    legal,
+    open_page,
+    pick_from_menu,
+    prompt_fits_a_phone,
+    version,
+    wait_my_turn,
+)
 
 FREE_POINT = """(area) => {
   const poly = document.querySelector(`polygon[data-area="${area}"]`);
@@ -137,13 +147,4 @@ def test_defect5_the_bribe_button_shows_the_armys_cost_and_warns_of_disbanding(
 
 
 def test_forts_phone_prompt_is_on_the_first_screen(browser: Browser, server: ServerThread, shots: Path) -> None:
-    created = create(server, game="forts", params={"players": 2, "planning_seconds": 0}, seed=3,
-                     seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    errors: list[str] = []
-    page = open_page(browser, server, created["links"][0], errors, size=(390, 844))
-    wait_my_turn(page)
-    box = page.locator("#prompt").bounding_box()
-    assert box is not None
-    assert box["y"] + box["height"] <= 844, box
-    page.screenshot(path=str(shots / "forts-390-start.png"))
-    assert not errors, errors
+    prompt_fits_a_phone(browser, server, shots, "forts", {"players": 2, "planning_seconds": 0})

@@ -13,7 +13,17 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import close_dialogs, confirm_if_asked, create, legal, open_page, pick_from_menu, version, wait_my_turn
+from .clicks import (
+    close_dialogs,
+    confirm_if_asked,
+    create,
+    legal,
+    open_page,
+    pick_from_menu,
+    prompt_fits_a_phone,
+    version,
+    wait_my_turn,
+)
 
 
 def click_square(page: Page, square: str) -> None:
@@ -106,13 +116,4 @@ def test_witch_whole_game_by_clicks_against_the_ai(browser: Browser, server: Ser
 
 
 def test_witch_phone_prompt_is_on_the_first_screen(browser: Browser, server: ServerThread, shots: Path) -> None:
-    created = create(server, game="witch", params={}, seed=3,
-                     seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    errors: list[str] = []
-    page = open_page(browser, server, created["links"][0], errors, size=(390, 844))
-    wait_my_turn(page)
-    box = page.locator("#prompt").bounding_box()
-    assert box is not None
-    assert box["y"] + box["height"] <= 844, box
-    page.screenshot(path=str(shots / "witch-390-start.png"))
-    assert not errors, errors
+    prompt_fits_a_phone(browser, server, shots, "witch", {})
