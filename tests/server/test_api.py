@@ -311,3 +311,13 @@ def test_file_parameters_are_refused_for_every_game(client: TestClient, game_id:
         assert r.json()["error"]["code"] == "params/invalid"
         assert param in r.json()["error"]["message"]
         assert "root:" not in r.text
+
+
+def test_a_tables_static_info_says_what_each_seat_plays_with_its_own_seating(client: TestClient) -> None:
+    """Issue 18: a seat commanding two Kingdoms factions was headed by one ("Ann · Elves"); the
+    table's page reads the seats' roles of this table's parameters from its static info."""
+    data = create_table(client, game="kingdoms", params={"players": 3, "seating": "elves+humans/dwarves/undead"},
+                        seats=[{"name": "Ann"}, *[{"kind": "agent", "agent": "random"}] * 2])
+    static = client.get(f"/api/tables/{data['table']['id']}/static").json()
+    assert [r["role"] for r in static["roles"]] == ["Elves + Humans", "Dwarves", "Undead"]
+    assert all(r["colour"] for r in static["roles"])

@@ -20,6 +20,7 @@ from bloodforge.core import Game
 from .errors import ApiError
 from .limits import ClientLimits, RateLimit
 from .live import LiveTable, table_public
+from .newtable import roles_at_a_new_table
 from .replay import ReplayCache
 from .schemas import (
     ActionAccepted,
@@ -185,10 +186,13 @@ async def get_table(live: Live) -> TablePublic:
 async def static_info(live: Live) -> dict[str, Any]:
     """What never changes in this table's game (map geometry, piece names): `game.static_info()`,
     the action grammar with argument types and labels, and the URLs of the game's browser view
-    (`view`, `view_css`: None when the game has none, and the generic board is drawn)."""
+    (`view`, `view_css`: None when the game has none, and the generic board is drawn), and what
+    each seat plays when the parameters fix it (`roles`: "Elves + Dwarves" for a seat commanding
+    two factions; empty when the game deals roles during play)."""
+    roles = await asyncio.to_thread(roles_at_a_new_table, live.game)
     return {
         "game": live.game.id, "grammar": grammar_of(live.game), "static": live.static_info(),
-        **view_urls(live.game),
+        "roles": roles, **view_urls(live.game),
     }
 
 

@@ -65,6 +65,7 @@ async function start() {
     ctx.staticInfo = stat.static;
     ctx.grammar = stat.grammar;
     ctx.viewUrls = { js: stat.view, css: stat.view_css };
+    ctx.roles = Array.isArray(stat.roles) ? stat.roles : [];
   } catch (err) {
     showBanner(`Cannot open this table: ${err.message}`, "error");
     return;
@@ -177,7 +178,8 @@ function lineSeat(line) {
 
 // What a seat plays (a faction, a side), as the board names its seats.
 function roleOf(s) {
-  return ctx.staticInfo?.board?.seats?.find((x) => x.seat === s)?.name ?? "";
+  // the table's own seat roles first: a seat may command two factions ("Elves + Dwarves")
+  return ctx.roles?.find((x) => x.seat === s)?.role || ctx.staticInfo?.board?.seats?.find((x) => x.seat === s)?.name || "";
 }
 
 // Every seat with its colour and role; a game's view may draw its own panel over it.
