@@ -17,6 +17,21 @@ AREA_VERBS = {"citadel", "start", "move", "to", "battle", "capture", "village", 
 QUICK = {"done", "cancel", "stay", "keep"}
 
 
+# A point of an area's own outline that no piece or mark covers, nearest its middle: where a
+# person clicks the land (page.evaluate(FREE_POINT, area) -> [x, y] or null).
+FREE_POINT = """(area) => {
+  const poly = document.querySelector(`polygon[data-area="${area}"]`);
+  const r = poly.getBoundingClientRect();
+  let best = null, bestD = Infinity;
+  for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
+    const x = r.left + (i / 20) * r.width, y = r.top + (j / 20) * r.height;
+    const d = Math.hypot(i - 10, j - 10);
+    if (d < bestD && document.elementFromPoint(x, y) === poly) { best = [x, y]; bestD = d; }
+  }
+  return best;
+}"""
+
+
 def version(page: Page) -> int:
     return int(page.evaluate("() => Number(document.body.dataset.version || -1)"))
 

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, Page
 from tests.server.support import ServerThread
 
 from .clicks import (
+    FREE_POINT,
     close_dialogs,
     confirm_if_asked,
     create,
@@ -26,18 +27,6 @@ from .clicks import (
     version,
     wait_my_turn,
 )
-
-FREE_POINT = """(area) => {
-  const poly = document.querySelector(`polygon[data-area="${area}"]`);
-  const r = poly.getBoundingClientRect();
-  let best = null, bestD = Infinity;
-  for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-    const x = r.left + (i / 20) * r.width, y = r.top + (j / 20) * r.height;
-    const d = Math.hypot(i - 10, j - 10);
-    if (d < bestD && document.elementFromPoint(x, y) === poly) { best = [x, y]; bestD = d; }
-  }
-  return best;
-}"""
 
 
 def click_area(page: Page, area: str) -> None:

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page
 
 from tests.server.support import ServerThread
 
-from .clicks import confirm_if_asked, create, legal, pick_from_menu, version, wait_my_turn
+from .clicks import FREE_POINT, confirm_if_asked, create, legal, pick_from_menu, version, wait_my_turn
 
 SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
 BAD = ("undefined", "null", "NaN", "[object")
@@ -35,21 +35,6 @@ def assert_readable(page: Page) -> None:
         assert not re.search(rf"\b{re.escape(bad)}", text), (bad, text[:3000])
     found = SNAKE.findall(text)
     assert not found, (found, text[:3000])
-
-
-FREE_POINT = """(area) => {
-  // a point of the area's own outline that no piece or mark covers, nearest its middle: where a
-  // person clicks the land
-  const poly = document.querySelector(`polygon[data-area="${area}"]`);
-  const r = poly.getBoundingClientRect();
-  let best = null, bestD = Infinity;
-  for (let i = 1; i < 20; i++) for (let j = 1; j < 20; j++) {
-    const x = r.left + (i / 20) * r.width, y = r.top + (j / 20) * r.height;
-    const d = Math.hypot(i - 10, j - 10);
-    if (d < bestD && document.elementFromPoint(x, y) === poly) { best = [x, y]; bestD = d; }
-  }
-  return best;
-}"""
 
 
 SEEN_BATTLES: list[str] = []
