@@ -333,7 +333,7 @@ def after_casualty(st: Position, b: Battle) -> None:
 def move_force(st: Position, seat: int, src: int, dest: int, able: UnitCounts) -> int:
     """Move a withdrawing/retreating force; units that cannot enter `dest` are eliminated."""
     lost = 0
-    for u, n in list(st.units_at(src, seat).items()):
+    for u, n in sorted(st.units_at(src, seat).items()):  # restored stacks keep no order
         go = min(n, able.get(u, 0))
         if go:
             st.remove_units(src, seat, u, go)

@@ -350,7 +350,9 @@ def _counted(st: Position, b: Battle, side: int, visible: bool) -> dict[str, Any
     substitute), the best `count_top` of them and each modifier with its source, taken from
     the rules' own queries (after a fight, from the fight's record: substitutes are spent)."""
     top = st.ruleset.factions_file.battle_tiles.count_top
-    parts: list[dict[str, Any]] = [{"source": s, "value": v} for s, v in modifier_parts(st, b, side)]
+    # sorted: a stack's units keep no order a saved game restores (a reloaded table showed the
+    # same modifiers in another order)
+    parts: list[dict[str, Any]] = [{"source": s, "value": v} for s, v in sorted(modifier_parts(st, b, side))]
     if b.winner is not None and b.history and all(b.revealed):
         fought = b.history[-1]
         tiles = list(fought["tiles"][side])

@@ -124,7 +124,9 @@ def desert_attrition(st: Position, seat: int) -> None:
     for area in st.areas_with_units(seat):
         if board.terrain[area] != "desert":
             continue
-        for unit, n in list(st.units_at(area, seat).items()):
+        # sorted: a stack's units keep no order a saved game restores (a reloaded game logged
+        # its desert losses in another order than the live one)
+        for unit, n in sorted(st.units_at(area, seat).items()):
             if unit == CUTIECORN or not st.kind(seat, unit).may_stay_in_desert:
                 st.eliminate(area, seat, unit, n)
                 st.log(f"{st.seat_label(seat)} loses {n} {unit} in the desert of area {area}")
