@@ -9,13 +9,14 @@ compiled `Content` (indices, adjacency lists), never the raw JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bloodforge.core import Action
 from bloodforge.core.datafile import load_model
 
 DATA_DIR = Path(__file__).parent / "data"
@@ -180,6 +181,22 @@ class Hero:
     text: str
 
 
+class Tables:
+    """Lookups the rules fill lazily and every game on this content shares (the packaged
+    content is compiled once per process): a playout builds thousands of legal-action lists,
+    and the same unit actions recur, so each is made once.
+
+    `unit_actions[(origin, target, infantry, cavalry)]`: the (move, attack) action lists of
+    every split of that many units that may act, in legal-action order; `seat_names[players]`.
+    """
+
+    __slots__ = ("seat_names", "unit_actions")
+
+    def __init__(self) -> None:
+        self.unit_actions: dict[tuple[int, int, int, int], tuple[list[Action], list[Action]]] = {}
+        self.seat_names: dict[int, tuple[str, ...]] = {}
+
+
 @dataclass(frozen=True)
 class Content:
     """The content file compiled for the rules: territories by index, adjacency as tuples."""
@@ -197,6 +214,9 @@ class Content:
     deck: tuple[str, ...]
     chronicles: dict[str, ChronicleSpec]
     chronicle_deck: tuple[str, ...]
+    #: territory names by index (log lines name them on every action)
+    names: tuple[str, ...] = ()
+    tables: Tables = field(default_factory=Tables, compare=False, repr=False)
 
     @property
     def size(self) -> int:
@@ -234,6 +254,7 @@ def compile_content(data: ContentFile, source: str) -> Content:
         deck=deck,
         chronicles={k.id: k for k in data.chronicles},
         chronicle_deck=tuple(sorted(k.id for k in data.chronicles for _ in range(k.copies))),
+        names=tuple(t.name for t in data.territories),
     )
 
 

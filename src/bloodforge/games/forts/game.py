@@ -90,6 +90,21 @@ class FortsState(State):
     def _apply_timeout(self, seat: int) -> None:
         rules_turn.open_bribery(self._ctx(), seat)
 
+    # The rules keep the map's counts on the model once per position (`Model.tally_cache`) and
+    # clear them on every change they make. The public, checked entry points clear them too, so
+    # a position edited by hand (a test, a tool) is never judged by stale counts.
+    def apply(self, action: Action | str, seat: int | None = None) -> None:
+        self.m.touch()
+        super().apply(action, seat)
+
+    def apply_timeout(self, seat: int) -> None:
+        self.m.touch()
+        super().apply_timeout(seat)
+
+    def step_entry(self, seat: int | None, text: str) -> None:
+        self.m.touch()
+        super().step_entry(seat, text)
+
     def rule_clock(self, seat: int) -> float | None:
         """The planning minute (F8): `planning_seconds` while `seat` plans and has not yet
         moved a unit, timed out or been interrupted; None otherwise (and always with 0)."""

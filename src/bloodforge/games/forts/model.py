@@ -99,8 +99,34 @@ class Battle:
         )
 
 
+class Tally:
+    """Per-seat counts from one pass over the map (who acts, legal actions, settling and
+    observations all need them): controller of each territory, and per seat forts, food,
+    income and units. Read-only once made: models share it until one changes."""
+
+    __slots__ = ("controllers", "food", "forts", "income", "over", "units")
+
+    def __init__(self, controllers: list[int], forts: list[int], food: list[int], income: list[int],
+                 units: list[int]) -> None:
+        self.controllers = controllers
+        self.forts = forts
+        self.food = food
+        self.income = income
+        self.units = units
+        #: the seat that must disband now (A34), None if nobody, NOT_ASKED until first asked
+        self.over: int | None = NOT_ASKED
+
+
+#: `Tally.over` before anyone asked
+NOT_ASKED = -3
+
+
 class Model:
-    """Everything that changes during a game of Five Forts."""
+    """Everything that changes during a game of Five Forts.
+
+    `tally_cache` holds the counts derived from the map (`rules.tally`), computed at most once
+    per position: the rules clear it (`touch`) whenever they change the position, and so must
+    any other code that edits a model in place."""
 
     def __init__(self, players: int, size: int) -> None:
         self.players = players
@@ -132,6 +158,11 @@ class Model:
         #: the optional chronicle module: its deck and the card of the current round
         self.chronicle_deck = Deck()
         self.chronicle: str | None = None
+        self.tally_cache: Tally | None = None
+
+    def touch(self) -> None:
+        """The position changed: forget the derived counts."""
+        self.tally_cache = None
 
     def copy(self) -> Model:
         new = Model.__new__(Model)
@@ -160,6 +191,7 @@ class Model:
         new.end_reason = self.end_reason
         new.chronicle_deck = self.chronicle_deck.copy()
         new.chronicle = self.chronicle
+        new.tally_cache = self.tally_cache  # read-only: shared until either model changes
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -206,6 +238,7 @@ class Model:
 
     def set_homes(self, homes: list[int]) -> None:
         self.home = list(homes)
+        self.tally_cache = None
         self.home_of = [EMPTY] * len(self.owner)
         for seat, t in enumerate(homes):
             self.home_of[t] = seat

@@ -196,6 +196,7 @@ def bribe_offers(cfg: Config, m: Model, seat: int | None) -> list[dict[str, Any]
     for t in bribe_targets(m, c, seat):
         after = m.copy()
         after.owner[t] = seat
+        after.touch()
         counts = tally(after, c)
         over = max(0, counts.units[seat] - quota_for(after, c, counts.food[seat]))
         inf, cav = army_counts(m.units[t])

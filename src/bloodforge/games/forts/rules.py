@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .content import Content
-from .model import EMPTY, Model, army_strength
+from .model import EMPTY, NOT_ASKED, Model, Tally, army_strength
 from .queries import defence_bonus_value
 
 
@@ -26,8 +26,17 @@ class Config:
     @property
     def seat_names(self) -> list[str]:
         """Each seat is named after its home slot (2 players: Red and Green, opposite corners)."""
-        names = self.content.data.seat_names
-        return [names[slot] for slot in self.content.home_slots(self.players)]
+        return list(self.names)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """`seat_names` made once per content and player count (every log line names seats)."""
+        known = self.content.tables.seat_names
+        names = known.get(self.players)
+        if names is None:
+            by_slot = self.content.data.seat_names
+            names = known[self.players] = tuple(by_slot[slot] for slot in self.content.home_slots(self.players))
+        return names
 
     @property
     def seat_colours(self) -> list[str]:
@@ -53,29 +62,37 @@ def is_empty(m: Model, t: int) -> bool:
     return controller(m, t) == EMPTY
 
 
-@dataclass(frozen=True)
-class Tally:
-    """Per-seat counts from one pass over the map (observations and settling need them all)."""
-
-    controllers: list[int]
-    forts: list[int]
-    food: list[int]
-    income: list[int]
-    units: list[int]
-
-
 def tally(m: Model, c: Content) -> Tally:
+    """The map's counts (`Tally`), computed once per position and kept on the model until the
+    rules change it (`Model.touch`): who acts, the legal actions and settling all ask."""
+    counts = m.tally_cache
+    if counts is None:
+        counts = m.tally_cache = _count(m, c)
+    return counts
+
+
+def _count(m: Model, c: Content) -> Tally:
     n = m.players
-    ctl = [controller(m, t) for t in range(c.size)]
     forts, food, income, units = [0] * n, [0] * n, [0] * n, [0] * n
-    for t, o in enumerate(ctl):
+    owner, home_of, out, armies = m.owner, m.home_of, m.eliminated, m.units
+    c_fort, c_food, c_currency = c.fort, c.food, c.currency
+    ctl = [EMPTY] * len(owner)
+    for t, o in enumerate(owner):
+        if o != EMPTY:
+            if o >= 0:
+                u = armies[t]
+                units[o] += u[0] + u[1] + u[2] + u[3] + u[4] + u[5]
+        else:
+            h = home_of[t]
+            if h == EMPTY or out[h]:
+                continue
+            o = h
+        ctl[t] = o
         if o >= 0:
-            if c.fort[t]:
+            if c_fort[t]:
                 forts[o] += 1
-            food[o] += c.food[t]
-            income[o] += c.currency[t]
-        if m.owner[t] >= 0:
-            units[m.owner[t]] += sum(m.units[t])
+            food[o] += c_food[t]
+            income[o] += c_currency[t]
     return Tally(ctl, forts, food, income, units)
 
 
@@ -138,26 +155,22 @@ def turn_order_from(m: Model, seat: int) -> list[int]:
 def first_over_quota(m: Model, c: Content) -> int | None:
     """The seat that must disband now (A34), the active player first, then in turn order.
 
-    Asked on every step (it decides who acts), so it counts units and food in one pass.
+    Asked on every step (it decides who acts), so it is answered once per position (`tally`).
     """
+    counts = tally(m, c)
+    over = counts.over
+    if over != NOT_ASKED:
+        return over
+    units, food, out = counts.units, counts.food, m.eliminated
     n = m.players
-    units = [0] * n
-    food = [0] * n
-    owner, home_of, out = m.owner, m.home_of, m.eliminated
-    for t in range(c.size):
-        o = owner[t]
-        if o >= 0:
-            units[o] += sum(m.units[t])
-        if c.food[t]:
-            if o == EMPTY:
-                h = home_of[t]
-                o = h if h != EMPTY and not out[h] else EMPTY
-            if o >= 0:
-                food[o] += c.food[t]
-    for s in turn_order_from(m, m.turn_seat):
+    over = None
+    for k in range(n):
+        s = (m.turn_seat + k) % n
         if not out[s] and units[s] > quota_for(m, c, food[s]):
-            return s
-    return None
+            over = s
+            break
+    counts.over = over
+    return over
 
 
 # -- battle numbers (F29-F33, F48-F51, A15, A16) --------------------------------------------

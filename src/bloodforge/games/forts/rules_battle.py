@@ -53,10 +53,10 @@ class Ctx:
     def name(self, seat: int) -> str:
         if seat == INDEPENDENT:
             return "the independent army"
-        return self.cfg.seat_names[seat]
+        return self.cfg.names[seat]
 
     def tname(self, t: int) -> str:
-        return self.cfg.content.data.territories[t].name
+        return self.cfg.content.names[t]
 
 
 # -- unit bookkeeping -------------------------------------------------------------------------

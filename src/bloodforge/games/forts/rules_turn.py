@@ -38,7 +38,6 @@ from .rules import (
     bribe_cost,
     bribe_targets,
     can_draw_hero,
-    controller,
     counts_text,
     first_over_quota,
     forced_march,
@@ -46,6 +45,7 @@ from .rules import (
     hero_price,
     income_of,
     live_seats,
+    quota_for,
     quota_of,
     retreat_destinations,
     strength_of,
@@ -153,12 +153,14 @@ def legal(cfg: Config, m: Model, seat: int) -> list[Action]:
 def _recruits(cfg: Config, m: Model, seat: int) -> list[Action]:
     """F19-F23, A3: each controlled fort once per turn, within the food quota."""
     c = cfg.content
-    room = quota_of(m, c, seat) - units_of(m, seat)
+    counts = tally(m, c)
+    room = quota_for(m, c, counts.food[seat]) - counts.units[seat]
     if room <= 0:
         return []
     out = []
+    ctl = counts.controllers
     for t in range(c.size):
-        if c.fort[t] and t not in m.recruited and controller(m, t) == seat:
+        if c.fort[t] and ctl[t] == seat and t not in m.recruited:
             out.append(Action("recruit", (c.ids[t], INFANTRY)))
             if c.fort[t] == 2:
                 out.append(Action("recruit", (c.ids[t], CAVALRY)))
@@ -176,22 +178,32 @@ def _may_buy(cfg: Config, m: Model, seat: int) -> bool:
 def unit_actions(cfg: Config, m: Model, seat: int) -> list[Action]:
     """F15-F18, A12, A13: any units that may still act, from one territory to a neighbour."""
     c = cfg.content
+    made = c.tables.unit_actions
+    ctl = tally(m, c).controllers
+    owner, armies, neighbours = m.owner, m.units, c.neighbours
     out: list[Action] = []
     for t in range(c.size):
-        if m.owner[t] != seat:
+        if owner[t] != seat:
             continue
-        u = m.units[t]
+        u = armies[t]
         inf, cav = u[INF_FRESH] + u[INF_BONUS], u[CAV_FRESH] + u[CAV_BONUS]
         if not inf and not cav:
             continue
-        for n in c.neighbours[t]:
-            who = controller(m, n)
-            verb = "move" if who in (seat, EMPTY) else "attack"
-            for i in range(inf + 1):
-                for k in range(cav + 1):
-                    if i or k:
-                        out.append(Action(verb, (c.ids[t], c.ids[n], str(i), str(k))))
+        for n in neighbours[t]:
+            key = (t, n, inf, cav)
+            pair = made.get(key)
+            if pair is None:
+                pair = made[key] = _splits(c.ids[t], c.ids[n], inf, cav)
+            who = ctl[n]
+            out.extend(pair[0] if who in (seat, EMPTY) else pair[1])
     return out
+
+
+def _splits(origin: str, target: str, inf: int, cav: int) -> tuple[list[Action], list[Action]]:
+    """Every (move, attack) of `i` of `inf` infantry and `k` of `cav` cavalry, at least one unit."""
+    pairs = [(str(i), str(k)) for i in range(inf + 1) for k in range(cav + 1) if i or k]
+    return ([Action("move", (origin, target, i, k)) for i, k in pairs],
+            [Action("attack", (origin, target, i, k)) for i, k in pairs])
 
 
 # -- applying ---------------------------------------------------------------------------------
@@ -248,6 +260,7 @@ def apply(ctx: Ctx, action: Action, seat: int | None) -> None:
         m.phase = BEGIN
     else:
         raise ValueError(f"unexpected action {action}")
+    m.tally_cache = None  # the position changed
     settle(ctx)
 
 
@@ -445,9 +458,11 @@ def settle(ctx: Ctx) -> None:
     m, c = ctx.m, ctx.cfg.content
     if m.phase == OVER or m.battle is not None:
         return
+    units = tally(m, c).units
     for s in live_seats(m):
-        if units_of(m, s) == 0 and m.owner[m.home[s]] not in (EMPTY, s):
+        if units[s] == 0 and m.owner[m.home[s]] not in (EMPTY, s):
             m.eliminated[s] = True
+            m.touch()
             for card in m.hands[s]:
                 m.deck.discard(card)
             m.hands[s] = []
