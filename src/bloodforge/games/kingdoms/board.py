@@ -38,51 +38,25 @@ def stack(s: KBase, space: int, faction: int | None = None) -> list[Piece]:
     return [p for _, p in sorted(s.pieces.items()) if p.at == space and (faction is None or p.faction == faction)]
 
 
-class Occupancy:
-    """Who stands where, built once while legal actions are listed (the position does not change
-    then); rules that change pieces never use it."""
-
-    __slots__ = ("factions", "ships")
-
-    def __init__(self, s: KBase) -> None:
-        self.factions: dict[int, set[int]] = {}
-        self.ships: dict[int, set[int]] = {}
-        for p in s.pieces.values():
-            if p.at >= 0:
-                self.factions.setdefault(p.at, set()).add(p.faction)
-                if p.kind == "ship" and p.aboard < 0:
-                    self.ships.setdefault(p.at, set()).add(p.faction)
-
-
-def occupancy(s: KBase) -> Occupancy | None:
-    occ: Occupancy | None = s.__dict__.get("_occ")
-    return occ
-
-
 def occupants(s: KBase, space: int) -> set[int]:
-    occ = occupancy(s)
-    if occ is not None:
-        return occ.factions.get(space, set())
     return {p.faction for p in s.pieces.values() if p.at == space}
 
 
 def enemy_in(s: KBase, space: int, faction: int) -> bool:
-    occ = occupancy(s)
-    if occ is not None:
-        return any(not allied(s, g, faction) for g in occ.factions.get(space, ()))
-    return any(p.at == space and not allied(s, p.faction, faction) for p in s.pieces.values())
+    teams = s.teams
+    team = teams[faction]
+    return any(p.at == space and teams[p.faction] != team for p in s.pieces.values())
 
 
 def hostile(s: KBase, space: int, faction: int) -> bool:
     """K39/K40/K54: entering it is a combat move."""
+    teams = s.teams
+    team = teams[faction]
     if s.content.is_sea[space]:
-        occ = occupancy(s)
-        if occ is not None:
-            return any(not allied(s, g, faction) for g in occ.ships.get(space, ()))
-        return any(p.at == space and p.aboard < 0 and p.kind == "ship" and not allied(s, p.faction, faction)
+        return any(p.at == space and p.aboard < 0 and p.kind == "ship" and teams[p.faction] != team
                    for p in s.pieces.values())
     o = s.owner[space]
-    return o < 0 or not allied(s, o, faction)
+    return o < 0 or teams[o] != team
 
 
 def friendly_passable(s: KBase, space: int, faction: int) -> bool:

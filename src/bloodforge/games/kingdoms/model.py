@@ -7,11 +7,14 @@ never move and change owner with the territory (K12).
 
 from __future__ import annotations
 
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from bloodforge.core import Game, Rng, State
 
 from .content import Content
+
+if TYPE_CHECKING:
+    from .terrain import Terrain
 
 RESERVE = -1  # `at` of a bought piece set aside until phase 5 (K35)
 
@@ -133,6 +136,8 @@ class KBase(State):
 
     game: Any
     content: Content
+    #: derived, never saved: the moving faction's view of the map (terrain.py), None until asked
+    terrain: Terrain | None
 
     # fields copied by value
     _SCALARS = ("active", "turn_idx", "round", "phase", "next_id", "pending", "instant", "over")
@@ -177,11 +182,13 @@ class KBase(State):
         self.spied: list[set[int]] = [set() for _ in factions_of]  # per seat, seen by Spies
         self.dice: list[int] = []  # rigged die results, used first (scenarios)
         self.draws: list[str] = []  # rigged mercenary draws
+        self.terrain = None
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
         self._clone_core(new)
         new.content = self.content
+        new.terrain = self.terrain  # a fact of the position both copies are in (terrain.py)
         new.seat_factions = self.seat_factions
         new.teams = self.teams
         new.order = self.order
@@ -228,6 +235,7 @@ class KBase(State):
         return d
 
     def _load_position(self, d: dict[str, Any]) -> None:
+        self.terrain = None
         for k in self._SCALARS:
             setattr(self, k, d[k])
         n = len(self.content.ids)

@@ -8,65 +8,28 @@ is enough: breadth-first distances over the friendly subgraph decide what is rea
 
 from __future__ import annotations
 
-from collections import deque
-
 from bloodforge.core import Action
 
 from .board import (
     AIR,
     LAND,
     SEA,
-    Occupancy,
     allied,
     article,
     cargo,
     cls,
-    enemy_in,
     fid,
     fname,
-    friendly_passable,
-    hostile,
     name,
-    occupants,
     pname,
     seat_of,
 )
 from .model import KBase, Piece
+from .terrain import Terrain, terrain
 
-
-def _bfs(s: KBase, start: int, budget: int, faction: int, sea_only: bool) -> dict[int, int]:
-    """Distances to every space a unit may enter within `budget`, passing only friendly spaces.
-
-    A hostile space may be entered (it ends the move, K46) but not passed through.
-    """
-    c = s.content
-    dist = {start: 0}
-    q = deque([start])
-    while q:
-        a = q.popleft()
-        if dist[a] >= budget:
-            continue
-        if a != start and not friendly_passable(s, a, faction):
-            continue
-        for n in c.adj[a]:
-            if n in dist or (sea_only and not c.is_sea[n]):
-                continue
-            dist[n] = dist[a] + 1
-            q.append(n)
-    return dist
-
-
-def _own_landing(s: KBase, frm: int, budget: int, faction: int, exclude: int) -> set[int]:
-    """Own territories an air unit at `frm` reaches within `budget` through friendly spaces (A17)."""
-    if budget < 0:
-        return set()
-    d = _bfs(s, frm, budget, faction, False)
-    return {t for t in d if not s.content.is_sea[t] and s.owner[t] == faction and t != exclude
-            and not enemy_in(s, t, faction)}
-
-
-def _no_other_faction(s: KBase, space: int, faction: int) -> bool:
-    return occupants(s, space) <= {faction}
+#: a piece's space, type and movement flags and whether it is a combat move: all that decides
+#: where it may go (the pieces of one group are interchangeable, so one search serves them all)
+GroupKey = tuple[int, str, bool, int, bool, bool, bool, bool, bool, int, bool, bool]
 
 
 def _free_ship(s: KBase, sea: int, faction: int) -> Piece | None:
@@ -77,114 +40,187 @@ def _free_ship(s: KBase, sea: int, faction: int) -> Piece | None:
     return None
 
 
-def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
-    """Where piece `p` may move now, with the spaces it spends (0 for boarding and landing)."""
-    f = p.faction
+def _free_seas(s: KBase, faction: int) -> set[int]:
+    """Sea zones where a ship of `faction` has room for one more unit (one pass over the pieces)."""
+    load: dict[int, int] = {}
+    ships: list[Piece] = []
+    for p in s.pieces.values():
+        if p.aboard >= 0:
+            load[p.aboard] = load.get(p.aboard, 0) + 1
+        elif p.faction == faction and p.kind == "ship" and p.at >= 0 and not p.fought:
+            ships.append(p)
+    cap = s.content.units.ship_capacity
+    return {p.at for p in ships if load.get(p.id, 0) < cap}
+
+
+def _group(p: Piece, combat: bool) -> GroupKey:
+    return (p.at, p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed, p.attacked,
+            p.merc, combat)
+
+
+def _reach(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, int], tuple[int, ...]]:
+    """Where a piece of `p`'s group may move, with the spaces it spends (0 for boarding and
+    landing), and the sea zones it may board a ship in if one there has room (asked separately:
+    room changes as the faction's own units board)."""
+    key = _group(p, combat)
+    found = ter.dests.get(key)
+    if found is not None:
+        return found
+    out = _search(s, ter, p, combat)
+    ter.dests[key] = out
+    return out
+
+
+def _search(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, int], tuple[int, ...]]:
     c = s.content
     k = cls(s, p.kind)
     out: dict[int, int] = {}
     if p.merc or p.at < 0 or (p.fought and not (k == AIR and not combat and p.cm)):
-        return out
+        return out, ()
+    hostile = ter.hostile
+    own = ter.own
+    alone = ter.alone
+    is_sea = c.is_sea
     if k == LAND:
         if p.aboard >= 0:
             # disembark (A13): once, from a ship not stuck in a sea battle
-            if p.landed or p.walked or (not combat and p.cm) or hostile(s, p.at, f):
-                return out
+            if p.landed or p.walked or (not combat and p.cm) or hostile[p.at]:
+                return out, ()
             for n in c.adj[p.at]:
-                if c.is_sea[n]:
+                if is_sea[n]:
                     continue
-                if (combat and hostile(s, n, f)) or (not combat and s.owner[n] == f and _no_other_faction(s, n, f)):
+                if (combat and hostile[n]) or (not combat and own[n] and alone[n]):
                     out[n] = 0
-            return out
+            return out, ()
         if p.moved or p.boarded or (not combat and p.cm):
-            return out
+            return out, ()
+        seas = []
         for n in c.adj[p.at]:
-            if c.is_sea[n]:
-                if not hostile(s, n, f) and _free_ship(s, n, f) is not None:
-                    out[n] = 1
-            elif (combat and hostile(s, n, f)) or (not combat and s.owner[n] == f and _no_other_faction(s, n, f)):
+            if is_sea[n]:
+                if not hostile[n]:
+                    seas.append(n)
+            elif (combat and hostile[n]) or (not combat and own[n] and alone[n]):
                 out[n] = 1
-        return out
+        return out, tuple(seas)
     move = c.unit(p.kind).move
     if k == AIR:
         if combat:
             if p.moved:
-                return out
-            d = _bfs(s, p.at, move, f, False)
+                return out, ()
+            d = ter.bfs(s, p.at, move, False)
+            f = p.faction
             for t, n in d.items():
                 if t == p.at:
                     continue
-                target = enemy_in(s, t, f) or (not c.is_sea[t] and s.owner[t] >= 0 and not allied(s, s.owner[t], f)
-                                               and (s.castle[t] or s.port[t]))
-                if target and _own_landing(s, t, move - n, f, t):
+                target = ter.enemy[t] or (not is_sea[t] and s.owner[t] >= 0 and not allied(s, s.owner[t], f)
+                                          and (s.castle[t] or s.port[t]))
+                if target and ter.own_landing(s, t, move - n, t):
                     out[t] = n
-            return out
+            return out, ()
         if p.cm:  # land after combat (K94): within the movement left, not where it attacked (K53)
             if p.landed:
-                return out
-            d = _bfs(s, p.at, move - p.moved, f, False)
-            return {t: n for t, n in d.items() if t in _own_landing(s, p.at, move - p.moved, f, p.attacked)}
+                return out, ()
+            d = ter.bfs(s, p.at, move - p.moved, False)
+            landing = ter.own_landing(s, p.at, move - p.moved, p.attacked)
+            return {t: n for t, n in d.items() if t in landing}, ()
         if p.moved:
-            return out
-        d = _bfs(s, p.at, move, f, False)
-        return {t: n for t, n in d.items() if t != p.at and not c.is_sea[t] and s.owner[t] == f
-                and _no_other_faction(s, t, f)}
+            return out, ()
+        d = ter.bfs(s, p.at, move, False)
+        return {t: n for t, n in d.items() if t != p.at and not is_sea[t] and own[t] and alone[t]}, ()
     if k == SEA:
-        if p.moved >= move or (not combat and p.cm) or hostile(s, p.at, f):
-            return out
-        d = _bfs(s, p.at, move - p.moved, f, True)
+        if p.moved >= move or (not combat and p.cm) or hostile[p.at]:
+            return out, ()
+        d = ter.bfs(s, p.at, move - p.moved, True)
         for t, n in d.items():
             if t == p.at:
                 continue
-            if hostile(s, t, f):
+            if hostile[t]:
                 if combat:
                     out[t] = n
-            elif _no_other_faction(s, t, f):
+            elif alone[t]:
                 out[t] = n
-        return out
+        return out, ()
+    return out, ()
+
+
+def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
+    """Where piece `p` may move now, with the spaces it spends (0 for boarding and landing)."""
+    dests, seas = _reach(s, terrain(s, p.faction), p, combat)
+    out = dict(dests)
+    for z in seas:
+        if _free_ship(s, z, p.faction) is not None:
+            out[z] = 1
     return out
 
 
-def _signature(p: Piece) -> tuple[object, ...]:
-    return (p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed, p.attacked, p.merc)
+_MOVES: dict[tuple[str, str, str], Action] = {}
+
+
+def _move(words: tuple[str, str, str]) -> Action:
+    """One `move` action per text, made once: the same moves are listed again and again."""
+    a = _MOVES.get(words)
+    if a is None:
+        a = _MOVES[words] = Action("move", words)
+    return a
 
 
 def move_actions(s: KBase, combat: bool) -> list[Action]:
     f = s.active
-    seen: set[tuple[object, ...]] = set()
+    ter = terrain(s, f)
+    ids = s.content.ids
+    seen: set[GroupKey] = set()
     acts: set[tuple[str, str, str]] = set()
-    for _, p in sorted(s.pieces.items()):
+    free: set[int] | None = None
+    for p in s.pieces.values():
         if p.faction != f or p.at < 0:
             continue
-        key = (p.at, *_signature(p))
+        key = _group(p, combat)
         if key in seen:
             continue
         seen.add(key)
-        for t in destinations(s, p, combat):
-            acts.add((name(s, p.at), name(s, t), p.kind))
-    return [Action("move", a) for a in sorted(acts)]
+        dests, seas = _reach(s, ter, p, combat)
+        frm = ids[p.at]
+        kind = p.kind
+        for t in dests:
+            acts.add((frm, ids[t], kind))
+        if seas:
+            if free is None:
+                free = _free_seas(s, f)
+            for z in seas:
+                if z in free:
+                    acts.add((frm, ids[z], kind))
+    return [_move(a) for a in sorted(acts)]
 
 
 def pick(s: KBase, frm: int, to: int, kind: str, combat: bool) -> Piece | None:
-    for _, p in sorted(s.pieces.items()):
-        if p.faction == s.active and p.at == frm and p.kind == kind and to in destinations(s, p, combat):
-            return p
+    """The lowest-numbered piece of `kind` at `frm` that may move to `to` (pieces of a kind are
+    interchangeable, A29), with what it spends; None if none may."""
+    f = s.active
+    ter = terrain(s, f)
+    board: bool | None = None
+    for p in s.pieces.values():  # in id order (ids only grow, the dict keeps insertion order)
+        if p.faction == f and p.at == frm and p.kind == kind:
+            dests, seas = _reach(s, ter, p, combat)
+            if to in dests:
+                return p
+            if to in seas:
+                if board is None:
+                    board = _free_ship(s, to, f) is not None
+                if board:
+                    return p
     return None
 
 
 def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
-    s.__dict__["_occ"] = Occupancy(s)  # nothing moves until the piece and its cost are known
-    try:
-        p = pick(s, frm, to, kind, combat)
-        assert p is not None, "move was checked legal"
-        cost = destinations(s, p, combat)[to]
-    finally:
-        del s.__dict__["_occ"]
-    f = p.faction
+    f = s.active
+    ter = terrain(s, f)  # nothing moves until the piece, its cost and its entries are known
+    p = pick(s, frm, to, kind, combat)
+    assert p is not None, "move was checked legal"
+    cost = _reach(s, ter, p, combat)[0].get(to, 1)  # not among the destinations: boarding, 1
     c = s.content
     k = cls(s, kind)
-    attacking = (combat and hostile(s, to, f)) or enemy_in(s, to, f)
-    came = _entries(s, p, frm, to, cost)
+    attacking = (combat and ter.hostile[to]) or ter.enemy[to]
+    came = _entries(s, ter, p, frm, to, cost)
     if k == LAND and p.aboard >= 0:
         p.aboard = -1
         p.landed = True
@@ -219,7 +255,7 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
                  masked=f"{fname(f)} {verb} a unit from {pname(s, frm)} to {pname(s, to)}", kind="move")
 
 
-def _entries(s: KBase, p: Piece, frm: int, to: int, cost: int) -> list[int]:
+def _entries(s: KBase, ter: Terrain, p: Piece, frm: int, to: int, cost: int) -> list[int]:
     """The spaces next to `to` through which a move of `cost` spaces from `frm` may have entered it.
 
     Boarding and landing (cost 0) and one-space moves enter from `frm`; a longer move names no
@@ -227,9 +263,9 @@ def _entries(s: KBase, p: Piece, frm: int, to: int, cost: int) -> list[int]:
     """
     if cost <= 1:
         return [frm]
-    d = _bfs(s, frm, cost - 1, p.faction, cls(s, p.kind) == SEA)
-    return sorted(n for n in s.content.adj[to]
-                  if d.get(n) == cost - 1 and (n == frm or friendly_passable(s, n, p.faction)))
+    d = ter.bfs(s, frm, cost - 1, cls(s, p.kind) == SEA)
+    passable = ter.passable
+    return sorted(n for n in s.content.adj[to] if d.get(n) == cost - 1 and (n == frm or passable[n]))
 
 
 def land_or_crash(s: KBase) -> None:

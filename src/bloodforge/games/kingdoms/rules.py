@@ -10,7 +10,6 @@ from bloodforge.core import Action
 
 from . import battle, movement
 from .board import (
-    Occupancy,
     alive,
     allied,
     article,
@@ -334,14 +333,6 @@ def end_by_cap(s: KBase) -> None:
 
 # -- legal actions and their effects ----------------------------------------------------------------
 def legal(s: KBase) -> list[Action]:
-    s.__dict__["_occ"] = Occupancy(s)
-    try:
-        return _legal(s)
-    finally:
-        del s.__dict__["_occ"]
-
-
-def _legal(s: KBase) -> list[Action]:
     if s.over:
         return []
     if s.pending >= 0:
@@ -379,6 +370,9 @@ def disband_actions(s: KBase, f: int) -> list[Action]:
 def apply(s: KBase, a: Action) -> None:
     k = a.kind
     idx = s.content.index
+    if k != "move":
+        # anything but the mover's own move may change what the map looks like to it (terrain.py)
+        s.terrain = None
     if k == "disband":
         f = s.pending
         at = -1 if a.args[0] == "reserve" else idx[a.args[0]]
@@ -413,6 +407,8 @@ def apply(s: KBase, a: Action) -> None:
         _done(s)
     else:
         raise AssertionError(f"unexpected action {a}")
+    if k != "move":
+        s.terrain = None
     update_knowledge(s)
 
 
@@ -430,29 +426,34 @@ def _done(s: KBase) -> None:
         end_turn(s)
 
 
-def revealed(s: KBase) -> set[int]:
-    """K58-K60: a stack is face up while an enemy stack stands in its space or next to it."""
-    if not s.game.params.fog:
-        return set(s.pieces)
-    teams = s.teams
-    at: dict[int, set[int]] = {}
-    for p in s.pieces.values():
-        if p.at >= 0:
-            at.setdefault(p.at, set()).add(teams[p.faction])
-    adj = s.content.adj
-    show: dict[int, set[int]] = {}
-    for sp, tms in at.items():
-        near = set(tms)
-        for n in adj[sp]:
-            other = at.get(n)
-            if other:
-                near |= other
-        if len(near) > 1:
-            # every team here sees an enemy team here or next door
-            show[sp] = {t for t in tms if near - {t}}
-    return {p.id for p in s.pieces.values() if p.at in show and teams[p.faction] in show[p.at]}
-
-
 def update_knowledge(s: KBase) -> None:
-    s.known |= revealed(s)
-
+    """K58-K60: a stack is face up while an enemy stack stands in its space or next to it; every
+    seat remembers what it has seen (A36). Only pieces nobody has seen yet are looked at, with
+    the teams present per space as bit masks: this runs after every action."""
+    known = s.known
+    if not s.game.params.fog:
+        known.update(s.pieces)
+        return
+    teams = s.teams
+    present = [0] * len(s.content.ids)
+    hidden: list[Piece] = []
+    for p in s.pieces.values():
+        at = p.at
+        if at >= 0:
+            present[at] |= 1 << teams[p.faction]
+            if p.id not in known:
+                hidden.append(p)
+    if not hidden:
+        return
+    adj = s.content.adj
+    near: dict[int, int] = {}
+    for p in hidden:
+        at = p.at
+        m = near.get(at)
+        if m is None:
+            m = present[at]
+            for n in adj[at]:
+                m |= present[n]
+            near[at] = m
+        if m & ~(1 << teams[p.faction]):  # a team other than the piece's own is here or next door
+            known.add(p.id)
