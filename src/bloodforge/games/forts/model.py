@@ -116,6 +116,11 @@ class Tally:
         #: the seat that must disband now (A34), None if nobody, NOT_ASKED until first asked
         self.over: int | None = NOT_ASKED
 
+    def same_map(self) -> Tally:
+        """These counts for a position whose map is unchanged but whose turn or chronicle may
+        differ (who is over the quota depends on both): the lists are shared, `over` is asked anew."""
+        return Tally(self.controllers, self.forts, self.food, self.income, self.units)
+
 
 #: `Tally.over` before anyone asked
 NOT_ASKED = -3

@@ -43,7 +43,6 @@ from .rules import (
     forced_march,
     forts_of,
     hero_price,
-    income_of,
     live_seats,
     quota_for,
     quota_of,
@@ -108,7 +107,7 @@ def legal(cfg: Config, m: Model, seat: int) -> list[Action]:
     b = m.battle
     if b is not None:
         if b.stage == HEROES:
-            return [Action("hero", (h,)) for h in sorted(set(m.hands[seat]))] + [Action("commit")]
+            return [Action("hero", (h,)) for h in sorted(set(m.hands[seat]))] + [_COMMIT]
         if b.stage == CASUALTIES:
             if seat == b.attacker and not b.attacker_won:
                 inf, cav = b.inf, b.cav
@@ -138,16 +137,19 @@ def legal(cfg: Config, m: Model, seat: int) -> list[Action]:
                     out.append(Action("disband", (c.ids[t], CAVALRY)))
         return out
     if m.bribery:
-        return [Action("bribe", (c.ids[t],)) for t in bribe_targets(m, c, seat)] + [Action("pass")]
+        return [Action("bribe", (c.ids[t],)) for t in bribe_targets(m, c, seat)] + [_PASS]
     out = []
     if m.phase == PLANNING:
         out.extend(_recruits(cfg, m, seat))
         if _may_buy(cfg, m, seat):
-            out.append(Action("buy"))
-        out.append(Action("act"))
+            out.append(_BUY)
+        out.append(_ACT)
     out.extend(unit_actions(cfg, m, seat))
-    out.append(Action("end"))
+    out.append(_END)
     return out
+
+
+_COMMIT, _PASS, _BUY, _ACT, _END = Action("commit"), Action("pass"), Action("buy"), Action("act"), Action("end")
 
 
 def _recruits(cfg: Config, m: Model, seat: int) -> list[Action]:
@@ -260,8 +262,17 @@ def apply(ctx: Ctx, action: Action, seat: int | None) -> None:
         m.phase = BEGIN
     else:
         raise ValueError(f"unexpected action {action}")
-    m.tally_cache = None  # the position changed
+    counts = m.tally_cache
+    if counts is not None:
+        # the position changed: its map too, unless the action never touches owners, unit
+        # totals or eliminations (the counts stay; the turn or chronicle may have changed)
+        m.tally_cache = counts.same_map() if kind in _MAP_KEPT else None
     settle(ctx)
+
+
+#: actions that change no territory's owner or unit total and eliminate nobody (an attack only
+#: marks its units spent until the roll)
+_MAP_KEPT = frozenset({"begin", "reveal", "hero", "commit", "buy", "act", "end", "pass", "attack"})
 
 
 def move(ctx: Ctx, seat: int, origin: int, target: int, inf: int, cav: int) -> None:
@@ -389,7 +400,7 @@ def begin(ctx: Ctx) -> None:
         draw_chronicle(ctx)
     if check_victory(ctx):
         return
-    gain = income_of(m, c, seat)
+    gain = tally(m, c).income[seat]
     m.currency[seat] += gain
     for t in range(c.size):
         if m.owner[t] == seat:
