@@ -51,6 +51,7 @@ def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None, sour
         return
     u.alive = False
     u.hex = None
+    w.board.moved()
     w.log(f"{u.name} is {'destroyed' if u.kind == 'minion' else 'defeated'} ({why})", kind="eliminated",
           unit=u.uid, minion=u.kind == "minion", source=source, round=w.board.round)
     if u.kind == "minion":
@@ -65,6 +66,7 @@ def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None, sour
             m.alive = False
             m.hex = None
     w.board.tiles = [t for t in w.board.tiles if t.owner != u.uid or u.kind == "boss"]
+    w.board.moved()
     if batch is None:
         check_end(w, [u])
     else:
@@ -101,6 +103,7 @@ def enter(w: World, u: Unit, h: Hex) -> None:
     """Put `u` on `h` and trigger every hazard there that harms it and has not hit it this turn
     (R-HAZ-2..4). Hazard damage never stops movement (R-COL-8); death does (A33)."""
     u.hex = h
+    w.board.moved()
     for t in list(w.board.tiles):
         if h in t.hexes:
             hit_by_tile(w, u, t)
@@ -138,6 +141,7 @@ def place_tile(w: World, env_id: str, anchor: Hex, owner: str | None, stack: boo
     w.board.next_tile += 1
     tile = Tile(f"t{w.board.next_tile}", env_id, anchor, sorted(hexes), owner)
     w.board.tiles.append(tile)
+    w.board.moved()
     w.log(f"{env.name} is laid at {hex_id(anchor)}", kind="tile")
     if stack:
         remove_stacked(w, tile)
@@ -157,6 +161,7 @@ def remove_stacked(w: World, top: Tile) -> None:
         if t is top or w.content.environmental(t.env).kind != kind or not over & set(t.hexes):
             continue
         w.board.tiles.remove(t)
+        w.board.moved()
         w.log(f"{w.content.environmental(t.env).name} under {w.content.environmental(top.env).name} is removed "
               f"from the arena", kind="tile", removed=t.env, by=top.env)
 
@@ -502,6 +507,7 @@ def throw(w: World, item: QItem, subj: Unit, forcer: Unit | None, origin: Hex, l
     assert target is not None
     w.log(f"{subj.name} is thrown to {hex_id(target)}", kind="forced", unit=subj.uid, op="throw", source=item.src)
     subj.hex = target  # Flying on the way: no hazards until it lands (KW-THROW, A57)
+    w.board.moved()
     enter(w, subj, target)
     if walled and subj.alive:
         collide(w, subj, forcer, target, "wall", bool(item.ctx.get("neutral")), "throw")

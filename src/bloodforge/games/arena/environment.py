@@ -91,6 +91,7 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
             t.hexes = sorted(h for h in (rotate(h, pivot, amount) for h in _footprint(w, env_id, t.anchor, t.turns))
                              if h in w.cells)
             t.turns += amount
+            w.board.moved()
             w.log(f"{env.name} turns", kind="environment")
             remove_stacked(w, t)  # R-ENV-3: a moving tile removes one of its type underneath
             for u in list(w.living()):
@@ -160,4 +161,5 @@ def spawn(w: World, env_id: str) -> None:
         m.alive = True
         m.minion_damage = 0
         m.hex = free[0]
+        w.board.moved()
         w.log(f"{boss.name} raises {m.name} at {hex_id(free[0])}", kind="spawn", unit=m.uid, summoner=boss.uid)

@@ -6,6 +6,7 @@ a JSON form (`to_json` / `from_json`) that round-trips exactly.
 
 from __future__ import annotations
 
+from itertools import count
 from typing import Any
 
 from bloodforge.core import Deck, Dice
@@ -199,10 +200,24 @@ class QItem:
         return cls(Effect.model_validate(d["effect"]), str(d["src"]), str(d["subj"]), dict(d["ctx"]))
 
 
+_LAYOUTS = count(1)
+
+
+def new_layout() -> int:
+    """A layout token never handed out before in this process (see `Board.layout`)."""
+    return next(_LAYOUTS)
+
+
 class Board:
     """Everything of a position except the engine's fields (RNG, history, log)."""
 
     def __init__(self) -> None:
+        #: Names the layout route searches read (who stands where and is alive, the tiles, the
+        #: units on the board): `moved()` takes a fresh token at every change of it, and a
+        #: clone keeps its original's token until one of them changes. *Why:* the route
+        #: memo keyed by the token is exact without reading the whole board for a key
+        #: (issue 23). Not part of the position (not saved; a loaded board gets a fresh one).
+        self.layout = new_layout()
         self.units: dict[str, Unit] = {}
         self.tiles: list[Tile] = []
         self.round = 0
@@ -227,8 +242,13 @@ class Board:
         self.env_speed: dict[str, list[int]] = {}  # env uid -> [Speed this round, previous Speed or 0]
         self.tasks: list[list[str]] = []  # what is left of an Environmental's turn
 
+    def moved(self) -> None:
+        """Figures, their lives or the tiles changed: searches read a new layout."""
+        self.layout = new_layout()
+
     def copy(self) -> Board:
         new = Board.__new__(Board)
+        new.layout = self.layout
         new.units = {k: u.copy() for k, u in self.units.items()}
         new.tiles = [t.copy() for t in self.tiles]
         new.round = self.round

@@ -130,12 +130,10 @@ def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
 def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any, ...], dict[Any, Any]]:
     """The memo key of a search (everything it reads) and the state's memo table."""
     b = w.board
-    units = b.units
-    tiles_key = tuple((t.tid, t.env, t.owner, tuple(t.hexes), units[t.owner].side if t.owner in units else None)
-                      for t in b.tiles)
-    figures = tuple((u.hex, u.uid, u.side) for u in units.values() if u.alive and u.hex is not None)
-    hits = frozenset(t for uid, t in b.hazard_hits if uid == mover.uid) if b.hazard_hits else frozenset()
-    key = (mover.uid, mover.kind, mover.side, mover.is_flying, origin, max_steps, figures, tiles_key, hits)
+    hits = frozenset(t for uid, t in b.hazard_hits if uid == mover.uid) if b.hazard_hits else _EMPTY
+    # The layout token stands for the figures' spaces, lives and sides and the tiles (every
+    # change of them takes a new token: `Board.moved`), the rest is read here.
+    key = (mover.uid, mover.kind, mover.side, mover.is_flying, origin, max_steps, b.layout, hits)
     memo = w.route_memo
     if memo is None or memo[0] is not w.cells:
         memo = w.route_memo = (w.cells, {})

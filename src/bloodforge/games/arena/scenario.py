@@ -159,6 +159,7 @@ def build(w: World, position: Mapping[str, Any], rig: Mapping[str, Any] | None) 
     for u in b.units.values():
         if u.hex is not None and u.hex not in w.cells:
             raise ScenarioError(f"units: {u.uid} stands on {u.hex}, which is not on the arena")
+    b.moved()  # figures, sides and tiles were set directly
 
 
 def _check_seat(u: Unit, spec: UnitSpec) -> None:

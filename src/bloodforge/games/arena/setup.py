@@ -74,6 +74,7 @@ def setup(w: World) -> None:
             b.decks[f"envcards:{env}"] = Deck.shuffled([c.id for c in w.content.env_cards], w.rng)
             b.env_speed[env_uid(env)] = [0, 0]
     b.phase = "round"
+    b.moved()
     warn_recommendations(w)
 
 

@@ -184,6 +184,7 @@ def place_options(w: World) -> list[Hex]:
 def place(w: World, u: Unit, h: Hex) -> None:
     """R-FR-1..3; a Champion's minions appear beside it (house)."""
     u.hex = h
+    w.board.moved()
     w.board.done.append(u.uid)
     w.log(f"{u.name} enters the arena at {hex_id(h)}", kind="place")
     for m in w.board.units.values():
@@ -195,6 +196,7 @@ def place(w: World, u: Unit, h: Hex) -> None:
                 spots = sorted((x for x in w.cells if x not in occupied and x not in blocked),
                                key=lambda x: (distance(x, h), x))
             m.hex = spots[0]
+            w.board.moved()
             w.log(f"{m.name} appears at {hex_id(m.hex)}", kind="place")
 
 
