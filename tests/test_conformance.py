@@ -78,12 +78,15 @@ def check_state_contract(state: State) -> None:
             assert game.parse_action(state, str(action), seat) == action
         # clone is equal and independent
         twin = state.clone()
+        assert twin.position_digest() == state.position_digest()
         assert twin.digest() == state.digest()
         twin.apply(legal[0], seat)
+        assert twin.position_digest() != state.position_digest()
         assert twin.digest() != state.digest()
     # JSON round trip gives the same state and the same options
     data = json.loads(json.dumps(state.to_json()))
     again = game.state_from_json(data)
+    assert again.position_digest() == state.position_digest()
     assert again.digest() == state.digest()
     assert again.actors() == actors
     for seat in actors:
@@ -124,7 +127,10 @@ def test_conformance_record_replays_every_entry_to_the_same_digest(game_id: str,
     random_playout(state, Rng(5))
     record = Record.from_json(json.loads(json.dumps(Record.of(state).to_json())))
     assert record.moves == state.moves()
-    assert record.replay().digest() == state.digest()
+    replayed = record.replay()
+    assert replayed.position_digest() == state.position_digest()
+    assert record.digest_kind == "chain"
+    assert replayed.digest() == state.digest() == record.digest
     # step by step: one state per entry, the game's own steps included
     steps = sum(1 for _ in record.states())
     assert steps == len(record.moves) + 1
@@ -135,7 +141,7 @@ def test_conformance_record_replays_every_entry_to_the_same_digest(game_id: str,
             twin.apply_unchecked(twin.game.parse_action(twin, text, seat), seat)
         elif text.startswith("timeout "):
             twin.apply_timeout(int(text.split()[1]))
-    assert twin.digest() == state.digest()
+    assert twin.position_digest() == state.position_digest()
 
 
 @pytest.mark.parametrize(("game_id", "players"), GAMES[:: max(1, len(GAMES) // 8)])
@@ -168,7 +174,7 @@ def test_conformance_actors_and_refusals_for_seats_that_may_not_act(game_id: str
         if state.is_terminal():
             break
         actors = state.actors()
-        before = state.digest()
+        before = state.position_digest()
         idle = [s for s in range(players) if s not in actors]
         some_action = state.legal_actions(actors[0])[0]
         for seat in idle:
@@ -180,7 +186,7 @@ def test_conformance_actors_and_refusals_for_seats_that_may_not_act(game_id: str
             state.apply(f"timeout {actors[0]}", actors[0])
         with pytest.raises(ValueError, match="seat"):
             state.legal_actions(players)
-        assert state.digest() == before
+        assert state.position_digest() == before
         random_step(state, rng)
 
 
@@ -237,18 +243,18 @@ def test_conformance_json_round_trip_continues_identically(game_id: str, players
     a_rng, b_rng = Rng(77), Rng(77)
     random_playout(state, a_rng)
     random_playout(restored, b_rng)
-    assert restored.digest() == state.digest()
+    assert restored.position_digest() == state.position_digest()
 
 
 @pytest.mark.parametrize("game_id", sorted({g for g, _ in GAMES}))
 def test_conformance_bad_input_leaves_state_untouched(game_id: str) -> None:
     game = bloodforge.load_game(game_id, players=next(n for g, n in GAMES if g == game_id), seed=2)
     state = game.new_initial_state()
-    before = state.digest()
+    before = state.position_digest()
     for text in ["", "   ", "no_such_verb", "no_such_verb 1 2 3", "\x00", "done done done done done done"]:
         with pytest.raises(ActionSyntaxError):
             state.apply(text)
-        assert state.digest() == before
+        assert state.position_digest() == before
     # a well-formed action that is legal at one point of the game but not at another
     first = set(state.legal_actions())
     later = state.clone()
@@ -265,18 +271,18 @@ def test_conformance_bad_input_leaves_state_untouched(game_id: str) -> None:
             if spent is not None:
                 target, foreign = later, spent
     assert foreign is not None
-    before = target.digest()
+    before = target.position_digest()
     with pytest.raises(IllegalAction) as info:
         target.apply(str(foreign))
     assert str(foreign) in str(info.value)
-    assert target.digest() == before
+    assert target.position_digest() == before
     with pytest.raises(IllegalAction):
         target.apply(foreign)
-    assert target.digest() == before
-    before = state.digest()
+    assert target.position_digest() == before
+    before = state.position_digest()
     with pytest.raises(ActionSyntaxError):
         state.apply(123)  # type: ignore[arg-type]
-    assert state.digest() == before
+    assert state.position_digest() == before
 
 
 @pytest.mark.parametrize("game_id", sorted({g for g, _ in GAMES}))

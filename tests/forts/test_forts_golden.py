@@ -1,5 +1,9 @@
 """Golden playthroughs: seeded greedy games pinned move by move with their final digest.
 
+The digest is the whole position's (`State.position_digest`): the moves are pinned already, so
+the entries' hash chain (`State.digest`) would add nothing; the position catches a change of
+state (or log text) that keeps every move the same.
+
 Any change of behaviour (rules, RNG use, log texts, policy) shows up here as a diff of the
 first entry that changed. When the change is intended, regenerate and review the diff:
 
@@ -27,7 +31,7 @@ def transcript(players: int, seed: int, timeout_rate: float) -> dict[str, object
     return {
         "players": players, "seed": seed, "timeout_rate": timeout_rate,
         "moves": [[seat, text] for seat, text in record.moves],
-        "returns": record.returns, "digest": state.digest(),
+        "returns": record.returns, "digest": state.position_digest(),
     }
 
 

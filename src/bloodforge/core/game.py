@@ -28,6 +28,12 @@ from .scenario import read_scenario
 #: How many of its own steps in a row a game may take before the engine calls it a loop.
 MAX_AUTOMATIC_STEPS = 100_000
 
+#: The digests a record or a lab result can carry: "chain" (`State.digest`, written since the
+#: hash chain exists) and "position" (`State.position_digest`, what older files carry).
+DIGEST_KINDS: tuple[str, ...] = ("chain", "position")
+#: Domain tag hashed first into every chain, so a chain never equals another kind of hash.
+CHAIN_TAG = b"bloodforge digest chain v1\n"
+
 
 class GameParams(BaseModel):
     """Parameters every game accepts; games subclass it with their own fields."""
@@ -290,6 +296,7 @@ class Game(ABC):
         state.history_seats = list(seats) if seats is not None else [None] * len(history)
         state.events = EventLog.from_json(data.get("events", ()))
         state.scenario = data.get("scenario")
+        state._chain = None  # history and scenario replaced: the chain is rebuilt on first use
         return state
 
     def load_scenario(self, source: str | Path | Mapping[str, Any], *, advance: bool = True) -> State:
@@ -304,6 +311,7 @@ class Game(ABC):
         except (KeyError, TypeError, ValueError) as err:
             raise ScenarioError(f"scenario position is invalid: {err}") from err
         state.scenario = scenario.model_dump(mode="json")
+        state._chain = None  # the chain starts from the scenario too
         if advance:
             state._advance()
         return state
@@ -355,6 +363,10 @@ class State(ABC):
     events: EventLog
     #: The scenario this state was started from (its JSON), kept for the game's record.
     scenario: dict[str, Any] | None
+    #: The digest's hash chain so far: (entries of `history` folded in, chain hash after them),
+    #: or None before the first `digest()`. An immutable pair, so `clone` shares it in O(1);
+    #: a copy made without it (None) only recomputes the chain from the history.
+    _chain: tuple[int, bytes] | None = None
 
     def _init_core(self, game: Game, rng: Rng, history: list[str] | None = None) -> None:
         """Set the engine's fields; games call this first in their constructor."""
@@ -364,6 +376,7 @@ class State(ABC):
         self.history_seats = [None] * len(self.history)
         self.events = EventLog()
         self.scenario = None
+        self._chain = None
 
     def _clone_core(self, new: State) -> None:
         """Copy the engine's fields into `new` (games call this from `clone`)."""
@@ -373,6 +386,7 @@ class State(ABC):
         new.history_seats = list(self.history_seats)
         new.events = self.events.copy()
         new.scenario = self.scenario
+        new._chain = self._chain
 
     # -- hooks --------------------------------------------------------------------------------
     @abstractmethod
@@ -644,8 +658,64 @@ class State(ABC):
         return data
 
     def digest(self) -> str:
+        """The game's identity so far, in O(1) per entry: a SHA-256 hash chain.
+
+        h_0 = sha256(tag || canonical JSON of `game.record()` (game, rules version, parameters,
+        seed) and the scenario the state started from); each history entry then advances it:
+        h_{n+1} = sha256(h_n || seat ("-" for the game's own steps and the host's timeouts)
+        || 0x1f || action text). Rules are deterministic and chance comes only from the state's
+        RNG, seeded by the game, so the chain identifies the state that replaying those entries
+        reaches, under the same rules version. It says nothing about a position reached any
+        other way: a state edited by hand, or a `resample_hidden` determinisation (which keeps
+        its source's chain). Use `position_digest` to compare positions.
+
+        Lazy: the pair (entries folded, hash) is cached on the state and shared by `clone`, so
+        a call hashes only the entries recorded since the last call on this state or the one
+        it was cloned from; applying actions costs nothing extra.
+
+        Hidden information: the chain covers every entry, hidden commitments included; with
+        few possible actions those could be recovered by trying each one, so a seat must
+        never be shown a digest while the game runs (observations and the server carry none).
+        """
+        history, seats = self.history, self.history_seats
+        cached = self._chain
+        if cached is None or cached[0] > len(history):
+            done, h = 0, self._chain_start()
+        else:
+            done, h = cached
+        sha256 = hashlib.sha256
+        for i in range(done, len(history)):
+            seat = seats[i]
+            who = b"-" if seat is None else str(seat).encode()
+            h = sha256(h + who + b"\x1f" + history[i].encode("utf-8", "surrogatepass")).digest()
+        self._chain = (len(history), h)
+        return h.hex()
+
+    def _chain_start(self) -> bytes:
+        """h_0 of `digest`: what defines the game before any entry."""
+        head = {"record": self.game.record(), "scenario": self.scenario}
+        blob = json.dumps(head, sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(CHAIN_TAG + blob.encode()).digest()
+
+    def position_digest(self) -> str:
+        """SHA-256 of the whole state's canonical JSON (`to_json`: position, RNG, history, log).
+
+        Why both exist: `digest` is cheap and identifies the game by its entries, but it cannot
+        see a position that differs while the entries are the same (a refused action that
+        leaked a change, a search that touched the real state, a JSON round trip that lost a
+        field, a rules change that keeps every entry legal). This one sees all of that and
+        costs a full serialisation (0.2-2 ms, growing with the game); it is also the digest
+        that records and lab results written before the chain existed carry."""
         blob = json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(blob.encode()).hexdigest()
+
+    def digest_of(self, kind: str) -> str:
+        """The digest of one of `DIGEST_KINDS`: what a stored record or result says it keeps."""
+        if kind == "chain":
+            return self.digest()
+        if kind == "position":
+            return self.position_digest()
+        raise ValueError(f"unknown digest kind {kind!r}; known: {', '.join(DIGEST_KINDS)}")
 
     def __str__(self) -> str:
         return f"<{self.game.info.name} state, {len(self.history)} actions, {self.phase_name()}>"

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 import bloodforge
 from bloodforge.agents import Agent, agent_names, make_agent
+from bloodforge.core import State
 from bloodforge.core.rng import mix_seed
 from bloodforge.match import Record, play_match
 
@@ -70,7 +71,11 @@ class Job(BaseModel):
 
 class GameResult(BaseModel):
     """What the lab keeps of a game: the outcome, the roles, and the record's digest (so a
-    game can be replayed and checked from its job)."""
+    game can be replayed and checked from its job).
+
+    `digest_kind` says which digest `digest` is: "chain" (`State.digest`, written since the
+    hash chain exists) or "position" (`State.position_digest`); documents written before the
+    field existed hold position digests, hence the default."""
 
     index: int
     tags: dict[str, Any]
@@ -81,10 +86,15 @@ class GameResult(BaseModel):
     roles: list[str]
     plies: int
     digest: str
+    digest_kind: Literal["chain", "position"] = "position"
     seconds: float
     #: the game's own numbers about how it went (`State.statistics()`), averaged by the lab
     stats: dict[str, float] = Field(default_factory=dict)
     record: dict[str, Any] | None = None
+
+    def digest_of(self, state: State) -> str:
+        """`state`'s digest of this result's kind: a rerun of the job checks itself with it."""
+        return state.digest_of(self.digest_kind)
 
 
 def play_job(job: Job, keep_record: bool = False) -> GameResult:
@@ -100,6 +110,6 @@ def play_job(job: Job, keep_record: bool = False) -> GameResult:
     return GameResult(
         index=job.index, tags=job.tags, seed=job.seed, agents=labels, returns=state.returns(),
         scores=state.scores(), roles=state.seat_roles(), plies=result.plies, digest=state.digest(),
-        seconds=round(time.perf_counter() - start, 4), stats=state.statistics(),
+        digest_kind="chain", seconds=round(time.perf_counter() - start, 4), stats=state.statistics(),
         record=record.to_json() if keep_record else None,
     )

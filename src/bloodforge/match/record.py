@@ -4,7 +4,10 @@ One format for everything that keeps or exchanges games (`play --save`, `selfpla
 the lab, the server's replays): game, params, seed, the scenario it started from (if any) and
 [(seat, action text)], where seat None marks the game's own steps and the host's `timeout`s.
 Replaying the entries through the engine reproduces every state exactly; the digest of the
-final state checks it.
+final state checks it. `digest_kind` says which digest the record keeps: "chain" (`State.digest`,
+a hash chain over the header and every entry, what new records carry) or "position"
+(`State.position_digest`, the whole final state); a record without the field was written before
+the chain existed and carries the position digest, so published records keep verifying.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -44,6 +47,8 @@ class Record(BaseModel):
     roles: list[str] | None = None
     plies: int | None = None
     digest: str | None = None
+    #: which digest `digest` is (see the module doc); None: an older record, a position digest
+    digest_kind: Literal["chain", "position"] | None = None
     seconds: float | None = None
     meta: dict[str, Any] = Field(default_factory=dict)
 
@@ -64,7 +69,7 @@ class Record(BaseModel):
             scores=None if outcome is None else outcome.scores,
             returns=None if outcome is None else outcome.returns,
             roles=None if outcome is None else outcome.roles,
-            plies=plies, digest=state.digest(),
+            plies=plies, digest=state.digest(), digest_kind="chain",
             seconds=None if seconds is None else round(seconds, 4), meta=meta or {},
         )
 
@@ -85,12 +90,23 @@ class Record(BaseModel):
         state = self.initial_state()
         for _ in self._steps(state, upto):  # each step mutates `state`
             pass
-        if check_digest and upto is None and self.digest is not None and state.digest() != self.digest:
-            raise ReplayError(
-                f"record of {self.game!r}: the replay ends in digest {state.digest()[:16]}, "
-                f"the record says {self.digest[:16]}"
-            )
+        if check_digest and upto is None and self.digest is not None:
+            got = self.digest_of(state)
+            if got != self.digest:
+                raise ReplayError(
+                    f"record of {self.game!r}: the replay ends in {self.kind_of_digest} digest {got[:16]}, "
+                    f"the record says {self.digest[:16]}"
+                )
         return state
+
+    @property
+    def kind_of_digest(self) -> str:
+        """The kind of `digest`: records without `digest_kind` predate the chain (position)."""
+        return self.digest_kind or "position"
+
+    def digest_of(self, state: State) -> str:
+        """`state`'s digest of the kind this record keeps, to compare with `digest`."""
+        return state.digest_of(self.kind_of_digest)
 
     def states(self, upto: int | None = None) -> Iterator[State]:
         """The initial state, then the state after each entry (the same object, mutated: clone
