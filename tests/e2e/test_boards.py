@@ -105,7 +105,7 @@ def test_an_area_map_without_outlines_gets_cells_around_its_points(
     assert min(corners) >= 3
     # the walls are linked to nothing, so every edge they share with a neighbour is a barrier
     assert page.locator("line.barrier").count() >= 6
-    expect(page.locator("line.link")).to_have_count(0)  # neighbours' cells all touch
+    expect(page.locator(".line.link")).to_have_count(0)  # neighbours' cells all touch
     wait_my_turn(page)
     before = version(page)
     page.locator('g.piece[data-unit="w0"]').click(force=True)

@@ -47,6 +47,7 @@ export function createBoard(ctx, look = {}) {
   const layers = Object.fromEntries(["cells", "lines", "highlights", "labels", "marks", "pieces", "extras"].map((n) => [n, svg("g", { class: n })]));
   root.append(...Object.values(layers));
   const nodes = new Map();
+  const labelSpots = [];
   for (const c of lay.cells) {
     const poly = svg("polygon", {
       points: pointsAttr(c.points), fill: kindFill(c.kind),
@@ -60,16 +61,24 @@ export function createBoard(ctx, look = {}) {
     layers.cells.append(poly);
     nodes.set(c.id, poly);
     if (c.label) {
-      // long names shrink to fit their cell's width
-      const fs = Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (String(c.label).length * 0.6));
-      layers.labels.append(svg("text", { x: c.cx, y: c.cy - u * 0.5, class: "cell-label", "font-size": fs, text: c.label }));
+      // long names shrink to fit their cell's width (not below a readable floor: a name may then
+      // reach over its border, and placeLabels keeps it off every other name)
+      const fs = Math.max(u * 0.17, Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (String(c.label).length * 0.6)));
+      labelSpots.push({ cell: c, text: String(c.label), x: c.cx, y: c.cy - u * 0.5, fs });
     }
     const glyph = look.kinds?.[c.kind]?.glyph;
     if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
   }
+  for (const spot of placeLabels(labelSpots, u)) {
+    layers.labels.append(svg("text", { x: spot.x, y: spot.y, class: "cell-label", "font-size": spot.fs,
+      "stroke-width": spot.fs * 0.22, dataset: { label: spot.cell.id }, text: spot.text }));
+  }
   for (const line of lay.lines) {
     const [[x1, y1], [x2, y2]] = line.points;
-    layers.lines.append(svg("line", { x1, y1, x2, y2, class: `line ${line.kind}`, "stroke-width": u * (line.kind === "barrier" ? 0.12 : 0.05) }));
+    const attrs = { class: `line ${line.kind}`, "stroke-width": u * (line.kind === "barrier" ? 0.12 : 0.05), dataset: { a: line.a, b: line.b } };
+    layers.lines.append(line.control
+      ? svg("path", { ...attrs, d: `M${+x1.toFixed(4)} ${+y1.toFixed(4)} Q${+line.control[0].toFixed(4)} ${+line.control[1].toFixed(4)} ${+x2.toFixed(4)} ${+y2.toFixed(4)}`, fill: "none" })
+      : svg("line", { ...attrs, x1, y1, x2, y2 }));
   }
   for (const x of lay.extras) layers.extras.append(svg("text", { x: x.x, y: x.y, class: x.class, "font-size": u * 0.5, "dominant-baseline": "middle", text: x.text }));
   clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legend());
@@ -534,6 +543,50 @@ export function zoomable(root, base, holder) {
   holder.append(controls);
   apply();
   return { zoomAt, reset: () => { scale = 1; apply(); }, get scale() { return scale; } };
+}
+
+// Label collision avoidance (issue 18: names in the Kingdoms centre were drawn over each other).
+// Each name's box is estimated from its font size (bold text: about 0.68 em a character, 1.2 em
+// high). Names are placed biggest first; a name whose box meets one already placed moves to the
+// nearest free spot among small steps around its cell's label point (preferring spots inside its
+// own cell), and shrinks a little when none is free. Deterministic: the same board, the same places.
+export function placeLabels(spots, u) {
+  const placed = [];
+  const box = (x, y, fs, text) => {
+    const w = (text.length * 0.68 + 0.3) * fs, h = fs * 1.2;
+    return { x0: x - w / 2, x1: x + w / 2, y0: y - h * 0.8, y1: y + h * 0.2 };
+  };
+  const hits = (b) => placed.some((o) => b.x0 < o.b.x1 && o.b.x0 < b.x1 && b.y0 < o.b.y1 && o.b.y0 < b.y1);
+  const order = spots.map((s, i) => [s, i]).sort((p, q) => q[0].fs * q[0].text.length - p[0].fs * p[0].text.length || p[1] - q[1]);
+  const steps = [];
+  for (const dy of [0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1, 1.3, -1.3]) {
+    for (const dx of [0, 0.4, -0.4, 0.8, -0.8]) steps.push([dx, dy]);
+  }
+  const out = new Array(spots.length);
+  for (const [s] of order) {
+    const first = box(s.x, s.y, s.fs, s.text);
+    let chosen = hits(first) ? null : { x: s.x, y: s.y, fs: s.fs, b: first }; // where it was meant to go, if free
+    for (let shrink = 0; shrink < 5 && !chosen; shrink++) {
+      const fs = s.fs * 0.88 ** shrink;
+      let fallback = null;
+      for (const [dx, dy] of steps) {
+        const x = s.x + dx * u, y = s.y + dy * u;
+        const b = box(x, y, fs, s.text);
+        if (hits(b)) continue;
+        const within = !s.cell.points || (inside(s.cell.points, b.x0, y - fs * 0.3) && inside(s.cell.points, b.x1, y - fs * 0.3));
+        if (within) { chosen = { x, y, fs, b }; break; }
+        if (!fallback) fallback = { x, y, fs, b };
+      }
+      if (!chosen && fallback) chosen = fallback;
+    }
+    if (!chosen) {
+      const fs = s.fs * 0.88 ** 5;
+      chosen = { x: s.x, y: s.y, fs, b: box(s.x, s.y, fs, s.text) };
+    }
+    placed.push(chosen);
+    out[spots.indexOf(s)] = { ...s, x: chosen.x, y: chosen.y, fs: chosen.fs };
+  }
+  return out;
 }
 
 // Whether (x, y) lies inside the polygon `points` (even-odd rule).
