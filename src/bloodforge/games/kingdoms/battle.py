@@ -28,7 +28,6 @@ from .board import (
     pname,
     roll,
     seat_of,
-    supply,
     territories,
 )
 from .model import Battle, KBase, Piece
@@ -41,20 +40,28 @@ WORKS = {CASTLE_ID: "castle", PORT_ID: "port"}
 def contested(s: KBase) -> list[int]:
     """Spaces where the active faction must fight this phase (K61), in board order."""
     f = s.active
-    out = []
-    here: dict[int, list[Piece]] = {}
+    teams = s.teams
+    team = teams[f]
+    units = s.content.units.units
+    mine: set[int] = set()
+    landing: set[int] = set()
+    foes: set[int] = set()
     for p in s.pieces.values():
-        if p.at >= 0:
-            here.setdefault(p.at, []).append(p)
-    for sp, ps in sorted(here.items()):
+        at = p.at
+        if at < 0:
+            continue
+        if p.faction == f:
+            mine.add(at)
+            if units[p.kind].cls == LAND:
+                landing.add(at)
+        elif teams[p.faction] != team:
+            foes.add(at)
+    is_sea = s.content.is_sea
+    out = []
+    for sp in sorted(mine):
         if sp in s.fought:
             continue
-        mine = [p for p in ps if p.faction == f]
-        if not mine:
-            continue
-        foes = any(not allied(s, p.faction, f) for p in ps)
-        landing = any(cls(s, p.kind) == LAND for p in mine)
-        if foes or (not s.content.is_sea[sp] and hostile(s, sp, f) and landing):
+        if sp in foes or (not is_sea[sp] and sp in landing and hostile(s, sp, f)):
             out.append(sp)
     return out
 
@@ -563,16 +570,30 @@ def after_battle(s: KBase) -> None:
 
 
 def check_supply(s: KBase) -> None:
+    """The first faction (in faction order) with a unit it could disband and more supply than
+    income must disband (K108); factions with neither territory nor unit are out. One pass
+    over the pieces: this runs after every battle and at the end of every combat move phase."""
     s.pending = -1
+    units = s.content.units
+    kinds = units.units
+    sup = [units.mercenary_supply * len(h) for h in s.hands]
+    has_units = [False, False, False, False]
+    removable = [False, False, False, False]
+    for p in s.pieces.values():
+        if not p.merc:
+            f = p.faction
+            u = kinds[p.kind]
+            sup[f] += u.supply
+            has_units[f] = True
+            if u.cls != "common":
+                removable[f] = True
     for f in range(4):
         if s.out[f]:
             continue
-        has_units = any(p.faction == f and not p.merc for p in s.pieces.values())
-        removable = any(p.faction == f and not p.merc and cls(s, p.kind) != "common" for p in s.pieces.values())
-        if removable and supply(s, f) > income(s, f):
+        if removable[f] and sup[f] > income(s, f):
             s.pending = f
             return
-        if territories(s, f) == 0 and not has_units:
+        if not has_units[f] and territories(s, f) == 0:
             s.out[f] = True
 
 

@@ -58,15 +58,17 @@ def _group(p: Piece, combat: bool) -> GroupKey:
             p.merc, combat)
 
 
-def _reach(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, int], tuple[int, ...]]:
+def _reach(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, int], tuple[int, ...], list[str]]:
     """Where a piece of `p`'s group may move, with the spaces it spends (0 for boarding and
-    landing), and the sea zones it may board a ship in if one there has room (asked separately:
-    room changes as the faction's own units board)."""
+    landing); the sea zones it may board a ship in if one there has room (asked separately:
+    room changes as the faction's own units board); the moves as sort keys (`_key`)."""
     key = _group(p, combat)
     found = ter.dests.get(key)
     if found is not None:
         return found
-    out = _search(s, ter, p, combat)
+    dests, seas = _search(s, ter, p, combat)
+    ids = s.content.ids
+    out = (dests, seas, [_key(ids, p.at, t, p.kind) for t in dests])
     ter.dests[key] = out
     return out
 
@@ -145,7 +147,7 @@ def _search(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, i
 
 def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
     """Where piece `p` may move now, with the spaces it spends (0 for boarding and landing)."""
-    dests, seas = _reach(s, terrain(s, p.faction), p, combat)
+    dests, seas, _ = _reach(s, terrain(s, p.faction), p, combat)
     out = dict(dests)
     for z in seas:
         if _free_ship(s, z, p.faction) is not None:
@@ -153,14 +155,20 @@ def destinations(s: KBase, p: Piece, combat: bool) -> dict[int, int]:
     return out
 
 
-_MOVES: dict[tuple[str, str, str], Action] = {}
+def _key(ids: tuple[str, ...], frm: int, to: int, kind: str) -> str:
+    """A move's words joined by NUL: these sort as the word tuples do (no id contains NUL)."""
+    return f"{ids[frm]}\0{ids[to]}\0{kind}"
 
 
-def _move(words: tuple[str, str, str]) -> Action:
+_MOVES: dict[str, Action] = {}
+
+
+def _move(key: str) -> Action:
     """One `move` action per text, made once: the same moves are listed again and again."""
-    a = _MOVES.get(words)
+    a = _MOVES.get(key)
     if a is None:
-        a = _MOVES[words] = Action("move", words)
+        frm, to, kind = key.split("\0")
+        a = _MOVES[key] = Action("move", (frm, to, kind))
     return a
 
 
@@ -169,26 +177,27 @@ def move_actions(s: KBase, combat: bool) -> list[Action]:
     ter = terrain(s, f)
     ids = s.content.ids
     seen: set[GroupKey] = set()
-    acts: set[tuple[str, str, str]] = set()
+    acts: set[str] = set()
     free: set[int] | None = None
     for p in s.pieces.values():
         if p.faction != f or p.at < 0:
             continue
-        key = _group(p, combat)
+        key = (p.at, p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed, p.attacked,
+               p.merc, combat)
         if key in seen:
             continue
         seen.add(key)
-        dests, seas = _reach(s, ter, p, combat)
-        frm = ids[p.at]
-        kind = p.kind
-        for t in dests:
-            acts.add((frm, ids[t], kind))
+        found = ter.dests.get(key)
+        if found is None:
+            found = _reach(s, ter, p, combat)
+        acts.update(found[2])
+        seas = found[1]
         if seas:
             if free is None:
                 free = _free_seas(s, f)
             for z in seas:
                 if z in free:
-                    acts.add((frm, ids[z], kind))
+                    acts.add(_key(ids, p.at, z, p.kind))
     return [_move(a) for a in sorted(acts)]
 
 
@@ -200,7 +209,7 @@ def pick(s: KBase, frm: int, to: int, kind: str, combat: bool) -> Piece | None:
     board: bool | None = None
     for p in s.pieces.values():  # in id order (ids only grow, the dict keeps insertion order)
         if p.faction == f and p.at == frm and p.kind == kind:
-            dests, seas = _reach(s, ter, p, combat)
+            dests, seas, _ = _reach(s, ter, p, combat)
             if to in dests:
                 return p
             if to in seas:

@@ -17,7 +17,6 @@ from .board import (
     enemy_in,
     fid,
     fname,
-    friendly_passable,
     gems,
     in_play,
     income,
@@ -69,7 +68,10 @@ def start_turn(s: KBase) -> None:
         if p.faction == f:
             p.reset()
     s.start_owned = [i for i, o in enumerate(s.owner) if o == f]
-    s.start_seas = [i for i, sea in enumerate(s.content.is_sea) if sea and friendly_passable(s, i, f)]
+    # a sea zone is friendly (A10) unless an enemy piece is there (an enemy ship makes it hostile)
+    teams = s.teams
+    foes = {p.at for p in s.pieces.values() if p.at >= 0 and teams[p.faction] != teams[f]}
+    s.start_seas = [i for i, sea in enumerate(s.content.is_sea) if sea and i not in foes]
     s.produced = {}
     s.new_works = []
     s.fought = []
@@ -93,7 +95,8 @@ def decider(s: KBase) -> int | None:
 
 
 # -- purchase ---------------------------------------------------------------------------------------
-def can_buy(s: KBase, kind: str) -> bool:
+def can_buy(s: KBase, kind: str, room: int | None = None) -> bool:
+    """`room`: income minus supply of the active faction, if the caller has it already."""
     f = s.active
     u = s.content.unit(kind)
     if s.treasury[f] < u.cost:
@@ -103,14 +106,19 @@ def can_buy(s: KBase, kind: str) -> bool:
             return False
     elif in_play(s, f, kind) >= u.pool:  # K33
         return False
-    return supply(s, f) + u.supply <= income(s, f)  # A7
+    if room is None:
+        room = income(s, f) - supply(s, f)
+    return u.supply <= room  # A7
 
 
-def can_buy_card(s: KBase) -> bool:
+def can_buy_card(s: KBase, room: int | None = None) -> bool:
     f = s.active
     u = s.content.units
-    return (s.treasury[f] >= u.mercenary_cost and bool(s.pile)
-            and supply(s, f) + u.mercenary_supply <= income(s, f))
+    if s.treasury[f] < u.mercenary_cost or not s.pile:
+        return False
+    if room is None:
+        room = income(s, f) - supply(s, f)
+    return u.mercenary_supply <= room
 
 
 def buy(s: KBase, kind: str) -> None:
@@ -343,8 +351,9 @@ def legal(s: KBase) -> list[Action]:
         return battle.battle_actions(s)
     ph = s.phase
     if ph == "purchase":
-        out = [Action("buy", (k,)) for k in BUYABLE if can_buy(s, k)]
-        if can_buy_card(s):
+        room = income(s, s.active) - supply(s, s.active)
+        out = [Action("buy", (k,)) for k in BUYABLE if can_buy(s, k, room)]
+        if can_buy_card(s, room):
             out.append(Action("hire"))
         return out + raze_actions(s) + [Action("done")]
     if ph == "combat_move":

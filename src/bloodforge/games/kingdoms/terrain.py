@@ -57,9 +57,10 @@ class Terrain:
         self.searches: dict[tuple[int, int, bool], dict[int, int]] = {}
         #: (from, budget, excluded space) -> own territories an air unit may land in (A17)
         self.landing: dict[tuple[int, int, int], frozenset[int]] = {}
-        #: a piece's space and movement flags, combat or not -> its destinations, boarding a
-        #: ship left out (ship room changes as the faction's own units board)
-        self.dests: dict[tuple[object, ...], tuple[dict[int, int], tuple[int, ...]]] = {}
+        #: a piece's space and movement flags, combat or not -> its destinations (boarding a
+        #: ship left out: ship room changes as the faction's own units board), the sea zones it
+        #: may board in and its moves as sort keys (movement._reach)
+        self.dests: dict[tuple[object, ...], tuple[dict[int, int], tuple[int, ...], list[str]]] = {}
 
     def bfs(self, s: KBase, start: int, budget: int, sea_only: bool) -> dict[int, int]:
         """Distances to every space a unit may enter within `budget`, passing only friendly spaces.
