@@ -41,10 +41,10 @@ def contested():  # type: ignore[no-untyped-def]
 def test_malformed_action_raises_syntax_error_state_unchanged(
     contested, text: str, words: str
 ) -> None:  # type: ignore[no-untyped-def]
-    before = contested.digest()
+    before = contested.position_digest()
     with pytest.raises(ActionSyntaxError, match=words):
         contested.apply(text)
-    assert contested.digest() == before
+    assert contested.position_digest() == before
 
 
 @pytest.mark.parametrize(
@@ -66,18 +66,18 @@ def test_malformed_action_raises_syntax_error_state_unchanged(
 def test_illegal_action_raises_with_reason_state_unchanged(
     contested, text: str, words: str
 ) -> None:  # type: ignore[no-untyped-def]
-    before = contested.digest()
+    before = contested.position_digest()
     with pytest.raises(IllegalAction, match=words):
         contested.apply(text)
-    assert contested.digest() == before
+    assert contested.position_digest() == before
 
 
 def test_illegal_action_during_pending_choice_says_finish_or_cancel(contested) -> None:  # type: ignore[no-untyped-def]
     run(contested, "build shields 27")
-    before = contested.digest()
+    before = contested.position_digest()
     with pytest.raises(IllegalAction, match="finish or cancel the build"):
         contested.apply("battle 22 1")
-    assert contested.digest() == before
+    assert contested.position_digest() == before
 
 
 def test_actions_after_the_game_is_over_are_refused() -> None:
@@ -262,8 +262,8 @@ def test_impossible_battle_rig_raises_scenario_error_state_unchanged() -> None:
     data = yaml.safe_load((DATA_DIR.parent / "scenarios" / "worked_example_battle.yaml").read_text())
     data["rig"]["battle"]["attacker"] = [3, 3, 3, 2]
     state = bloodforge.load_scenario(data)
-    before = state.digest()
+    before = state.position_digest()
     with pytest.raises(ScenarioError, match=r"rig cannot be honoured.*'3'"):
         state.apply("battle 27 1")
-    assert state.digest() == before
+    assert state.position_digest() == before
     assert state.observation(0)["battle"] is None

@@ -100,14 +100,14 @@ def test_parse_action_on_any_text_raises_only_syntax_or_illegal_and_never_change
     game: int, steps: int, text: str
 ) -> None:
     st = _position(game, 1, steps)
-    before = st.digest()
+    before = st.position_digest()
     try:
         action = st.game.parse_action(st, text)
     except (ActionSyntaxError, IllegalAction):
-        assert st.digest() == before
+        assert st.position_digest() == before
         return
     assert action in st.legal_actions()
-    assert st.digest() == before
+    assert st.position_digest() == before
     try:
         st.apply(text)
     except (ActionSyntaxError, IllegalAction) as err:  # pragma: no cover - would be a bug

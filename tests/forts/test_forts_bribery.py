@@ -118,7 +118,7 @@ def test_timeout_record_replays_exactly() -> None:
     state.apply("end", 1)
     record = Record.from_json(json.loads(json.dumps(Record.of(state).to_json())))
     assert (None, "timeout 1") in record.moves
-    assert record.replay().digest() == state.digest()
+    assert record.replay().position_digest() == state.position_digest()
 
 
 def test_selfplay_with_injected_timeouts_opens_bribery_and_replays_exactly() -> None:
@@ -129,7 +129,7 @@ def test_selfplay_with_injected_timeouts_opens_bribery_and_replays_exactly() -> 
         record, state = play_game(game, ["greedy"], timeout_rate=0.5)
         timeouts = [m for m in record.moves if m[0] is None and m[1].startswith("timeout")]
         bribes = [m for m in record.moves if m[1].startswith("bribe ")]
-        assert record.replay().digest() == state.digest()
+        assert record.replay().position_digest() == state.position_digest()
         again, _ = play_game(bloodforge.load_game("forts", players=3, seed=seed, max_rounds=6), ["greedy"],
                              timeout_rate=0.5)
         assert again.moves == record.moves, "seeded timeouts: the same game again"

@@ -41,7 +41,7 @@ def test_determinism_same_seed_and_actions_give_the_same_digest() -> None:
     b = game.new_initial_state()
     for text in a.history:
         b.apply(text)
-    assert a.digest() == b.digest()
+    assert a.position_digest() == b.position_digest()
     rec1, _ = play_game(new_game(4), ["random", "random"])
     rec2, _ = play_game(new_game(4), ["random", "random"])
     assert rec1.digest == rec2.digest
@@ -49,7 +49,7 @@ def test_determinism_same_seed_and_actions_give_the_same_digest() -> None:
 
 
 def test_different_seeds_give_different_games() -> None:
-    digests = {random_playout(s, 60).digest() for s in range(5)}
+    digests = {random_playout(s, 60).position_digest() for s in range(5)}
     assert len(digests) == 5
 
 
@@ -64,7 +64,7 @@ def test_json_round_trip_is_exact_and_play_continues_identically(seed: int) -> N
         if step % 37 == 0:
             data = json.loads(json.dumps(state.to_json()))
             copy = game.state_from_json(data)
-            assert copy.digest() == state.digest()
+            assert copy.position_digest() == state.position_digest()
             assert copy.observation(0) == state.observation(0)
             tail = Rng(step)
             for _ in range(25):
@@ -75,23 +75,23 @@ def test_json_round_trip_is_exact_and_play_continues_identically(seed: int) -> N
                 assert action in copy.legal_actions()
                 state.apply(action)
                 copy.apply(action)
-                assert copy.digest() == state.digest()
+                assert copy.position_digest() == state.position_digest()
             continue
         state.apply(rng.choice(state.legal_actions()))
-    assert bloodforge.state_from_json(state.to_json()).digest() == state.digest()
+    assert bloodforge.state_from_json(state.to_json()).position_digest() == state.position_digest()
 
 
 def test_clone_is_independent() -> None:
     state = random_playout(5, 40)
-    before = state.digest()
+    before = state.position_digest()
     twin = state.clone()
-    assert twin.digest() == before
+    assert twin.position_digest() == before
     for _ in range(30):
         if twin.is_terminal():
             break
         twin.apply(twin.legal_actions()[-1])
-    assert state.digest() == before
-    assert twin.digest() != before
+    assert state.position_digest() == before
+    assert twin.position_digest() != before
 
 
 def test_action_text_round_trips_through_parse_action_for_every_legal_action() -> None:
@@ -109,7 +109,7 @@ def test_action_text_round_trips_through_parse_action_for_every_legal_action() -
 
 def test_illegal_action_says_why_and_leaves_the_state_unchanged() -> None:
     state = scenario({"swordsman": {"square": "e3"}})
-    before = state.digest()
+    before = state.position_digest()
     cases = {
         "move swordsman e7": "orthogonal steps",
         "attack archer witch": "attack range",
@@ -122,10 +122,10 @@ def test_illegal_action_says_why_and_leaves_the_state_unchanged() -> None:
     for text, why in cases.items():
         with pytest.raises(IllegalAction, match=why):
             state.apply(text)
-        assert state.digest() == before
+        assert state.position_digest() == before
     with pytest.raises(IllegalAction):
         state.apply(Action("move", ("swordsman", "e9")))
-    assert state.digest() == before
+    assert state.position_digest() == before
 
 
 @pytest.mark.parametrize(
@@ -147,10 +147,10 @@ def test_illegal_action_says_why_and_leaves_the_state_unchanged() -> None:
 )
 def test_malformed_action_text_raises_action_syntax_error(text: str, why: str) -> None:
     state = scenario()
-    before = state.digest()
+    before = state.position_digest()
     with pytest.raises(ActionSyntaxError, match=why):
         state.apply(text)
-    assert state.digest() == before
+    assert state.position_digest() == before
 
 
 def test_non_action_input_is_refused() -> None:
@@ -174,7 +174,7 @@ def test_parser_property_any_text_is_legal_or_a_clear_error_and_never_changes_st
     words: list[str],
 ) -> None:
     state = scenario({"swordsman": {"square": "e3"}}, hands={"soldiers": []})
-    before = state.digest()
+    before = state.position_digest()
     text = " ".join(words)
     try:
         action = state.game.parse_action(state, text)
@@ -185,7 +185,7 @@ def test_parser_property_any_text_is_legal_or_a_clear_error_and_never_changes_st
         assert state.game.parse_action(state, str(action)) == action
         return
     assert message
-    assert state.digest() == before
+    assert state.position_digest() == before
 
 
 @settings(max_examples=40, deadline=None)
