@@ -9,7 +9,7 @@ unblocked pattern is simply a set of one-square rays.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 Square = tuple[int, int]
 
@@ -28,21 +28,42 @@ class Reach:
 
     blocked: bool
     rays: Mapping[Square, tuple[tuple[tuple[Square, bool], ...], ...]]
+    #: unblocked patterns only: per origin, each square it hits -> its place in ray order. A
+    #: board holds a few units and a pattern covers up to fifty squares, so the units are
+    #: looked up in the pattern rather than the pattern walked.
+    order: Mapping[Square, Mapping[Square, int]] = field(default_factory=dict)
 
     def units(
         self, origin: Square, at: Mapping[Square, str], blocked_squares: frozenset[Square]
-    ) -> Iterator[str]:
-        """Ids of the units this pattern can hit from `origin` (never the unit on `origin`)."""
-        for ray in self.rays.get(origin, ()):
-            for sq, hittable in ray:
-                if self.blocked and sq in blocked_squares:
-                    break
-                uid = at.get(sq)
-                if uid is not None:
-                    if hittable:
-                        yield uid
-                    if self.blocked:
+    ) -> list[str]:
+        """Ids of the units this pattern can hit from `origin` (never the unit on `origin`),
+        ray by ray, nearest first (a list: legal actions ask this for every unit and spell)."""
+        out: list[str] = []
+        rays = self.rays.get(origin)
+        if rays is None:
+            return out
+        if self.blocked:
+            for ray in rays:
+                for sq, hittable in ray:
+                    if sq in blocked_squares:
                         break
+                    uid = at.get(sq)
+                    if uid is not None:
+                        if hittable:
+                            out.append(uid)
+                        break
+        else:
+            order = self.order.get(origin)
+            if order is not None:
+                found = sorted((order[sq], uid) for sq, uid in at.items() if sq in order)
+                return [uid for _, uid in found]
+            for ray in rays:
+                for sq, hittable in ray:
+                    if hittable:
+                        uid = at.get(sq)
+                        if uid is not None:
+                            out.append(uid)
+        return out
 
     def free_squares(
         self, origin: Square, at: Mapping[Square, str], blocked_squares: frozenset[Square]

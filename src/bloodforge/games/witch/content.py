@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bloodforge.core import Action
 from bloodforge.core.datafile import load_model
 from bloodforge.core.graph import SquareGrid
 
@@ -536,11 +537,35 @@ def compile_reach(shape: PatternShape, grid: SquareGrid) -> Reach:
                 out.append(((sq, True),))
         rays[origin] = tuple(out)
     blocked = isinstance(shape, LineShape) and shape.blocked
-    return Reach(blocked=blocked, rays=rays)
+    order: dict[Square, dict[Square, int]] = {}
+    if not blocked:
+        for origin, origin_rays in rays.items():
+            places: dict[Square, int] = {}
+            for line in origin_rays:
+                for sq, hittable in line:
+                    if hittable and sq not in places:
+                        places[sq] = len(places)
+            order[origin] = places
+    return Reach(blocked=blocked, rays=rays, order=order)
 
 
 def parse_square_name(name: str) -> Square:
     return (ord(name[0]) - 97, int(name[1:]) - 1)
+
+
+class ActionTable:
+    """The actions legal-action lists are made of, each made once per content (filled lazily):
+    a playout lists thousands of them and the same few hundred recur.
+
+    `move[unit][square]`, `attack[unit][target]`, `cast[card]`, `discard[card]`."""
+
+    __slots__ = ("attack", "cast", "discard", "move")
+
+    def __init__(self) -> None:
+        self.move: dict[str, dict[Square, Action]] = {}
+        self.attack: dict[str, dict[str, Action]] = {}
+        self.cast: dict[str, Action] = {}
+        self.discard: dict[str, Action] = {}
 
 
 @dataclass(frozen=True)
@@ -565,6 +590,7 @@ class Content:
     attack_reach: Mapping[str, Reach | None]
     spell_reach: Mapping[str, Reach | None]
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    actions: ActionTable = field(default_factory=ActionTable, compare=False, repr=False)
 
     @property
     def darkened(self) -> frozenset[Square]:

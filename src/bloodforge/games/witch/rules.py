@@ -194,7 +194,12 @@ def legal_actions(state: Position) -> list[Action]:
         if wid not in state.rec.moved:
             out.extend(_unit_acts(state, wid, True, False))
     out.extend(spells.cast_actions(state))
-    out.extend(Action("discard", (card,)) for card in sorted(set(state.hands[state.side])))
+    discards = state.content.actions.discard
+    for card in sorted(set(state.hands[state.side])):
+        action = discards.get(card)
+        if action is None:
+            action = discards[card] = Action("discard", (card,))
+        out.append(action)
     out.append(END)
     return out
 
@@ -204,12 +209,22 @@ def acts_left(state: Position) -> int:
 
 
 def _unit_acts(state: Position, uid: str, may_move: bool, may_attack: bool) -> list[Action]:
-    names = state.content.square_names
+    c = state.content
     out: list[Action] = []
     if may_move:
-        out.extend(Action("move", (uid, names[sq])) for sq in destinations(state, uid))
+        dests = destinations(state, uid)
+        if dests:
+            moves = c.actions.move.get(uid)
+            if moves is None:
+                moves = c.actions.move[uid] = {sq: Action("move", (uid, w)) for sq, w in c.square_names.items()}
+            out.extend([moves[sq] for sq in dests])
     if may_attack:
-        out.extend(Action("attack", (uid, t)) for t in attack_targets(state, uid))
+        targets = attack_targets(state, uid)
+        if targets:
+            attacks = c.actions.attack.get(uid)
+            if attacks is None:
+                attacks = c.actions.attack[uid] = {t: Action("attack", (uid, t)) for t in c.roster}
+            out.extend([attacks[t] for t in targets])
     return out
 
 

@@ -106,18 +106,59 @@ def castable(state: Position, spell: SpellCard) -> bool:
         return False
     if isinstance(spell.range, NoShape):
         return True
-    return bool(target_words(state, spell))
+    if "square" in spell.targets:
+        return _any_square_target(state, spell)
+    return _any_unit_target(state, spell)
+
+
+def _any_unit_target(state: Position, spell: SpellCard) -> bool:
+    """`bool(unit_targets(...))` without listing them: every legal-action list asks it for
+    every card in hand, and one target is enough. A board holds a few units, so each unit that
+    would do is looked up in the pattern (unblocked patterns) rather than the pattern walked."""
+    c = state.content
+    wanted = spell.targets
+    limit = spell.effect.max_target_blood
+    units = state.units
+    fit = [
+        sq for sq, uid in state.at.items()
+        if units[uid].where == BOARD and state.tag(uid) in wanted and (limit is None or units[uid].blood <= limit)
+    ]
+    if not fit:
+        return False
+    if isinstance(spell.range, AllShape | AnywhereShape):
+        return True
+    reach = c.spell_reach[spell.id]
+    assert reach is not None
+    if not reach.blocked:
+        return any(sq in reach.order[origin] for origin in origins(state, spell) for sq in fit)
+    at = state.at
+    return any(at[sq] in reach.units(origin, at, c.darkened) for origin in origins(state, spell) for sq in fit)
+
+
+def _any_square_target(state: Position, spell: SpellCard) -> bool:
+    """`bool(square_targets(...))` without listing and sorting them."""
+    c = state.content
+    if isinstance(spell.range, AnywhereShape):
+        return any(c.grid.passable(sq) and sq not in state.at for sq in c.grid.squares())
+    reach = c.spell_reach[spell.id]
+    assert reach is not None
+    return any(next(reach.free_squares(origin, state.at, c.darkened), None) is not None
+               for origin in origins(state, spell))
 
 
 def cast_actions(state: Position) -> list[Action]:
     if state.rec.spells_used >= spell_limit(state):
         return []
-    spells = state.content.spells
-    return [
-        Action("cast", (card,))
-        for card in sorted(set(state.hands[state.side]))
-        if castable(state, spells[card])
-    ]
+    c = state.content
+    spells, casts = c.spells, c.actions.cast
+    out: list[Action] = []
+    for card in sorted(set(state.hands[state.side])):
+        if castable(state, spells[card]):
+            action = casts.get(card)
+            if action is None:
+                action = casts[card] = Action("cast", (card,))
+            out.append(action)
+    return out
 
 
 def pending_actions(state: Position) -> list[Action]:
