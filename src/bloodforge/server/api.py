@@ -283,7 +283,9 @@ def _spend_replay(request: Request) -> None:
 async def rematch(live: Live, manager: Manager, request: Request) -> TableCreated:
     """A new table of a finished one: the same game, parameters (or scenario), seat names and
     kinds (a seat the AI took over is human again) and turn clock, on a fresh seed. The
-    response holds the new table's join links, as creating a table does."""
+    response holds the new table's join links, as creating a table does; every connection to
+    the finished table gets a `rematch` message with its own seat's link (never another seat's)
+    or, watching, the spectator's (issue 18: only the browser that clicked reached the table)."""
     if not live.state.is_terminal():
         raise ApiError(409, "game/not_over", "a rematch can be started once the game is over")
     record = live.record
@@ -294,4 +296,8 @@ async def rematch(live: Live, manager: Manager, request: Request) -> TableCreate
     ]
     body = TableCreate(game=record.game, name=record.name, params=dict(record.params), seats=seats,
                        scenario=record.scenario, turn_clock=record.turn_clock, hints=record.hints)
-    return await create_table(body, manager, request)
+    made = await create_table(body, manager, request)
+    # every browser at the finished table is offered the new one: a seat its own link only
+    request.app.state.hub.offer_rematch(live.id, made.table.id, {link.seat: link.url for link in made.links},
+                                        made.spectator_url)
+    return made

@@ -63,6 +63,8 @@ class Hub:
         self._lobby_last: dict[str, str] = {}
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
+        #: Finished table -> its rematch (new table id, seat -> claim link, spectator link).
+        self.rematches: dict[str, tuple[str, dict[int, str], str]] = {}
         manager.listeners.append(self.broadcast)
         manager.after_change.append(lambda _live: self.lobby_changed())
         manager.after_remote.append(lambda _table_id: self.lobby_changed())
@@ -78,6 +80,20 @@ class Hub:
         for conn in list(self.tables.get(table_id, ())):
             if conn.seat is not None and (seat is None or conn.seat == seat):
                 conn.queue.put_nowait(None)
+
+    def offer_rematch(self, table_id: str, new_table: str, links: dict[int, str], spectator_url: str) -> None:
+        """A rematch of a finished table was made: every connection of it gets a `rematch`
+        message with its own seat's claim link (authenticated seats only, so a seat never sees
+        another seat's credential), the others the spectator's link. Kept for connections that
+        come later (this process's memory: a page opened after a restart offers no rematch)."""
+        self.rematches[table_id] = (new_table, links, spectator_url)
+        for conn in self.tables.get(table_id, ()):
+            conn.push(self._rematch_message(table_id, conn.seat))
+
+    def _rematch_message(self, table_id: str, seat: int | None) -> dict[str, Any]:
+        new_table, links, spectator_url = self.rematches[table_id]
+        own = links.get(seat) if seat is not None else None
+        return {"type": "rematch", "table": new_table, "seat": seat if own else None, "url": own or spectator_url}
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
@@ -129,6 +145,8 @@ class Hub:
             self.tables.setdefault(table_id, set()).add(conn)
             live.watchers += 1
             self._send_state(conn, live)
+            if table_id in self.rematches:
+                conn.push(self._rematch_message(table_id, seat))
         writer = asyncio.create_task(self._writer(conn))
         try:
             await self._reader(conn)

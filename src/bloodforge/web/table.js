@@ -122,6 +122,7 @@ async function makeUi() {
     },
     label: (t) => game.label?.(t) ?? (board ? board.label(t) : plainLabel(t)),
     confirm: (t, v) => game.confirm?.(t, v) ?? null,
+    logText: (t) => (game.logText ? game.logText(t) : t),
     prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action below." : ""),
     closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
     seatColour: (s) => board?.seatColour(s) ?? null,
@@ -158,9 +159,11 @@ function readable(value, depth = 0) {
 
 // Log lines name seats "P0", "P1 (Horse Lords)", or "seat 1 (Witch)" (the core's default
 // label, at the start of a line): people read the players' names instead.
+// A game whose log names seats its own way ("Red") words them through its view's logText.
 function withNames(line) {
   const name = (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole;
-  return idWords(String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name));
+  const text = String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
+  return idWords(ctx.ui?.logText ? ctx.ui.logText(text) : text);
 }
 
 // Ids a game left in a text ("siege_engine") read as the game names them (its cards, its
@@ -262,6 +265,8 @@ function onMessage(msg) {
     ctx.view = msg;
     ctx.table = msg.table;
     render();
+  } else if (msg.type === "rematch") {
+    offerRematch(msg);
   } else if (msg.type === "ack") {
     ctx.busy = false;
     renderActions();
@@ -588,6 +593,7 @@ function withCards(line) {
 }
 
 function renderBanner() {
+  if (ctx.rematch) return; // the banner offers the rematch now
   const v = ctx.view;
   if (!v.terminal || !v.result) { if (!replayMode) $("banner").hidden = true; return; }
   const winners = v.result.winners.map(seatName);
@@ -762,6 +768,7 @@ function openSummary(v) {
     el("summary", { text: `How the game went (${stats.length})` }),
     el("dl", { class: "readable" }, ...stats.flatMap((x) => [el("dt", { text: x.label }), el("dd", { text: String(x.value) })]))) : null;
   const rematch = el("button", { type: "button", class: "primary", dataset: { rematch: "1" }, onclick: () => startRematch(rematch), text: "Rematch" });
+  if (ctx.rematch) { rematch.textContent = ctx.rematch.seat === null ? "Watch the rematch" : "Join the rematch"; rematch.onclick = () => { location.href = ctx.rematch.url; }; }
   const suffix = location.hash;
   const replayLink = el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay${suffix}`, text: "Watch the replay" });
   const content = el("div", { class: "summary-body" },
@@ -786,6 +793,25 @@ async function startRematch(button) {
     button.disabled = false;
     toast(`No rematch: ${err.message}`);
   }
+}
+
+// Someone started the rematch: the server offers this browser its own seat's link there (a
+// spectator the spectator's): the summary's Rematch button becomes "Join the rematch", and a
+// banner offers it while the summary is closed.
+function offerRematch(msg) {
+  if (typeof msg.url !== "string" || !msg.url.startsWith("/table/")) return;
+  ctx.rematch = msg;
+  const text = msg.seat === null ? "Watch the rematch" : "Join the rematch";
+  const join = () => { location.href = msg.url; };
+  for (const b of document.querySelectorAll("button[data-rematch]")) {
+    b.disabled = false;
+    b.textContent = text;
+    b.onclick = join;
+  }
+  const bar = $("banner");
+  bar.hidden = false;
+  bar.className = "banner info rematch-offer";
+  clear(bar).append("A rematch has started. ", el("button", { type: "button", class: "primary", dataset: { joinRematch: "1" }, onclick: join, text }));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -147,5 +147,18 @@ export function createView(ctx) {
     return `Bribing ${offer.army} in ${nm(m[1])} costs ${offer.cost} currency and puts you over your food quota: you will have to disband ${offer.disband} unit${offer.disband > 1 ? "s" : ""} at once. Bribe?`;
   }
 
-  return { look, render, prompt, label, confirm };
+  // The log names seats by colour ("Red moves ..."), as the terminal shows them; the page names
+  // the player as the panels do: "Ann (Red)" (issue 18). Seat names are per table, hence here.
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const colourWords = seats.length ? new RegExp(`(?<![(\\w])(${seats.map((s) => escape(String(s.name))).join("|")})\\b(?![)])`, "g") : null;
+  function logText(line) {
+    if (!colourWords) return line;
+    return line.replace(colourWords, (word) => {
+      const seat = seats.find((s) => s.name === word)?.seat;
+      const player = ctx.table?.seats?.[seat]?.name;
+      return player && player !== word ? `${player} (${word})` : word;
+    });
+  }
+
+  return { look, render, prompt, label, confirm, logText };
 }
