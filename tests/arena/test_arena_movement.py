@@ -282,3 +282,40 @@ def test_spec_2_5_three_wall_steps_are_one_outcome_and_ask_nobody() -> None:
     assert at(st, "vhrak") == "6,0"
     assert sum("collides with the Arena wall" in t for t in st.event_log(None)) == 1
     assert hp(st, "vhrak") == 175 - (2 + 2 + 5 + 2) - 4
+
+
+def test_n11_search_toward_a_target_keeps_every_route_within_range_of_it() -> None:
+    """N11 / TB4 (issue 23): the route search an NPC's move reads (`explore_within`: states
+    that can no longer reach Range of the target are not expanded) gives, for every end hex
+    within Range of the target, exactly the full search's Pareto routes (same paths, same
+    order), hazard tiles included; positions of a random game with a Boss tile on the board."""
+    import bloodforge
+    from bloodforge.core import Rng
+    from bloodforge.games.arena.movement import explore, explore_within
+
+    state = bloodforge.load_game("arena", players=3, seed=5).new_initial_state()
+    rng = Rng(5)
+    compared = 0
+    for ply in range(120):
+        if state.is_terminal():
+            break
+        if ply % 6 == 0:
+            figures = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+            for u in figures:
+                for steps in (2, 3, 5):
+                    for t in figures:
+                        if t is u:
+                            continue
+                        for reach in (0, 1, 2):
+                            state.route_memo = None
+                            near = explore_within(state, u, steps, t.hex, reach)
+                            state.route_memo = None
+                            full = explore(state, u, steps)
+                            want = {h: rs for h, rs in full.items() if distance(h, t.hex) <= reach}
+                            got = {h: rs for h, rs in near.items() if distance(h, t.hex) <= reach}
+                            assert list(got) == list(want), f"ply {ply}, {u.uid} -> {t.uid}"
+                            assert got == want, f"ply {ply}, {u.uid} -> {t.uid}"
+                            compared += 1
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert compared > 200

@@ -86,8 +86,26 @@ def origin_for(w: World, u: Unit, atk: Attack, target: Unit) -> Hex | None:
 
 
 def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
-    """Damageable enemies within Range of an origin (R-ATT-6..8, no line of sight)."""
+    """Damageable enemies within Range of an origin (R-ATT-6..8, no line of sight).
+
+    Memoised by the layout (`Board.layout`: spaces and lives of every figure, so of the
+    enemies and of the origins), the attacker, its Range and the attack's origin; sides and
+    HP-or-not are fixed in play (a scenario takes a new layout). Legal actions ask this for
+    every attack at every step of a turn (issue 23)."""
     r = range_of(w, u, atk)
+    units = w.board.units
+    table = w.layout_memo()
+    key = ("in_range", w.board.layout, u.uid, r, atk.origin)
+    uids: list[str] | None = table.get(key)
+    if uids is None:
+        uids = [e.uid for e in _in_range(w, u, atk, r)]
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = uids
+    return [units[x] for x in uids]
+
+
+def _in_range(w: World, u: Unit, atk: Attack, r: int) -> list[Unit]:
     hexes = origins(w, u, atk)
     out = []
     side = u.side

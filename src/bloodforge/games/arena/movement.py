@@ -82,6 +82,38 @@ def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> 
     return found
 
 
+def explore_within(w: World, mover: Unit, max_steps: int, target: Hex, reach: int) -> dict[Hex, list[Route]]:
+    """`explore`'s table for the end hexes within `reach` of `target` (what an NPC's move
+    toward its target reads, N11), others maybe left out: states from which no hex within
+    `reach` of `target` lies within the steps left (hex distance) are not expanded. A state
+    is kept or dropped by its hex and step alone, and a kept state's predecessors are kept,
+    so the kept states are found in the same order with the same paths as by the full
+    search; every state on a hex within `reach` is kept."""
+    found = _memo_get(w, mover, max_steps)
+    if found is not None:
+        return found
+    origin = mover.hex
+    assert origin is not None
+    key, table = _memo(w, mover, max_steps, origin)
+    near_key = ("near", target, reach, *key)
+    routes: dict[Hex, list[Route]] | None = table.get(near_key)
+    if routes is None:
+        routes = _explore(w, mover, max_steps, origin, target, within=reach)
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[near_key] = routes
+    return routes
+
+
+def _memo_get(w: World, mover: Unit, max_steps: int) -> dict[Hex, list[Route]] | None:
+    """The full table if it is in the memo already."""
+    origin = mover.hex
+    assert origin is not None
+    key, table = _memo(w, mover, max_steps, origin)
+    found: dict[Hex, list[Route]] | None = table.get(key)
+    return found
+
+
 def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     """The end hexes of `explore` (its keys), sorted, without working out the routes: what a
     list of move actions needs (a minion's moves are listed at every step of its summoner's
@@ -134,10 +166,7 @@ def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any
     # The layout token stands for the figures' spaces, lives and sides and the tiles (every
     # change of them takes a new token: `Board.moved`), the rest is read here.
     key = (mover.uid, mover.kind, mover.side, mover.is_flying, origin, max_steps, b.layout, hits)
-    memo = w.route_memo
-    if memo is None or memo[0] is not w.cells:
-        memo = w.route_memo = (w.cells, {})
-    return key, memo[1]
+    return key, w.layout_memo()
 
 
 def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, Unit], set[Hex], dict[Hex, tuple[Hex, ...]]]:
@@ -172,10 +201,15 @@ def _neighbour_table(cells: frozenset[Hex]) -> dict[Hex, tuple[Hex, ...]]:
     return table
 
 
-def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None = None) -> dict[Hex, list[Route]]:
+def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None = None,
+             within: int | None = None) -> dict[Hex, list[Route]]:
     """The search itself: breadth first over (hex, hazard tiles entered), the first path found
     kept per pair, in the same order as the rules' plain reading (see `can_pass`). With `to`,
-    only states that can still reach `to` are expanded and only its routes are returned."""
+    only states that can still reach `to` are expanded and only its routes are returned;
+    with `within` as well, only states that can still reach a hex within `within` of `to`
+    are expanded and the routes of every hex reached are returned (`explore_within`)."""
+    pad = 0 if within is None else within
+    only = to if within is None else None  # the one end hex asked for, if any
     occupied, stop, around = _obstacles(w, mover, origin)
     harmful = hazard_tiles_at(w, mover)
     oq, or_ = origin
@@ -186,10 +220,10 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
             near = True
             break
     if not near:
-        seen = _plain_search(max_steps, origin, stop, around, to)
+        seen = _plain_search(max_steps, origin, stop, around, to, pad)
         uid = mover.uid
         return {h: [route] for h, route in seen.items()
-                if (to is None or h == to) and (h == origin or (o := occupied.get(h)) is None or o.uid == uid)}
+                if (only is None or h == only) and (h == origin or (o := occupied.get(h)) is None or o.uid == uid)}
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
     bits: dict[str, int] = {}
     hazards: dict[Hex, int] = {}
@@ -216,8 +250,8 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
                     continue
                 if to is not None:
                     dq, dr = n[0] - tq, n[1] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left:
-                        continue  # cannot reach `to` any more
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left + pad:
+                        continue  # cannot reach `to` (or a hex within `pad` of it) any more
                 tiles = got | hazards.get(n, 0)
                 key = (n, tiles)
                 if key in best:
@@ -252,7 +286,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     sets: dict[int, frozenset[str]] = {0: _EMPTY}
     out: dict[Hex, list[Route]] = {}
     for (h, mask), (steps, path) in best.items():
-        if to is not None and h != to:
+        if only is not None and h != only:
             continue
         if h != origin and h in occupied and occupied[h].uid != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
@@ -278,11 +312,11 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
 
 
 def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]],
-                  to: Hex | None = None) -> dict[Hex, Route]:
+                  to: Hex | None = None, pad: int = 0) -> dict[Hex, Route]:
     """Breadth first over hexes, the first (shortest) path kept per hex: `_explore`'s answer
     when no hex within reach holds a hazard for the mover (no route can enter a tile, so
-    the states are the hexes, met in the same order). With `to`, hexes that cannot reach it
-    in the steps left are not entered."""
+    the states are the hexes, met in the same order). With `to`, hexes from which no hex
+    within `pad` of it lies within the steps left are not entered."""
     seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
     frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
     tq, tr = to if to is not None else (0, 0)
@@ -295,7 +329,7 @@ def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex,
                     continue
                 if to is not None:
                     dq, dr = n[0] - tq, n[1] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left:
+                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left + pad:
                         continue
                 p = (*path, n)
                 seen[n] = _route(Route, (step, _EMPTY, p))

@@ -26,7 +26,7 @@ from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
-from .movement import Route, destinations, explore, safe_steps, shortest
+from .movement import Route, destinations, explore, explore_within, safe_steps, shortest
 from .world import World
 
 
@@ -163,7 +163,8 @@ def best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Unit]:
 
 def move_options(u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
     """N11: no move if in Range; else the shortest safe destinations; else the shortest unsafe
-    ones with the fewest hazard tiles (TB4)."""
+    ones with the fewest hazard tiles (TB4). `routes`: `explore`'s table, or at least its end
+    hexes within Range of `t` (`explore_within`: only those are read)."""
     assert u.hex is not None
     assert t.hex is not None
     if a.from_minion or distance(u.hex, t.hex) <= a.range:
@@ -241,7 +242,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
             if u.hex is not None and (a.from_minion or distance(u.hex, t.hex) <= a.range):
                 opts = []  # N11: in Range already (as move_options says, without a route search)
             else:
-                opts = move_options(u, t, a, explore(w, u, a.movement))
+                opts = move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))
             if len(opts) == 1:
                 return ("move", hex_id(opts[0][0]))
             if len(opts) > 1:
@@ -319,7 +320,8 @@ def ask(w: World, u: Unit) -> None:
         kind = "npc_target"
     elif b.stage == "move":
         t = w.unit(str(b.npc_plan["target"]))
-        options = [hex_id(h) for h, _ in move_options(u, t, a, explore(w, u, a.movement))]
+        assert t.hex is not None
+        options = [hex_id(h) for h, _ in move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))]
         kind = "npc_move"
     else:
         options = [hex_id(h) for h, _ in approach_options(w, u, explore(w, u, movement_of(w, u)))]
@@ -354,7 +356,8 @@ def move_npc(w: World, u: Unit, h: Hex) -> None:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     t = w.unit(str(w.board.npc_plan["target"]))
-    route = dict(move_options(u, t, a, explore(w, u, a.movement)))[h]
+    assert t.hex is not None
+    route = dict(move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range)))[h]
     u.moved = True
     walk(w, u, route.path)
     w.board.stage = "attack"

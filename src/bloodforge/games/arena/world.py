@@ -32,6 +32,14 @@ class World:
     #: Shared by clones (its keys hold everything a search reads); never part of the position.
     route_memo: tuple[frozenset[Hex], dict[Any, Any]] | None = None
 
+    def layout_memo(self) -> dict[Any, Any]:
+        """The memo of answers read off the layout (route searches, who is in Range): keys
+        hold `Board.layout` and whatever else the answer reads; shared by clones."""
+        memo = self.route_memo
+        if memo is None or memo[0] is not self.cells:
+            memo = self.route_memo = (self.cells, {})
+        return memo[1]
+
     # -- chance ---------------------------------------------------------------------------------
     def roll(self, sides: int) -> int:
         """One die from the rig queue of its size if a scenario set one, else from the RNG."""
