@@ -678,6 +678,11 @@ function renderBattles() {
   // a finished game opened later shows its summary, not its last battle
   const quiet = ctx.view?.terminal && !ctx.battlesPainted;
   ctx.battlesPainted = true;
+  // the open battle view follows its record: losses chosen after the battle (Bloodstones'
+  // casualty step) show once the game knows them, instead of a stale "No losses" (issue 18)
+  const dialog = $("battle-dialog");
+  const shown = dialog?.open ? list.find((b) => String(b.id) === dialog.dataset.battle) : null;
+  if (shown && JSON.stringify(shown) !== dialog.dataset.record) openBattle(shown, false, true);
   const fresh = list.filter((b) => !ctx.seenBattles.has(String(b.id)));
   if (!fresh.length) return;
   for (const b of fresh) ctx.seenBattles.add(String(b.id));
@@ -694,9 +699,11 @@ function openBattleList() {
   showDialog($("list-dialog"), "Recent battles", box, true);
 }
 
-function openBattle(b, animate) {
+// `refresh`: the dialog is open on this battle already; its content is redrawn in place.
+function openBattle(b, animate, refresh = false) {
   const dialog = $("battle-dialog");
   dialog.dataset.battle = String(b.id);
+  dialog.dataset.record = JSON.stringify(b);
   const colour = (s) => (ctx.ui.seatColour ? ctx.ui.seatColour(s) : null);
   const sides = (Array.isArray(b.sides) ? b.sides : []).map((side) => {
     const rolls = Array.isArray(side.rolls) ? side.rolls : [];
@@ -724,6 +731,8 @@ function openBattle(b, animate) {
     el("div", { class: "battle-sides" }, ...sides),
     b.result ? el("p", { class: "battle-result", text: withNames(b.result) }) : null,
     el("div", { class: "dialog-actions" }, el("button", { type: "button", class: "primary", onclick: () => dialog.close(), text: "OK" })));
+  const head = refresh ? dialog.querySelector(".dialog-head") : null;
+  if (head) { clear(dialog).append(head, content); return; }
   showDialog(dialog, withNames(b.title || "Battle"), content, false, "battle-title");
   if (animate) rollDice(dialog);
 }
