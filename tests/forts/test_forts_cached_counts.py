@@ -3,8 +3,9 @@
 *Why:* who acts, the legal actions, settling and observations all read `rules.tally`, which the
 rules keep on the model (`Model.tally_cache`) and clear when they change the position. A change
 that forgot to clear it would leave a seat over the food quota unasked to disband, or a
-neighbour's attack offered as a move, and still play a valid-looking game. These tests compare
-the kept counts with a fresh count at every position of random games, in clones too.
+neighbour's attack offered as a move, and still play a valid-looking game; a move updates the
+counts in place of a recount. These tests compare the kept counts with a fresh count at every
+position of random games, in clones too.
 """
 
 from __future__ import annotations
@@ -24,14 +25,14 @@ def fresh_facts(m: Model, state: FortsState) -> tuple[object, ...]:
     copy.touch()
     counts = _count(copy, state.cfg.content)
     over = first_over_quota(copy, state.cfg.content)
-    return counts.controllers, counts.forts, counts.food, counts.income, counts.units, over
+    return counts.controllers, counts.forts, counts.food, counts.income, counts.units, counts.armies, over
 
 
 def kept_facts(m: Model, state: FortsState) -> tuple[object, ...]:
     counts = tally(m, state.cfg.content)
     over = first_over_quota(m, state.cfg.content)
     assert counts.over != NOT_ASKED
-    return counts.controllers, counts.forts, counts.food, counts.income, counts.units, over
+    return counts.controllers, counts.forts, counts.food, counts.income, counts.units, counts.armies, over
 
 
 @pytest.mark.parametrize("players", [2, 4])

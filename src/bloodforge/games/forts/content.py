@@ -187,14 +187,13 @@ class Tables:
     and the same unit actions recur, so each is made once.
 
     `unit_actions[(origin, target, infantry, cavalry)]`: the (move, attack) action lists of
-    every split of that many units that may act, in legal-action order; `seat_names[players]`.
+    every split of that many units that may act, in legal-action order.
     """
 
-    __slots__ = ("seat_names", "unit_actions")
+    __slots__ = ("unit_actions",)
 
     def __init__(self) -> None:
         self.unit_actions: dict[tuple[int, int, int, int], tuple[list[Action], list[Action]]] = {}
-        self.seat_names: dict[int, tuple[str, ...]] = {}
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from .params import FortsParams
 from .policy import FortsPolicy
 from .queries import battle_odds
 from .render import render
-from .rules import Config, forts_of, strength_of
+from .rules import Config, forts_of, seat_names_for, strength_of
 from .rules_battle import Ctx
 from .rules_setup import setup
 from .scenario import build_model
@@ -262,7 +262,7 @@ class FortsGame(Game):
                 f"not {params.players}"
             )
         self.config = Config(self.content, params.players, params.planning_seconds, params.max_rounds,
-                             params.chronicles)
+                             params.chronicles, names=seat_names_for(self.content, params.players))
 
     def _new_initial_state(self) -> FortsState:
         rng = self.initial_rng()

@@ -104,22 +104,24 @@ class Tally:
     observations all need them): controller of each territory, and per seat forts, food,
     income and units. Read-only once made: models share it until one changes."""
 
-    __slots__ = ("controllers", "food", "forts", "income", "over", "units")
+    __slots__ = ("armies", "controllers", "food", "forts", "income", "over", "units")
 
     def __init__(self, controllers: list[int], forts: list[int], food: list[int], income: list[int],
-                 units: list[int]) -> None:
+                 units: list[int], armies: list[list[int]]) -> None:
         self.controllers = controllers
         self.forts = forts
         self.food = food
         self.income = income
         self.units = units
+        #: per seat, the territories holding its units, in index order
+        self.armies = armies
         #: the seat that must disband now (A34), None if nobody, NOT_ASKED until first asked
         self.over: int | None = NOT_ASKED
 
     def same_map(self) -> Tally:
         """These counts for a position whose map is unchanged but whose turn or chronicle may
         differ (who is over the quota depends on both): the lists are shared, `over` is asked anew."""
-        return Tally(self.controllers, self.forts, self.food, self.income, self.units)
+        return Tally(self.controllers, self.forts, self.food, self.income, self.units, self.armies)
 
 
 #: `Tally.over` before anyone asked

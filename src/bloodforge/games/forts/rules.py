@@ -6,7 +6,7 @@ heuristic policy may call (`battle_odds`, `casualty_options`) live in `queries.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .content import Content
 from .model import EMPTY, NOT_ASKED, Model, Tally, army_strength
@@ -15,33 +15,33 @@ from .queries import defence_bonus_value
 
 @dataclass(frozen=True)
 class Config:
-    """What the rules need besides the position: content and the table's parameters."""
+    """What the rules need besides the position: content and the table's parameters.
+
+    `names`: each seat's name (`seat_names_for`), kept as a field because every log line
+    names seats."""
 
     content: Content
     players: int
     planning_seconds: int
     max_rounds: int
     chronicles: bool = False
+    names: tuple[str, ...] = field(default=(), kw_only=True)
 
     @property
     def seat_names(self) -> list[str]:
         """Each seat is named after its home slot (2 players: Red and Green, opposite corners)."""
-        return list(self.names)
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        """`seat_names` made once per content and player count (every log line names seats)."""
-        known = self.content.tables.seat_names
-        names = known.get(self.players)
-        if names is None:
-            by_slot = self.content.data.seat_names
-            names = known[self.players] = tuple(by_slot[slot] for slot in self.content.home_slots(self.players))
-        return names
+        return list(self.names or seat_names_for(self.content, self.players))
 
     @property
     def seat_colours(self) -> list[str]:
         colours = self.content.data.seat_colours
         return [colours[slot] for slot in self.content.home_slots(self.players)]
+
+
+def seat_names_for(content: Content, players: int) -> tuple[str, ...]:
+    """Each seat is named after its home slot (2 players: Red and Green, opposite corners)."""
+    by_slot = content.data.seat_names
+    return tuple(by_slot[slot] for slot in content.home_slots(players))
 
 
 # -- control (F2, F3, A9, A10) ----------------------------------------------------------------
@@ -77,11 +77,13 @@ def _count(m: Model, c: Content) -> Tally:
     owner, home_of, out, armies = m.owner, m.home_of, m.eliminated, m.units
     c_fort, c_food, c_currency = c.fort, c.food, c.currency
     ctl = [EMPTY] * len(owner)
+    where: list[list[int]] = [[] for _ in range(n)]
     for t, o in enumerate(owner):
         if o != EMPTY:
             if o >= 0:
                 u = armies[t]
                 units[o] += u[0] + u[1] + u[2] + u[3] + u[4] + u[5]
+                where[o].append(t)
         else:
             h = home_of[t]
             if h == EMPTY or out[h]:
@@ -93,7 +95,7 @@ def _count(m: Model, c: Content) -> Tally:
                 forts[o] += 1
             food[o] += c_food[t]
             income[o] += c_currency[t]
-    return Tally(ctl, forts, food, income, units)
+    return Tally(ctl, forts, food, income, units, where)
 
 
 def forts_of(m: Model, c: Content, seat: int) -> int:
@@ -164,9 +166,11 @@ def first_over_quota(m: Model, c: Content) -> int | None:
     units, food, out = counts.units, counts.food, m.eliminated
     n = m.players
     over = None
+    per_food = c.data.food_per_resource
+    delta = c.chronicles[m.chronicle].quota_delta if m.chronicle else 0
     for k in range(n):
         s = (m.turn_seat + k) % n
-        if not out[s] and units[s] > quota_for(m, c, food[s]):
+        if not out[s] and units[s] > max(0, per_food * food[s] + delta):  # quota_for, inlined
             over = s
             break
     counts.over = over

@@ -53,7 +53,7 @@ class Ctx:
     def name(self, seat: int) -> str:
         if seat == INDEPENDENT:
             return "the independent army"
-        return self.cfg.names[seat]
+        return (self.cfg.names or self.cfg.seat_names)[seat]
 
     def tname(self, t: int) -> str:
         return self.cfg.content.names[t]

@@ -8,9 +8,12 @@ and anyone over their food quota, who must disband at once.
 
 from __future__ import annotations
 
+from bisect import insort
+
 from bloodforge.core import Action
 
 from . import rules_battle as rb
+from .content import Content
 from .model import (
     ACTION,
     ADVANCE,
@@ -30,6 +33,7 @@ from .model import (
     PLANNING,
     RETREAT,
     Model,
+    Tally,
     army_counts,
 )
 from .queries import casualty_options
@@ -181,12 +185,11 @@ def unit_actions(cfg: Config, m: Model, seat: int) -> list[Action]:
     """F15-F18, A12, A13: any units that may still act, from one territory to a neighbour."""
     c = cfg.content
     made = c.tables.unit_actions
-    ctl = tally(m, c).controllers
-    owner, armies, neighbours = m.owner, m.units, c.neighbours
+    counts = tally(m, c)
+    ctl = counts.controllers
+    armies, neighbours = m.units, c.neighbours
     out: list[Action] = []
-    for t in range(c.size):
-        if owner[t] != seat:
-            continue
+    for t in counts.armies[seat]:
         u = armies[t]
         inf, cav = u[INF_FRESH] + u[INF_BONUS], u[CAV_FRESH] + u[CAV_BONUS]
         if not inf and not cav:
@@ -263,7 +266,7 @@ def apply(ctx: Ctx, action: Action, seat: int | None) -> None:
     else:
         raise ValueError(f"unexpected action {action}")
     counts = m.tally_cache
-    if counts is not None:
+    if counts is not None and kind != "move":  # a move brings its counts up to date itself
         # the position changed: its map too, unless the action never touches owners, unit
         # totals or eliminations (the counts stay; the turn or chronicle may have changed)
         m.tally_cache = counts.same_map() if kind in _MAP_KEPT else None
@@ -277,6 +280,8 @@ _MAP_KEPT = frozenset({"begin", "reveal", "hero", "commit", "buy", "act", "end",
 
 def move(ctx: Ctx, seat: int, origin: int, target: int, inf: int, cav: int) -> None:
     m = ctx.m
+    counts = m.tally_cache
+    held_target = m.owner[target] == seat
     inf_fresh, cav_fresh = rb.take_acting(m.units[origin], inf, cav)
     m.units[origin][INF_SPENT] -= inf
     m.units[origin][CAV_SPENT] -= cav
@@ -289,8 +294,48 @@ def move(ctx: Ctx, seat: int, origin: int, target: int, inf: int, cav: int) -> N
         u[INF_BONUS] += inf_fresh
         u[CAV_SPENT] -= cav_fresh
         u[CAV_BONUS] += cav_fresh
+    if counts is not None:
+        m.tally_cache = _after_move(m, ctx.cfg.content, counts, seat, origin, target, held_target)
     ctx.log.add(f"{ctx.name(seat)} moves {counts_text(inf, cav)} from {ctx.tname(origin)} to {ctx.tname(target)}",
                 kind="move")
+
+
+def _after_move(m: Model, c: Content, counts: Tally, seat: int, origin: int, target: int,
+                held_target: bool) -> Tally:
+    """The counts after `seat` moved units from `origin` to `target` (the most common change
+    of the map), from the counts before: only those two territories can change hands, and no
+    seat's unit total changes. `held_target`: `seat` had units in `target` before."""
+    ctl, forts, food, income = counts.controllers, counts.forts, counts.food, counts.income
+    changed: list[tuple[int, int]] = []
+    if m.owner[origin] == EMPTY:
+        h = m.home_of[origin]
+        now = h if h != EMPTY and not m.eliminated[h] else EMPTY
+        if ctl[origin] != now:
+            changed.append((origin, now))
+    if ctl[target] != seat:
+        changed.append((target, seat))
+    if changed:
+        ctl, forts, food, income = list(ctl), list(forts), list(food), list(income)
+        for t, now in changed:
+            was = ctl[t]
+            if was >= 0:
+                forts[was] -= 1 if c.fort[t] else 0
+                food[was] -= c.food[t]
+                income[was] -= c.currency[t]
+            if now >= 0:
+                forts[now] += 1 if c.fort[t] else 0
+                food[now] += c.food[t]
+                income[now] += c.currency[t]
+            ctl[t] = now
+    armies = counts.armies
+    left = m.owner[origin] != seat
+    if left or not held_target:
+        mine = [t for t in armies[seat] if t != origin] if left else list(armies[seat])
+        if not held_target:
+            insort(mine, target)
+        armies = list(armies)
+        armies[seat] = mine
+    return Tally(ctl, forts, food, income, counts.units, armies)
 
 
 def recruit(ctx: Ctx, seat: int, t: int, kind: str) -> None:
@@ -400,13 +445,13 @@ def begin(ctx: Ctx) -> None:
         draw_chronicle(ctx)
     if check_victory(ctx):
         return
-    gain = tally(m, c).income[seat]
+    counts = tally(m, c)
+    gain = counts.income[seat]
     m.currency[seat] += gain
-    for t in range(c.size):
-        if m.owner[t] == seat:
-            u = m.units[t]
-            inf, cav = army_counts(u)
-            m.units[t] = [inf, 0, 0, cav, 0, 0]
+    armies = m.units
+    for t in counts.armies[seat]:
+        u = armies[t]
+        armies[t] = [u[0] + u[1] + u[2], 0, 0, u[3] + u[4] + u[5], 0, 0]
     m.recruited = []
     m.bought = 0
     m.timed_out = False
@@ -470,8 +515,9 @@ def settle(ctx: Ctx) -> None:
     if m.phase == OVER or m.battle is not None:
         return
     units = tally(m, c).units
-    for s in live_seats(m):
-        if units[s] == 0 and m.owner[m.home[s]] not in (EMPTY, s):
+    out, owner, home = m.eliminated, m.owner, m.home
+    for s in range(m.players):
+        if not out[s] and units[s] == 0 and owner[home[s]] not in (EMPTY, s):
             m.eliminated[s] = True
             m.touch()
             for card in m.hands[s]:
@@ -484,18 +530,19 @@ def settle(ctx: Ctx) -> None:
             if s == m.turn_seat and m.phase in (PLANNING, ACTION):
                 m.phase = BEGIN
                 m.bribery = None
-    live = live_seats(m)
-    if len(live) == 1:
-        finish(ctx, live, "last player standing", "last_standing")
+    if out.count(False) == 1:
+        finish(ctx, live_seats(m), "last player standing", "last_standing")
         return
     forts = tally(m, c).forts
+    to_win = c.data.forts_to_win
+    held = m.held_since
     for s in range(m.players):
-        if not m.eliminated[s] and forts[s] >= c.data.forts_to_win:
-            if m.held_since[s] is None:
-                m.held_since[s] = m.turn_number
+        if not out[s] and forts[s] >= to_win:
+            if held[s] is None:
+                held[s] = m.turn_number
                 ctx.log.add(f"{ctx.name(s)} holds {c.data.forts_to_win} forts", kind="forts",
                             data={"seat": s, "holds": True})
-        elif m.held_since[s] is not None:
-            m.held_since[s] = None
+        elif held[s] is not None:
+            held[s] = None
             ctx.log.add(f"{ctx.name(s)} no longer holds {c.data.forts_to_win} forts", kind="forts",
                         data={"seat": s, "holds": False})
