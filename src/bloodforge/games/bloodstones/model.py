@@ -13,16 +13,25 @@ copy a shared bag before drawing from it (`own_bag`). A clone then copies only o
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from bloodforge.core import Bag, EventLog, Rng
+from bloodforge.core import Action, Bag, EventLog, Rng
 
 from .ruleset import Ruleset
 from .units import CITADEL, CUTIECORN, UNDEAD, FactionRules, UnitKind
 
 UnitCounts = dict[str, int]
+
+_VERSIONS = itertools.count(1)
+
+
+def new_version() -> int:
+    """A number never handed out before in this process: the identity of one position's
+    content (see `Position.version`). Shared by all games so that clones never collide."""
+    return next(_VERSIONS)
 
 
 class Phase(StrEnum):
@@ -87,7 +96,15 @@ class Battle:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Battle:
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__})
+        """Copies every list: `to_json` hands out this battle's own lists, and a state rebuilt
+        from another's JSON must not share them (playing it on changed the other's battle)."""
+        return cls(
+            int(d["area"]), int(d["attacker"]), int(d["defender"]), str(d["step"]),
+            [[int(v) for v in t] for t in d["tiles"]], list(d["subs"]), list(d["decided"]),
+            list(d["order"]), list(d["revealed"]), list(d["totals"]), int(d["fights"]),
+            list(d["forces"]), d["winner"], int(d["eliminated_for_undead"]),
+            [dict(h) for h in d["history"]],
+        )
 
 
 @dataclass
@@ -104,12 +121,18 @@ class Pending:
     legs: list[dict[str, Any]] = field(default_factory=list)
     snapshot: dict[int, dict[int, UnitCounts]] | None = None
     targets: list[int] = field(default_factory=list)
+    # not part of the position (never serialised): what `cancel` restores besides the data,
+    # so that the position it returns to is known again without recomputing it
+    snapshot_version: int = 0  # `Position.units_version` of `snapshot`
+    base_version: int = 0  # `Position.version` before the first step of this compound action
+    base_legal: list[Action] | None = None  # the legal actions there, if they were listed
 
     def copy(self) -> Pending:
         return Pending(
             self.kind, self.unit, self.area, self.cost, list(self.paid), self.group_area,
             dict(self.group), [dict(leg) for leg in self.legs],
             None if self.snapshot is None else copy_units(self.snapshot), list(self.targets),
+            self.snapshot_version, self.base_version, self.base_legal,
         )
 
     def paid_pips(self, kinds: dict[str, UnitKind]) -> int:
@@ -131,6 +154,7 @@ class Pending:
             d["kind"], d.get("unit"), d.get("area"), d.get("cost", 0), list(d.get("paid", [])),
             d.get("group_area"), dict(d.get("group", {})), [dict(x) for x in d.get("legs", [])],
             None if snap is None else units_from_json(snap), list(d.get("targets", [])),
+            new_version(), new_version(), None,
         )
 
 
@@ -201,9 +225,18 @@ class Position:
         self.turns_taken = 0
         self.battle_rig: list[list[int]] = [[], []]
         self.over_reason = ""
-        #: (history length, reachable areas) of the group being moved: `to` reuses what the
-        #: legal-action listing of the same position computed
-        self.reach_memo: tuple[int, dict[int, int]] | None = None
+        #: Caches, never serialised. `version` identifies this position's content: every
+        #: applied action gives a new number (`new_version`), `cancel` gives back the number of
+        #: the position it restores, and a clone keeps it; `units_version` does the same for
+        #: `units` alone (changed only through `add_units`/`remove_units`). A number names one
+        #: content for ever, so what was computed for it may be reused by any state showing it.
+        self.version = new_version()
+        self.units_version = new_version()
+        #: (version, legal actions) of the last listing
+        self.legal_memo: tuple[int, list[Action]] | None = None
+        #: movement searches by (units_version, seat, source, group profile, budget): shared
+        #: with clones (the keys say exactly what each answer is for)
+        self.reach_cache: dict[tuple[int, int, int, int, int, int, bool, int], dict[int, int]] = {}
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -271,9 +304,17 @@ class Position:
     def areas_with_units(self, seat: int) -> list[int]:
         return [a for a, by_seat in self.units.items() if seat in by_seat]
 
+    def touch(self) -> None:
+        """The position changed outside the rules' actions (a scenario, a resample, a test):
+        forget what was computed for its former content."""
+        self.version = new_version()
+        self.units_version = new_version()
+        self.legal_memo = None
+
     def add_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         if n <= 0:
             return
+        self.units_version = next(_VERSIONS)
         by_seat = self.units.get(area)
         if by_seat is None:
             self.units[area] = {seat: {unit: n}}
@@ -283,6 +324,7 @@ class Position:
         self.units[area] = {**by_seat, seat: new_counts}
 
     def remove_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
+        self.units_version = next(_VERSIONS)
         by_seat = self.units[area]
         counts = by_seat[seat]
         left = counts[unit] - n
@@ -427,8 +469,10 @@ class Position:
         new.turns_taken = self.turns_taken
         new.battle_rig = [list(r) for r in self.battle_rig]
         new.over_reason = self.over_reason
-        memo = self.reach_memo
-        new.reach_memo = memo if memo is not None and memo[0] == len(self.history) else None
+        new.version = self.version
+        new.units_version = self.units_version
+        new.legal_memo = self.legal_memo
+        new.reach_cache = self.reach_cache
 
     def position_json(self) -> dict[str, Any]:
         return {
@@ -498,3 +542,4 @@ class Position:
         st.turns_taken = int(pos["turns_taken"])
         st.battle_rig = [list(r) for r in pos["battle_rig"]]
         st.over_reason = str(pos["over_reason"])
+        st.touch()

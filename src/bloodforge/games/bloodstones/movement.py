@@ -88,25 +88,31 @@ def passage_seas(st: Position, seat: int) -> set[int]:
 def reachable(
     st: Position, seat: int, source: int, group: UnitCounts, budget: int | None
 ) -> dict[int, int]:
-    """Destinations the whole group may end in, with their cheapest total cost.
-
-    Dijkstra over areas with the entry cost of each area looked up from tables: the faction's
-    cost of entering each area, the seas with ship passage and the areas holding other
-    players' units (entered but never left) are computed once per search.
-    """
+    """Destinations the whole group may end in, with their cheapest total cost."""
     prof = group_profile(st, seat, group)
     if prof.empty:
         return {}
+    return _search(st, seat, source, prof.paying_normal, prof.paying_dragons, prof.ships, prof.land_units, budget)
+
+
+def _search(
+    st: Position, seat: int, source: int, paying_normal: int, paying_dragons: int, ships: int,
+    land_units: bool, budget: int | None,
+) -> dict[int, int]:
+    """Dijkstra over areas with the entry cost of each area looked up from tables: the group's
+    cost of entering each area (`_entry_costs`, once per faction and profile), patched for the
+    seas with ship passage; areas holding other players' units are entered but never left.
+    The answer lists the areas in text order (the order of the `to` actions)."""
     ruleset = st.ruleset
-    area_cost = st.rules_of(seat).area_cost_list
+    fid = st.factions[seat]
+    assert fid is not None
     neighbours = ruleset.neighbour_list
     sea = ruleset.sea_list
     passage = passage_seas(st, seat)
-    blocked = {a for a, by_seat in st.units.items() if len(by_seat) > 1 or seat not in by_seat}
-    land_units, ships = prof.land_units, prof.ships
-    paying_normal, paying_dragons = prof.paying_normal, prof.paying_dragons
-    # entry cost of each area, by area id: -2 not looked at yet, -1 may not enter
-    enter = [-2] * len(sea)
+    enter = list(_entry_costs(st, fid, paying_normal, paying_dragons, ships, land_units))
+    for b in passage:
+        enter[b] = 0 if land_units else ships
+    units = st.units
     limit = budget if budget is not None else 1 << 60
     unreached = limit + 1
     best = [unreached] * len(sea)
@@ -117,24 +123,12 @@ def reachable(
         cost, a = pop(heap)
         if cost > best[a]:
             continue
-        if a != source and a in blocked:
-            continue
+        if a != source:
+            by_seat = units.get(a)
+            if by_seat is not None and (len(by_seat) > 1 or seat not in by_seat):
+                continue  # other players' units: entered, never left
         for b in neighbours[a]:
             step = enter[b]
-            if step == -2:
-                if sea[b]:
-                    if land_units:
-                        step = 0 if b in passage else -1
-                    else:
-                        step = ships + paying_dragons * (0 if b in passage else 1)
-                elif ships:
-                    step = -1
-                elif land_units:
-                    c = area_cost[b]
-                    step = -1 if c is None else paying_normal * c + paying_dragons
-                else:
-                    step = paying_dragons
-                enter[b] = step
             if step < 0:
                 continue
             total = cost + step
@@ -142,7 +136,8 @@ def reachable(
                 best[b] = total
                 push(heap, (total, b))
     out: dict[int, int] = {}
-    for area, cost in enumerate(best):
+    for area in ruleset.area_order:
+        cost = best[area]
         if cost == unreached or area == source:
             continue
         if sea[area]:
@@ -153,7 +148,7 @@ def reachable(
                 # into the final area", and a dragon pays one pip for any area, a sea with its
                 # own ship included.
                 before = [best[b] for b in neighbours[area]
-                          if best[b] != unreached and (b == source or b not in blocked)]
+                          if best[b] != unreached and (b == source or not _blocked(st, seat, b))]
                 cost = min(before) + ships + paying_dragons
                 if cost > limit:
                     continue
@@ -161,18 +156,65 @@ def reachable(
     return out
 
 
+def _blocked(st: Position, seat: int, area: int) -> bool:
+    by_seat = st.units.get(area)
+    return by_seat is not None and (len(by_seat) > 1 or seat not in by_seat)
+
+
+def _entry_costs(
+    st: Position, fid: str, paying_normal: int, paying_dragons: int, ships: int, land_units: bool
+) -> list[int]:
+    """What a group of this profile pays to enter each area, by area id (-1: may not), with
+    no ship passage anywhere; computed once per ruleset, faction and profile."""
+    ruleset = st.ruleset
+    key = (fid, paying_normal, paying_dragons, ships, land_units)
+    table = ruleset.entry_costs.get(key)
+    if table is not None:
+        return table
+    area_cost = ruleset.compiled[fid].area_cost_list
+    table = []
+    for b, is_sea in enumerate(ruleset.sea_list):
+        if is_sea:
+            step = -1 if land_units else ships + paying_dragons
+        elif ships:
+            step = -1
+        elif land_units:
+            c = area_cost[b]
+            step = -1 if c is None else paying_normal * c + paying_dragons
+        else:
+            step = paying_dragons
+        table.append(step)
+    ruleset.entry_costs[key] = table
+    return table
+
+
+#: entries kept in a position's shared search cache before it is emptied
+REACH_CACHE_SIZE = 512
+
+
 def group_reach(st: Position, seat: int) -> dict[int, int]:
     """Where the group selected in the pending move may go with the pips left in `seat`'s
-    hand, and each destination's cost; computed once per position (legal actions, the `to`
-    action and the observation all ask)."""
+    hand, and each destination's cost (read only: the answer is shared).
+
+    Searched once per units table, group profile and budget: legal actions, the `to` action
+    and the observation all ask, and a group cancelled and selected again (or another group
+    paying alike from the same area) finds the answer of the first search."""
     p = st.pending
     if p is None or p.kind != "move" or not p.group or p.group_area is None:
         return {}
-    memo = st.reach_memo
-    if memo is not None and memo[0] == len(st.history):
-        return memo[1]
-    reach = reachable(st, seat, p.group_area, p.group, st.hand_pips(seat) - p.cost)
-    st.reach_memo = (len(st.history), reach)
+    prof = group_profile(st, seat, p.group)
+    if prof.empty:
+        return {}
+    budget = st.hand_pips(seat) - p.cost
+    key = (st.units_version, seat, p.group_area, prof.paying_normal, prof.paying_dragons, prof.ships,
+           prof.land_units, budget)
+    cache = st.reach_cache
+    reach = cache.get(key)
+    if reach is None:
+        if len(cache) >= REACH_CACHE_SIZE:
+            cache.clear()
+        reach = cache[key] = _search(st, seat, p.group_area, prof.paying_normal, prof.paying_dragons,
+                                     prof.ships, prof.land_units, budget)
     return reach
 
 

@@ -21,7 +21,7 @@ from bloodforge.core import CANCEL, Action
 
 from . import battle as battles
 from . import setup, turn, villages
-from .model import Pending, Phase, Position, copy_units
+from .model import Pending, Phase, Position, UnitCounts, copy_units, new_version
 from .movement import group_reach, movable_units, passage_seas, undead_destinations
 from .units import CUTIECORN
 
@@ -33,8 +33,28 @@ _ORDER = attrgetter("kind", "args")
 # ==============================================================================================
 def legal_actions(st: Position) -> list[Action]:
     """Sorted by (verb, words), no duplicates. Every action comes from `Ruleset.act`, so equal
-    actions are one object and duplicates sit side by side once sorted."""
-    acts = _legal(st)
+    actions are one object and duplicates sit side by side once sorted.
+
+    Listed once per position content (`Position.version`): a `cancel` returns to a position
+    whose listing is known already. The main-action listings (most of a game) are built in
+    that order directly; the other phases are sorted."""
+    memo = st.legal_memo
+    if memo is not None and memo[0] == st.version:
+        return list(memo[1])
+    out: list[Action] | None = None
+    if st.battle is None and st.phase is Phase.MAIN:
+        p = st.pending
+        if p is None:
+            out = _main_listing(st, st.active)
+        elif p.kind == "move":
+            out = _move_listing(st, st.active, p)
+    if out is None:
+        out = _sorted_unique(_legal(st))
+    st.legal_memo = (st.version, out)
+    return list(out)
+
+
+def _sorted_unique(acts: list[Action]) -> list[Action]:
     acts.sort(key=_ORDER)
     out: list[Action] = []
     prev = None
@@ -42,6 +62,71 @@ def legal_actions(st: Position) -> list[Action]:
         if a is not prev:
             out.append(a)
             prev = a
+    return out
+
+
+def _main_listing(st: Position, seat: int) -> list[Action]:
+    """Main actions with nothing pending, in text order: battle, build, capture, done, move.
+    The same actions as `_main_legal` lists (a test compares them)."""
+    ruleset = st.ruleset
+    act = ruleset.act
+    rank = ruleset.area_rank
+    rules = st.rules_of(seat)
+    kinds = rules.kinds
+    out: list[Action] = []
+    contested = turn.contested_areas(st, seat)
+    if contested:
+        # seats are single digits: their words sort as their numbers
+        contested_by_word = sorted(contested, key=lambda c: (rank[c[0]], c[1]))
+        out.extend([act("battle", a, s) for a, s in contested_by_word])
+    hand = st.hands[seat]
+    size = st.hand_size(seat)
+    tiles = {}
+    for tile in hand:
+        k = kinds[tile]
+        if k.buildable and k.build_cost is not None and k.build_cost <= size - 1:
+            tiles[tile] = k.is_ship
+    if st.cutiecorn_free:
+        cc = kinds[CUTIECORN]
+        if cc.build_cost is not None and cc.build_cost <= size:
+            tiles[CUTIECORN] = False
+    if tiles:
+        land, seas = build_targets(st, seat)
+        land.sort(key=rank.__getitem__)
+        seas.sort(key=rank.__getitem__)
+        acts = ruleset.acts
+        for tile in sorted(tiles):
+            out.extend(acts("build", tile, seas if tiles[tile] else land))
+    if rules.has("captures_villages_as_main_action_once_per_turn_one_tile") and not st.horde_captured:
+        targets = turn.capture_affordable(st, seat, [])
+        targets.sort(key=rank.__getitem__)
+        out.extend([act("capture", a) for a in targets])
+    if not contested:
+        out.append(act("done"))
+    out.extend(_move_starts(st, seat, st.hand_pips(seat)))
+    return out
+
+
+def _move_listing(st: Position, seat: int, p: Pending) -> list[Action]:
+    """A move being assembled, in text order: cancel, move (more units of the group, or the
+    first unit of another group), pay, to."""
+    ruleset = st.ruleset
+    act = ruleset.act
+    out = [act(CANCEL)]
+    if p.group:
+        area = p.group_area
+        assert area is not None
+        avail = movable_units(st, seat, area)
+        group = p.group
+        for u in sorted(avail):
+            if avail[u] > group.get(u, 0):
+                out.append(act("move", area, u))
+        to = ruleset.to_acts
+        out.extend([to[d] for d in group_reach(st, seat)])  # in text order already
+        return out
+    if not p.paid:
+        out.extend(_move_starts(st, seat, st.hand_pips(seat) - p.cost))
+    out.extend([act("pay", t) for t in sorted(st.hands[seat])])
     return out
 
 
@@ -195,27 +280,35 @@ def _main_legal(st: Position, seat: int) -> list[Action]:
 
 
 def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
-    """First unit of a new moving group: only units that could afford at least one step.
+    """First unit of a new moving group: only units that could afford at least one step; in
+    text order (areas as words, then units).
 
-    Table-driven: the faction's cost of entering each area is precomputed (`area_cost`), and
-    the seas offering ship passage are found once for all units."""
+    Table-driven: the cheapest land area next to each area (`Ruleset.start_costs`) and its sea
+    neighbours are precomputed; the seas offering ship passage are only looked for when a land
+    unit could not afford any land neighbour."""
     if budget <= 0:
         return []
-    act = st.ruleset.act
-    rules = st.rules_of(seat)
-    kinds = rules.kinds
-    area_cost = rules.area_cost
-    neighbours = st.ruleset.neighbours
-    terrain = st.ruleset.terrain
-    passage = passage_seas(st, seat)
+    ruleset = st.ruleset
+    act = ruleset.act
+    rank = ruleset.area_rank
+    kinds = st.rules_of(seat).kinds
+    fid = st.factions[seat]
+    assert fid is not None
+    cheapest = ruleset.start_costs[fid]
+    sea_nbs = ruleset.sea_neighbours
+    neighbours = ruleset.neighbour_list
+    mine: list[tuple[int, int, UnitCounts]] = []
+    for area, by_seat in st.units.items():
+        if len(by_seat) == 1:  # pinned by enemy units, units may not leave
+            here = by_seat.get(seat)
+            if here is not None:
+                mine.append((rank[area], area, here))
+    mine.sort()  # ranks differ: the unit tables are never compared
+    passage: set[int] | None = None
     out = []
-    units = st.units
-    for area, by_seat in units.items():
-        here = by_seat.get(seat)
-        if here is None or len(by_seat) > 1:
-            continue  # no units, or pinned by enemy units: they may not leave
-        land_ok = ship_ok = None
-        for unit in here:
+    for _, area, here in mine:
+        land_ok: bool | None = None
+        for unit in sorted(here):
             if unit == CUTIECORN:
                 continue
             k = kinds[unit]
@@ -224,22 +317,16 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
             if k.is_dragon:
                 ok = bool(neighbours[area])
             elif k.is_ship:
-                if ship_ok is None:
-                    ship_ok = budget >= 1 and any(terrain[nb] == "sea" for nb in neighbours[area])
-                ok = ship_ok
+                ok = bool(sea_nbs[area])
             else:
                 if land_ok is None:
-                    land_ok = False
-                    for nb in neighbours[area]:
-                        if terrain[nb] == "sea":
-                            if nb in passage:
-                                land_ok = True
-                                break
-                        else:
-                            c = area_cost[nb]
-                            if c is not None and c <= budget:
-                                land_ok = True
-                                break
+                    c = cheapest[area]
+                    if c is not None and c <= budget:
+                        land_ok = True
+                    else:
+                        if passage is None:
+                            passage = passage_seas(st, seat)
+                        land_ok = any(b in passage for b in sea_nbs[area])
                 ok = land_ok
             if ok:
                 out.append(act("move", area, unit))
@@ -272,6 +359,17 @@ def apply(st: Position, action: Action) -> None:
     if handler is None:
         raise ValueError(f"unhandled action {action}")
     handler(st, args)
+    if kind != CANCEL:  # `cancel` restores the number of the position it returns to
+        st.version = new_version()
+
+
+def _begin_pending(st: Position, kind: str) -> Pending:
+    """A new compound action, remembering the position it started from for `cancel`."""
+    memo = st.legal_memo
+    p = Pending(kind, base_version=st.version,
+                base_legal=memo[1] if memo is not None and memo[0] == st.version else None)
+    st.pending = p
+    return p
 
 
 def _area(x: str) -> int:
@@ -296,7 +394,8 @@ def _build(st: Position, args: tuple[str, ...]) -> None:
         setup.setup_build(st, unit, area)
         return
     cost = st.take_for_building(st.active, unit)
-    st.pending = Pending("build", unit=unit, area=area, cost=cost)
+    p = _begin_pending(st, "build")  # the version is still the one before this action
+    p.unit, p.area, p.cost = unit, area, cost
     if cost == 0:
         _commit_build(st)
 
@@ -348,7 +447,7 @@ def _done(st: Position, args: tuple[str, ...]) -> None:
 def _pick(st: Position, kind: str, area: int) -> None:
     p = st.pending
     if p is None:
-        p = st.pending = Pending(kind)
+        p = _begin_pending(st, kind)
     p.targets.append(area)
     p.cost += villages.village_cost(st, area)
 
@@ -365,7 +464,9 @@ def _move(st: Position, args: tuple[str, ...]) -> None:
     area, unit = _area(args[0]), args[1]
     p = st.pending
     if p is None:
-        p = st.pending = Pending("move", snapshot=copy_units(st.units))
+        p = _begin_pending(st, "move")
+        p.snapshot = copy_units(st.units)
+        p.snapshot_version = st.units_version
     p.group_area = area
     p.group[unit] = p.group.get(unit, 0) + 1
 
@@ -449,7 +550,11 @@ def _cancel(st: Position, args: tuple[str, ...]) -> None:
             st.hand_add(seat, p.unit)
     if p.kind == "move" and p.snapshot is not None:
         st.units = p.snapshot
+        st.units_version = p.snapshot_version
     st.pending = None
+    st.version = p.base_version
+    if p.base_legal is not None:
+        st.legal_memo = (p.base_version, p.base_legal)
 
 
 def _undead(st: Position, args: tuple[str, ...]) -> None:

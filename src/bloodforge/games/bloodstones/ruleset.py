@@ -23,11 +23,14 @@ class Ruleset:
         "_actions",
         "_facts",
         "_tables",
+        "area_order",
+        "area_rank",
         "base_move_cost",
         "battle_values",
         "board",
         "compiled",
         "count_top",
+        "entry_costs",
         "factions_file",
         "neighbour_list",
         "neighbours",
@@ -35,7 +38,10 @@ class Ruleset:
         "players",
         "regroup_target",
         "sea_list",
+        "sea_neighbours",
+        "start_costs",
         "terrain",
+        "to_acts",
     )
 
     def __init__(self, params: BloodstonesParams, factions_file: FactionsFile, board: Board) -> None:
@@ -61,8 +67,30 @@ class Ruleset:
         self._facts: dict[str, Any] | None = None
         self._actions: dict[tuple[object, ...], Action] = {}
         self._tables: dict[tuple[str, object], dict[object, Action]] = {}
+        #: movement entry costs by (faction, group profile), filled by `movement._entry_costs`
+        self.entry_costs: dict[tuple[str, int, int, int, bool], list[int]] = {}
         for f in factions_file.factions:
             self.faction_rules(f.id)
+        # Legal actions are sorted by their text: areas by their id as a word ("10" < "9").
+        # The listings are built in that order from these tables instead of sorted each time.
+        self.area_order: tuple[int, ...] = tuple(sorted(board.area_ids, key=str))
+        self.area_rank: list[int] = [0] * size
+        for rank, a in enumerate(self.area_order):
+            self.area_rank[a] = rank
+        self.to_acts: list[Action] = [self.act("to", a) for a in range(size)]
+        self.sea_neighbours: list[tuple[int, ...]] = [
+            tuple(b for b in self.neighbour_list[a] if self.sea_list[b]) for a in range(size)
+        ]
+        #: per faction, by area id: the cheapest land neighbour a land unit may enter (None: none)
+        self.start_costs: dict[str, list[int | None]] = {}
+        for fid, rules in self.compiled.items():
+            cost = rules.area_cost_list
+            table: list[int | None] = []
+            for a in range(size):
+                entries = [c for b in self.neighbour_list[a] if not self.sea_list[b]
+                           for c in (cost[b],) if c is not None]
+                table.append(min(entries) if entries else None)
+            self.start_costs[fid] = table
 
     def faction_rules(self, faction_id: str) -> FactionRules:
         rules = self.compiled.get(faction_id)
