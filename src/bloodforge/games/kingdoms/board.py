@@ -23,10 +23,10 @@ def allied(s: KBase, a: int, b: int) -> bool:
 
 
 def seat_of(s: KBase, faction: int) -> int:
-    for seat, fs in enumerate(s.seat_factions):
-        if faction in fs:
-            return seat
-    raise ValueError(f"faction {faction} has no seat")
+    seat = s.faction_seat[faction]
+    if seat < 0:
+        raise ValueError(f"faction {faction} has no seat")
+    return seat
 
 
 def cls(s: KBase, kind: str) -> str:

@@ -14,6 +14,7 @@ from bloodforge.core import Game, Rng, State
 from .content import Content
 
 if TYPE_CHECKING:
+    from .movement import MoveMemo
     from .terrain import Terrain
 
 RESERVE = -1  # `at` of a bought piece set aside until phase 5 (K35)
@@ -138,6 +139,10 @@ class KBase(State):
     content: Content
     #: derived, never saved: the moving faction's view of the map (terrain.py), None until asked
     terrain: Terrain | None
+    #: derived, never saved, never cloned: the moving faction's move list (movement.MoveMemo)
+    move_memo: MoveMemo | None
+    faction_seat: list[int]  # derived from seat_factions (_derive_seats)
+    team_seats: list[list[int]]  # derived from seat_factions and teams (_derive_seats)
 
     # fields copied by value
     _SCALARS = ("active", "turn_idx", "round", "phase", "next_id", "pending", "instant", "over")
@@ -150,6 +155,7 @@ class KBase(State):
         n = len(content.ids)
         self.seat_factions = factions_of  # seat -> factions it plays
         self.teams = teams  # faction -> team index (FFA: its own index)
+        self._derive_seats()
         self.order: list[int] = [0, 1, 2, 3]  # turn order of factions
         self.turn_idx = 0
         self.active = 0
@@ -183,14 +189,30 @@ class KBase(State):
         self.dice: list[int] = []  # rigged die results, used first (scenarios)
         self.draws: list[str] = []  # rigged mercenary draws
         self.terrain = None
+        self.move_memo = None
+
+    def _derive_seats(self) -> None:
+        """Faction -> its seat, and faction -> the seats of its team (sorted): asked at every
+        decision and every logged move, fixed for the whole game (shared by clones)."""
+        seat = [-1, -1, -1, -1]
+        for i, fs in enumerate(self.seat_factions):
+            for f in fs:
+                if seat[f] < 0:
+                    seat[f] = i
+        self.faction_seat = seat
+        self.team_seats = [sorted({seat[g] for g in range(4) if self.teams[g] == self.teams[f] and seat[g] >= 0})
+                           for f in range(4)]
 
     def clone(self) -> Self:
         new = object.__new__(type(self))
         self._clone_core(new)
         new.content = self.content
         new.terrain = self.terrain  # a fact of the position both copies are in (terrain.py)
+        new.move_memo = None
         new.seat_factions = self.seat_factions
         new.teams = self.teams
+        new.faction_seat = self.faction_seat
+        new.team_seats = self.team_seats
         new.order = self.order
         for k in self._SCALARS:
             setattr(new, k, getattr(self, k))
@@ -236,11 +258,13 @@ class KBase(State):
 
     def _load_position(self, d: dict[str, Any]) -> None:
         self.terrain = None
+        self.move_memo = None
         for k in self._SCALARS:
             setattr(self, k, d[k])
         n = len(self.content.ids)
         self.seat_factions = [list(x) for x in d["seat_factions"]]
         self.teams = [int(x) for x in d["teams"]]
+        self._derive_seats()
         self.order = [int(x) for x in d["order"]]
         self.owner = [int(x) for x in d["owner"]]
         self.castle = [False] * n

@@ -22,7 +22,6 @@ from .board import (
     fname,
     name,
     pname,
-    seat_of,
 )
 from .model import KBase, Piece
 from .terrain import Terrain, terrain
@@ -172,33 +171,122 @@ def _move(key: str) -> Action:
     return a
 
 
-def move_actions(s: KBase, combat: bool) -> list[Action]:
-    f = s.active
-    ter = terrain(s, f)
-    ids = s.content.ids
-    seen: set[GroupKey] = set()
-    acts: set[str] = set()
-    free: set[int] | None = None
-    for p in s.pieces.values():
-        if p.faction != f or p.at < 0:
-            continue
-        key = (p.at, p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed, p.attacked,
-               p.merc, combat)
-        if key in seen:
-            continue
-        seen.add(key)
-        found = ter.dests.get(key)
+class MoveMemo:
+    """The moving faction's move list, kept up to date move by move.
+
+    *Why:* most moves of a phase change one piece (a ship: its cargo too), and the list is the
+    union of what each group of interchangeable pieces may do (`_reach`, cached per terrain);
+    counting how many groups offer each move lets `apply_move` patch the union instead of
+    listing every piece again, and the sorted list stays as it is while the set of moves does.
+    Valid for one position: `ply` is the history length it was made or patched for, and
+    anything but a move drops it (`rules.apply`); clones start without one.
+    """
+
+    __slots__ = ("actions", "combat", "count", "free", "full", "groups", "ply", "seas", "terrain", "words")
+
+    def __init__(self, s: KBase, ter: Terrain, combat: bool) -> None:
+        self.terrain = ter
+        self.combat = combat
+        self.ply = len(s.history)
+        self.groups: dict[int, GroupKey] = {}  # piece id -> its group, own pieces on the map
+        self.count: dict[GroupKey, int] = {}  # group -> its pieces
+        self.words: dict[str, int] = {}  # move (`_key`) -> groups offering it, boarding left out
+        self.seas: dict[GroupKey, tuple[int, ...]] = {}  # groups that may board a ship somewhere
+        self.free: set[int] | None = None  # sea zones with a ship with room (None: to find)
+        self.actions: list[Action] | None = None  # the sorted `words` (None: to redo)
+        self.full: list[Action] | None = None  # with boarding moves (None: to redo)
+        f = ter.faction
+        for p in s.pieces.values():
+            if p.faction == f and p.at >= 0:
+                self._join(s, p, _group(p, combat))
+
+    def _join(self, s: KBase, p: Piece, key: GroupKey) -> None:
+        self.groups[p.id] = key
+        n = self.count.get(key, 0)
+        self.count[key] = n + 1
+        if n:
+            return
+        found = self.terrain.dests.get(key)
         if found is None:
-            found = _reach(s, ter, p, combat)
-        acts.update(found[2])
-        seas = found[1]
+            found = _reach(s, self.terrain, p, self.combat)
+        seas, words = found[1], found[2]
         if seas:
+            self.seas[key] = seas
+            self.full = None
+        for w in words:
+            m = self.words.get(w, 0)
+            self.words[w] = m + 1
+            if not m:
+                self.actions = self.full = None
+
+    def _leave(self, pid: int) -> None:
+        key = self.groups.pop(pid)
+        n = self.count[key] - 1
+        if n:
+            self.count[key] = n
+            return
+        del self.count[key]
+        if self.seas.pop(key, None) is not None:
+            self.full = None
+        for w in self.terrain.dests[key][2]:
+            m = self.words[w] - 1
+            if m:
+                self.words[w] = m
+            else:
+                del self.words[w]
+                self.actions = self.full = None
+
+    def moved(self, s: KBase, pieces: list[Piece], ships: bool) -> None:
+        """`pieces` have just moved (`ships`: ship room may have changed)."""
+        for p in pieces:
+            old = self.groups.get(p.id)
+            key = _group(p, self.combat)
+            if old is not None and key != old:
+                self._leave(p.id)
+                self._join(s, p, key)
+        if ships:
+            self.free = self.full = None
+        self.ply = len(s.history) + 1  # the engine records the move next
+
+    def listing(self, s: KBase) -> list[Action]:
+        """The sorted move actions (a new list: the caller may extend it)."""
+        full = self.full
+        if full is not None:
+            return list(full)
+        acts = self.actions
+        if acts is None:
+            acts = self.actions = [_move(w) for w in sorted(self.words)]
+        full = acts
+        if self.seas:
+            free = self.free
             if free is None:
-                free = _free_seas(s, f)
-            for z in seas:
-                if z in free:
-                    acts.add(_key(ids, p.at, z, p.kind))
-    return [_move(a) for a in sorted(acts)]
+                free = self.free = _free_seas(s, self.terrain.faction)
+            ids = s.content.ids
+            extra: set[str] = set()
+            for key, seas in self.seas.items():
+                for z in seas:
+                    if z in free:
+                        extra.add(_key(ids, key[0], z, key[1]))
+            if extra:
+                full = [_move(w) for w in sorted(extra.union(self.words))]
+        self.full = full
+        return list(full)
+
+
+def _memo(s: KBase, combat: bool) -> MoveMemo | None:
+    """The state's move memo if it is still that of this position."""
+    m = s.move_memo
+    if m is None or m.combat != combat or m.terrain is not s.terrain or m.ply != len(s.history):
+        return None
+    return m
+
+
+def move_actions(s: KBase, combat: bool) -> list[Action]:
+    ter = terrain(s, s.active)
+    m = _memo(s, combat)
+    if m is None:
+        m = s.move_memo = MoveMemo(s, ter, combat)
+    return m.listing(s)
 
 
 def pick(s: KBase, frm: int, to: int, kind: str, combat: bool) -> Piece | None:
@@ -220,9 +308,16 @@ def pick(s: KBase, frm: int, to: int, kind: str, combat: bool) -> Piece | None:
     return None
 
 
-def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
+def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> bool:
+    """Move the piece; True if the move may turn a stack face up (`rules.update_knowledge`).
+
+    Seen pieces stay known (A36) and every position so far had its face-up stacks recorded, so
+    only what now stands in `to` or next to it may newly be seen, and only if an enemy piece
+    stands there: with none, nothing there faces an enemy it did not face before."""
     f = s.active
     ter = terrain(s, f)  # nothing moves until the piece, its cost and its entries are known
+    memo = _memo(s, combat)
+    s.move_memo = None
     p = pick(s, frm, to, kind, combat)
     assert p is not None, "move was checked legal"
     cost = _reach(s, ter, p, combat)[0].get(to, 1)  # not among the destinations: boarding, 1
@@ -230,6 +325,7 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
     k = cls(s, kind)
     attacking = (combat and ter.hostile[to]) or ter.enemy[to]
     came = _entries(s, ter, p, frm, to, cost)
+    ships = k == SEA or (k == LAND and (p.aboard >= 0 or c.is_sea[to]))  # ship room changes
     if k == LAND and p.aboard >= 0:
         p.aboard = -1
         p.landed = True
@@ -251,17 +347,24 @@ def apply_move(s: KBase, frm: int, to: int, kind: str, combat: bool) -> None:
         p.landed = True
     p.at = to
     p.came = came
+    moved = [p]
     if k == SEA:
         for cg in cargo(s, p):
             cg.at = to
             cg.came = list(came)
+            moved.append(cg)
+    if memo is not None and memo.terrain is ter:
+        memo.moved(s, moved, ships)
+        s.move_memo = memo
     if k == AIR and p.moved >= 2:
         # everyone saw it fly (A36): only a unit with that much movement goes that far in a turn
         s.flown[p.id] = max(p.moved, s.flown.get(p.id, 0))
-    team = [seat_of(s, g) for g in range(4) if allied(s, g, f)]
     verb = "attack with" if attacking else "move"
-    s.events.add(f"{fname(f)} {verb} {article(kind)} from {pname(s, frm)} to {pname(s, to)}", to=sorted(set(team)),
-                 masked=f"{fname(f)} {verb} a unit from {pname(s, frm)} to {pname(s, to)}", kind="move")
+    who, a, b = fname(f), pname(s, frm), pname(s, to)
+    s.events.add(f"{who} {verb} {article(kind)} from {a} to {b}", to=s.team_seats[f],
+                 masked=f"{who} {verb} a unit from {a} to {b}", kind="move")
+    enemy = ter.enemy
+    return enemy[to] or any(enemy[n] for n in c.adj[to])
 
 
 def _entries(s: KBase, ter: Terrain, p: Piece, frm: int, to: int, cost: int) -> list[int]:

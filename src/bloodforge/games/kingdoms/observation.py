@@ -147,6 +147,7 @@ def resample(s: KBase, seat: int | None, rng: Rng) -> None:
     types, respecting what the seat knows: air units seen flying, cargo is land (spec 4.3);
     redeal other hands from the cards the seat cannot see."""
     s.terrain = None  # piece types change below (terrain.py)
+    s.move_memo = None
     mine = seat_sees(s, seat)
     now: set[int] = set()  # knowledge already includes every stack face up now (updated after each action)
     for f in range(4):

@@ -22,7 +22,6 @@ from .board import (
     income,
     name,
     pname,
-    seat_of,
     stack,
     supply,
     works_in_play,
@@ -32,6 +31,8 @@ from .model import RESERVE, KBase, Piece
 
 PHASES = ("purchase", "combat_move", "combat", "noncombat", "place")
 BUYABLE = (*MOBILE, "castle", "port")
+DONE, HIRE = Action("done"), Action("hire")  # made once: listed at nearly every decision
+BUY = {k: Action("buy", (k,)) for k in BUYABLE}
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -79,7 +80,7 @@ def start_turn(s: KBase) -> None:
 
 
 def team_seats(s: KBase, faction: int) -> list[int]:
-    return sorted({seat_of(s, g) for g in range(4) if allied(s, g, faction)})
+    return list(s.team_seats[faction])
 
 
 # -- who decides ----------------------------------------------------------------------------------
@@ -352,21 +353,24 @@ def legal(s: KBase) -> list[Action]:
     ph = s.phase
     if ph == "purchase":
         room = income(s, s.active) - supply(s, s.active)
-        out = [Action("buy", (k,)) for k in BUYABLE if can_buy(s, k, room)]
+        out = [BUY[k] for k in BUYABLE if can_buy(s, k, room)]
         if can_buy_card(s, room):
-            out.append(Action("hire"))
-        return out + raze_actions(s) + [Action("done")]
+            out.append(HIRE)
+        return out + raze_actions(s) + [DONE]
     if ph == "combat_move":
-        return movement.move_actions(s, True) + raze_actions(s) + [Action("done")]
+        return movement.move_actions(s, True) + raze_actions(s) + [DONE]
     if ph == "combat":
         return [Action("fight", (name(s, t),)) for t in battle.contested(s)]
     if ph == "noncombat":
-        return [*movement.move_actions(s, False), Action("done")]
+        out = movement.move_actions(s, False)
+        out.append(DONE)
+        return out
     if ph == "place":
         out = []
         for kind in sorted({p.kind for p in battle_free_reserve(s)}):
             out += [Action("place", (kind, name(s, t))) for t in place_targets(s, kind)]
-        return [*out, Action("done")]
+        out.append(DONE)
+        return out
     raise AssertionError(f"unknown phase {ph}")
 
 
@@ -382,6 +386,7 @@ def apply(s: KBase, a: Action) -> None:
     if k != "move":
         # anything but the mover's own move may change what the map looks like to it (terrain.py)
         s.terrain = None
+        s.move_memo = None
     if k == "disband":
         f = s.pending
         at = -1 if a.args[0] == "reserve" else idx[a.args[0]]
@@ -407,7 +412,8 @@ def apply(s: KBase, a: Action) -> None:
         (s.castle if a.args[1] == "castle" else s.port)[t] = False
         s.events.add(f"{fname(s.active)} destroy their {a.args[1]} at {pname(s, t)}", kind="raze")
     elif k == "move":
-        movement.apply_move(s, idx[a.args[0]], idx[a.args[1]], a.args[2], s.phase == "combat_move")
+        if not movement.apply_move(s, idx[a.args[0]], idx[a.args[1]], a.args[2], s.phase == "combat_move"):
+            return  # nothing new can be face up (apply_move says why)
     elif k == "fight":
         battle.start(s, idx[a.args[0]])
     elif k == "place":
@@ -418,6 +424,7 @@ def apply(s: KBase, a: Action) -> None:
         raise AssertionError(f"unexpected action {a}")
     if k != "move":
         s.terrain = None
+        s.move_memo = None
     update_knowledge(s)
 
 
