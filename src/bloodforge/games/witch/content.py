@@ -589,6 +589,10 @@ class Content:
     squares_by_name: Mapping[str, Square]
     attack_reach: Mapping[str, Reach | None]
     spell_reach: Mapping[str, Reach | None]
+    #: each unit's kind (witch, minion, soldier) and each square's passable orthogonal
+    #: neighbours, as plain dicts for the legal-action loops
+    kinds: Mapping[str, str] = field(default_factory=dict)
+    open_neighbours: Mapping[Square, tuple[Square, ...]] = field(default_factory=dict)
     memo: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     actions: ActionTable = field(default_factory=ActionTable, compare=False, repr=False)
 
@@ -636,6 +640,8 @@ def compile_content(data: ContentFile, source: str) -> Content:
         squares_by_name={v: k for k, v in names.items()},
         attack_reach={u.id: reach_of(u.attack) for u in data.units},
         spell_reach={s.id: reach_of(s.range) for s in spells.values()},
+        kinds={u.id: u.kind for u in data.units},
+        open_neighbours={sq: tuple(n for n in grid.orthogonal(sq) if grid.passable(n)) for sq in grid.squares()},
     )
 
 

@@ -145,9 +145,25 @@ def destinations(state: Position, uid: str) -> list[Square]:
     steps = state.content.units[uid].movement
     if steps <= 0 or u.square is None or u.bound:
         return []
+    # breadth first, as SquareGrid.reachable walks it (the order of the moves follows it)
     at = state.at
-    dist = state.content.grid.reachable(u.square, steps, at.__contains__)
-    return [sq for sq in dist if sq != u.square]
+    opened = state.content.open_neighbours
+    start = u.square
+    seen = {start}
+    out: list[Square] = []
+    frontier = [start]
+    for _ in range(steps):
+        reached = []
+        for sq in frontier:
+            for nxt in opened[sq]:
+                if nxt not in seen and nxt not in at:
+                    seen.add(nxt)
+                    reached.append(nxt)
+        if not reached:
+            break
+        out.extend(reached)
+        frontier = reached
+    return out
 
 
 def attack_targets(state: Position, uid: str) -> list[str]:

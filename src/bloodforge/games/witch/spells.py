@@ -118,11 +118,15 @@ def _any_unit_target(state: Position, spell: SpellCard) -> bool:
     c = state.content
     wanted = spell.targets
     limit = spell.effect.max_target_blood
-    units = state.units
-    fit = [
-        sq for sq, uid in state.at.items()
-        if units[uid].where == BOARD and state.tag(uid) in wanted and (limit is None or units[uid].blood <= limit)
-    ]
+    units, kinds = state.units, c.kinds
+    fit = []
+    for sq, uid in state.at.items():
+        u = units[uid]
+        kind = kinds[uid]
+        if kind == "soldier" and u.zombified:
+            kind = "zombified"  # Position.tag
+        if kind in wanted and u.where == BOARD and (limit is None or u.blood <= limit):
+            fit.append(sq)
     if not fit:
         return False
     if isinstance(spell.range, AllShape | AnywhereShape):
