@@ -133,7 +133,7 @@ def test_ab_experiment_runs_as_a_job_and_its_export_reproduces_with_lab_run(
         vid = client.post("/api/lab/variants", headers=AUTH,
                           json={"game": "witch", "name": "more stones", "content": content}).json()["id"]
         r = client.post("/api/lab/experiments", headers=AUTH,
-                        json={"game": "witch", "variant": vid, "agents": ["greedy"], "games": 3, "seed": 11})
+                        json={"game": "witch", "variant": vid, "agents": ["random"], "games": 3, "seed": 11})
         assert r.status_code == 202, r.text
         exp_id = r.json()["id"]
         with client.websocket_connect(f"/ws/lab/experiments/{exp_id}") as ws:

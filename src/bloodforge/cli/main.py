@@ -43,16 +43,21 @@ def serve_command(
     lab: Annotated[bool, typer.Option(
         help="enable the designer's workbench at /lab (asks for the operator token printed at start, "
         "or $BLOODFORGE_LAB_TOKEN)")] = False,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", metavar="ADDRESS", help="with --lab: run the workbench's experiments on this Ray cluster "
+        "(e.g. ray://head:10001 or auto) instead of local worker processes")] = None,
 ) -> None:
     # The server (and SQLAlchemy) load only for `serve`, keeping the other commands quick.
     from bloodforge.server.runner import serve
 
     from .preflight import check_database, check_port
 
+    if ray and not lab:
+        raise typer.BadParameter("--ray runs the workbench's experiments: give --lab too", param_hint="--ray")
     check_port(host, port)
     check_database(db)
     serve(host=host, port=port, db_url=db, data_dir=data_dir, ai_delay=ai_delay, ai_time_budget=ai_budget,
-          forwarded_allow_ips=forwarded_allow_ips, lab=lab)
+          forwarded_allow_ips=forwarded_allow_ips, lab=lab, **({"lab_ray": ray} if ray else {}))
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -98,6 +98,9 @@ class Experiment(BaseModel):
     seed: int = 0
     sprt: SprtSpec | None = None
     variants: list[Variant] = Field(default_factory=list)
+    content: dict[str, Any] | None = Field(
+        None, description="matchup: the game's whole content inline (data file name -> JSON), as the workbench "
+        "edits it; the agents play on it instead of the packaged files")
     max_plies: int = Field(200_000, ge=1)
 
     @model_validator(mode="after")
@@ -106,6 +109,8 @@ class Experiment(BaseModel):
             raise ValueError("a matchup needs at least two agents")
         if self.kind == "variants" and not self.variants:
             raise ValueError("a variants experiment needs at least one variant")
+        if self.kind == "variants" and self.content is not None:
+            raise ValueError("a variants experiment gives content per variant, not for the whole experiment")
         names = [v.name for v in self.variants]
         if len(set(names)) != len(names):
             raise ValueError(f"variant names must be distinct: {names}")
@@ -138,28 +143,41 @@ def load_experiment(path: str | Path) -> Experiment:
 
 
 # -- jobs -------------------------------------------------------------------------------------
-def matchup_jobs(exp: Experiment, a: int, b: int, specs: Sequence[AgentSpec]) -> list[Job]:
-    """Games of agent `a` against `b` (every other seat): per seed, `a` sits once in every seat."""
+def matchup_jobs(exp: Experiment, a: int, b: int, specs: Sequence[AgentSpec],
+                 params: dict[str, Any] | None = None) -> list[Job]:
+    """Games of agent `a` against `b` (every other seat): per seed, `a` sits once in every seat.
+    `params`: the game parameters (default the experiment's; `matchup_params` adds its content)."""
     n = exp.players
+    params = exp.params if params is None else params
     seeds = math.ceil(exp.games / n)
     jobs: list[Job] = []
     for s in range(seeds):
         for seat in range(n):
             seats = [specs[b]] * n
             seats[seat] = specs[a]
-            jobs.append(Job(index=len(jobs), game=exp.game, params=exp.params, seed=exp.seed + s, agents=seats,
+            jobs.append(Job(index=len(jobs), game=exp.game, params=params, seed=exp.seed + s, agents=seats,
                             tags={"pair": [a, b], "a_seat": seat}, max_plies=exp.max_plies))
     return jobs
+
+
+def _content_params(game: str, content: dict[str, Any], work_dir: Path, what: str) -> dict[str, str]:
+    try:
+        return write_content(game, validate_content(content_source(game), content), work_dir / "variants")
+    except (KeyError, ValueError) as err:
+        raise ExperimentError(f"{what}, content: {err}") from None
+
+
+def matchup_params(exp: Experiment, work_dir: Path) -> dict[str, Any]:
+    """A matchup's game parameters: the experiment's, plus its inline content written out."""
+    if exp.content is None:
+        return dict(exp.params)
+    return {**exp.params, **_content_params(exp.game, exp.content, work_dir, f"experiment {exp.name!r}")}
 
 
 def variant_params(exp: Experiment, variant: Variant, work_dir: Path) -> dict[str, Any]:
     params = {**exp.params, **variant.params}
     if variant.content is not None:
-        try:
-            params.update(write_content(exp.game, validate_content(content_source(exp.game), variant.content),
-                                        work_dir / "variants"))
-        except (KeyError, ValueError) as err:
-            raise ExperimentError(f"variant {variant.name!r}, content: {err}") from None
+        params.update(_content_params(exp.game, variant.content, work_dir, f"variant {variant.name!r}"))
     for name, edit in variant.files.items():
         try:
             params[name] = str(write_variant(Path(edit.base), edit.set, work_dir / "variants"))
@@ -189,7 +207,8 @@ def check_experiment(exp: Experiment, work_dir: Path) -> list[AgentSpec]:
         raise ExperimentError(f"experiment {exp.name!r}: give one agent per seat ({exp.players}) or one for all")
     if exp.kind == "variants" and len(specs) == 1:
         specs = specs * exp.players
-    param_sets = [exp.params] if exp.kind == "matchup" else [variant_params(exp, v, work_dir) for v in exp.variants]
+    param_sets = ([matchup_params(exp, work_dir)] if exp.kind == "matchup"
+                  else [variant_params(exp, v, work_dir) for v in exp.variants])
     for params in param_sets:
         try:
             game = bloodforge.load_game(exp.game, seed=exp.seed, **params)
@@ -208,24 +227,35 @@ def run_experiment(
     workers: int = 1,
     on_result: OnResult | None = None,
     on_stage: Callable[[str, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    start_method: str | None = None,
 ) -> dict[str, Any]:
-    """Run an experiment; the result document holds the config, every game and the summary."""
+    """Run an experiment; the result document holds the config, every game and the summary.
+
+    `cancelled`: asked after every game; once it says yes the run ends with the games done so
+    far (the workbench's cancel button). `start_method`: how the process pool starts its
+    workers (the workbench runs from a server thread, where forking is unsafe)."""
     specs = check_experiment(exp, work_dir)
     start = time.perf_counter()
     results: list[GameResult] = []
     if exp.kind == "matchup":
+        params = matchup_params(exp, work_dir)
         for a in range(len(specs)):
             for b in range(a + 1, len(specs)):
-                jobs = matchup_jobs(exp, a, b, specs)
+                if cancelled is not None and cancelled():
+                    break
+                jobs = matchup_jobs(exp, a, b, specs, params)
                 if on_stage is not None:
                     on_stage(f"{specs[a].label} vs {specs[b].label}", len(jobs))
                 stop = _sprt_stop(exp.sprt) if exp.sprt is not None else None
-                results += run_jobs(jobs, backend=backend, workers=workers, stop=stop, on_result=on_result)
+                results += run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(stop, cancelled),
+                                    on_result=on_result, start_method=start_method)
     else:
         jobs = variant_jobs(exp, work_dir, specs)
         if on_stage is not None:
             on_stage(exp.name, len(jobs))
-        results = run_jobs(jobs, backend=backend, workers=workers, on_result=on_result)
+        results = run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(None, cancelled),
+                           on_result=on_result, start_method=start_method)
     wall = time.perf_counter() - start
     return {
         "experiment": exp.model_dump(mode="json"),
@@ -234,6 +264,20 @@ def run_experiment(
         "run": {"backend": backend, "workers": workers, "wall_seconds": round(wall, 2),
                 "game_seconds": round(sum(r.seconds for r in results), 2)},
     }
+
+
+def _or_cancel(stop: Callable[[Sequence[GameResult]], int | None] | None,
+               cancelled: Callable[[], bool] | None) -> Callable[[Sequence[GameResult]], int | None] | None:
+    """`stop`, or keep everything done so far once `cancelled` says so."""
+    if cancelled is None:
+        return stop
+
+    def either(done: Sequence[GameResult]) -> int | None:
+        if cancelled():
+            return len(done)
+        return stop(done) if stop is not None else None
+
+    return either
 
 
 def _sprt_stop(spec: SprtSpec) -> Callable[[Sequence[GameResult]], int | None]:

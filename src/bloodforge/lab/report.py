@@ -34,6 +34,73 @@ def _png(fig: Any) -> str:
     return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode()
 
 
+def _png_bytes(data_uri: str) -> bytes:
+    return base64.b64decode(data_uri.split(",", 1)[1])
+
+
+def _sweep_plot(sweep: dict[str, Any], s: dict[str, Any]) -> str:
+    """Win rate of each seat (or side, in an asymmetric game) against the swept value, with
+    95% Wilson intervals as error bars; the base's rate as a dashed line per seat."""
+    values = sweep["values"]
+    points = s["variants"][-len(values):]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    roles = sweep.get("seat_roles") or []
+    for i, seat in enumerate(sorted(points[0]["seats"], key=int)):
+        name = roles[int(seat)] if int(seat) < len(roles) and roles[int(seat)] else f"seat {int(seat) + 1}"
+        rates = [p["seats"][seat] for p in points]
+        ys = [r["rate"] for r in rates]
+        err = [[y - r["low"] for y, r in zip(ys, rates, strict=True)],
+               [r["high"] - y for y, r in zip(ys, rates, strict=True)]]
+        line = ax.errorbar(values, ys, yerr=err, fmt="o-", capsize=4, label=name, color=f"C{i}")
+        base = s["variants"][0]["seats"].get(seat)
+        if base is not None and len(s["variants"]) > len(values):
+            ax.axhline(base["rate"], linestyle="--", linewidth=1, color=line[0].get_color())
+    ax.set_ylim(0, 1)
+    ax.set_xlabel(sweep.get("label", "value"))
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(f"win rate against {sweep.get('label', 'the value')} (dashed: the base)")
+    ax.legend()
+    return _png(fig)
+
+
+def summary_plots(summary: dict[str, Any], sweep: dict[str, Any] | None = None) -> list[tuple[str, str, bytes]]:
+    """The plots of `lab report` for one summary, as (name, title, PNG bytes): the matchup
+    matrix and pair scores, or the seat and side win rates by variant; a sweep (`values`,
+    `label`, `seat_roles`) adds win rate against the swept value. For the workbench, which
+    shows them in the page."""
+    _need_matplotlib()
+    out: list[tuple[str, str, bytes]] = []
+    if summary["kind"] == "matchup":
+        keys = _keys(summary["agents"])
+        out.append(("matrix", "Matchup matrix", _png_bytes(_matrix_plot(keys, summary["matrix"]))))
+        by_label = dict(zip(summary["agents"], keys, strict=True))
+        labels = [f"{by_label[p['a']]} vs {by_label[p['b']]}" for p in summary["pairs"]]
+        if labels:
+            out.append(("pairs", "Score of the first agent of each pair",
+                        _png_bytes(_interval_plot(labels, summary["pairs"], "score of A", 0.5))))
+        return out
+    if sweep is not None and sweep.get("values"):
+        out.append(("sweep", f"Win rate against {sweep.get('label', 'the value')}",
+                    _png_bytes(_sweep_plot(sweep, summary))))
+    seat_keys = sorted({k for v in summary["variants"] for k in v["seats"]}, key=int)
+    labels, rates = [], []
+    for v in summary["variants"]:
+        for k in seat_keys:
+            labels.append(f"{v['name']} / seat {int(k) + 1}")
+            rates.append(v["seats"][k])
+    out.append(("seats", "Seat win rate by variant",
+                _png_bytes(_interval_plot(labels, rates, "seat win rate by variant", 0.5))))
+    role_labels, role_rates = [], []
+    for v in summary["variants"]:
+        for role, r in v["roles"].items():
+            role_labels.append(f"{v['name']} / {role}")
+            role_rates.append(r)
+    if role_labels:
+        out.append(("sides", "Win rate by side",
+                    _png_bytes(_interval_plot(role_labels, role_rates, "win rate by side", 0.5))))
+    return out
+
+
 def _interval_plot(labels: Sequence[str], rates: Sequence[dict[str, Any]], title: str, ref: float | None) -> str:
     fig, ax = plt.subplots(figsize=(7, 0.45 * len(labels) + 1.2))
     ys = list(range(len(labels)))

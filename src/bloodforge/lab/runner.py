@@ -7,6 +7,7 @@ backend and worker count (timings aside).
 
 from __future__ import annotations
 
+import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -29,9 +30,17 @@ def run_jobs(
     stop: StopRule | None = None,
     on_result: OnResult | None = None,
     keep_records: bool = False,
+    start_method: str | None = None,
 ) -> list[GameResult]:
     """Play `jobs`; with `stop`, as soon as the ordered prefix of results satisfies it, the
-    remaining jobs are cancelled and only the prefix it names is returned."""
+    remaining jobs are cancelled and only the prefix it names is returned.
+
+    `start_method` ("fork", "forkserver", "spawn"; default the platform's): how the process
+    pool starts workers. A server runs jobs from a thread, and forking a threaded process can
+    copy a lock held by another thread into the child: it asks for "forkserver"."""
+    if start_method is not None and start_method not in multiprocessing.get_all_start_methods():
+        raise ValueError(f"unknown start method {start_method!r}; here: "
+                         f"{', '.join(multiprocessing.get_all_start_methods())}")
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if workers < 1:
@@ -40,7 +49,7 @@ def run_jobs(
         stream: Iterator[GameResult] = (play_job(j, keep_records) for j in jobs)
         return _collect(stream, stop, on_result)
     if backend == "process":
-        return _collect_pool(jobs, workers, stop, on_result, keep_records)
+        return _collect_pool(jobs, workers, stop, on_result, keep_records, start_method)
     return _collect_ray(jobs, workers, stop, on_result, keep_records)
 
 
@@ -64,8 +73,9 @@ def _window(workers: int) -> int:
 
 
 def _collect_pool(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_result: OnResult | None,
-                  keep_records: bool) -> list[GameResult]:
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+                  keep_records: bool, start_method: str | None = None) -> list[GameResult]:
+    context = multiprocessing.get_context(start_method) if start_method is not None else None
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending: list[Future[GameResult]] = []
         it = iter(jobs)
 

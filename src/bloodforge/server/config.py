@@ -73,3 +73,9 @@ class Settings:
     #: Lab worker processes per experiment, and experiments one operator may run at once.
     lab_workers: int = 2
     lab_jobs_per_operator: int = 2
+    #: `serve --lab --ray ADDRESS`: run the workbench's games on this Ray cluster (the lab's Ray
+    #: backend) instead of the local process pool; None: the pool.
+    lab_ray: str | None = None
+    #: How the lab's process pool starts workers: jobs run from a server thread, where a plain
+    #: fork could copy a lock another thread holds into the child.
+    lab_start_method: str = "forkserver"

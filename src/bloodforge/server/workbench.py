@@ -3,18 +3,23 @@
 Off unless `serve --lab`: without it none of these routes exist (404). With it, every
 `/api/lab` call needs the operator token (printed at start, or `$BLOODFORGE_LAB_TOKEN`) as a
 Bearer token, because an experiment can spend a lot of CPU. Variants are content (JSON
-validated by the game's own pydantic models), never paths; an experiment is a lab
-`Experiment` (variant content inline) run by the lab's own code in its process pool from a
-worker thread, never on the event loop, so its export reproduces it with `bloodforge lab run`.
+validated by the game's own pydantic models), never paths; an experiment (an A/B, a sweep of
+one number, or a matchup of agents) is a lab `Experiment` (content inline) run by the lab's
+own code from a worker thread, never on the event loop: in its process pool (workers started
+by the forkserver, since forking a threaded server is unsafe) or on a Ray cluster
+(`serve --lab --ray ADDRESS`). Its export reproduces it with `bloodforge lab run`, and the
+plots of `lab report` are served as PNGs for the page.
 """
 
 from __future__ import annotations
 
 import asyncio
+import copy
 import hashlib
 import hmac
 import json
 import logging
+import math
 import os
 import secrets
 import tempfile
@@ -44,9 +49,15 @@ from bloodforge.lab.content import (
     validate_content,
     write_content,
 )
-from bloodforge.lab.experiments import Experiment, ExperimentError, Variant, check_experiment, summarise, variant_jobs
+from bloodforge.lab.experiments import (
+    Experiment,
+    ExperimentError,
+    SprtSpec,
+    Variant,
+    check_experiment,
+    run_experiment,
+)
 from bloodforge.lab.jobs import AgentSpec, GameResult
-from bloodforge.lab.runner import run_jobs
 
 from .config import Settings
 from .db import make_engine, make_sessionmaker
@@ -61,6 +72,10 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 TOKEN_ENV = "BLOODFORGE_LAB_TOKEN"
 #: Games one A/B may ask for per variant (a guard against a typo of 10^6, not a policy).
 MAX_GAMES = 5000
+#: Values one sweep may try (each one more set of games).
+MAX_SWEEP_POINTS = 21
+#: Agents one matchup may pit against each other (every pair plays).
+MAX_MATCHUP_AGENTS = 6
 
 
 # -- requests ---------------------------------------------------------------------------------
@@ -77,14 +92,30 @@ class PlaytestCreate(BaseModel):
     seats: list[SeatCreate] | None = Field(None, description="default: you in seat 1, greedy AI in the others")
 
 
+class SweepCreate(BaseModel):
+    """One number of the content over a range: `path` as the form names it (file, then keys
+    and list positions, dot-separated: `bosses.0.hp_base`)."""
+
+    path: str = Field(min_length=1, max_length=300)
+    start: float
+    stop: float
+    step: float = Field(gt=0)
+
+
 class ExperimentCreate(BaseModel):
-    kind: str = Field("ab", pattern="^ab$")
+    kind: str = Field("ab", pattern="^(ab|sweep|matchup)$", description="ab: the variant against the base; "
+                      "sweep: one value of the variant over a range, each against the base; matchup: agents "
+                      "against each other")
     game: str = Field(max_length=40)
-    variant: int
+    variant: int = Field(description="ab and sweep: the variant (a sweep varies one value of its content); "
+                         "matchup: the content the agents play on, unless on_base")
     agents: list[str] = Field(min_length=1, max_length=8)
-    games: int = Field(ge=1, le=MAX_GAMES, description="seeds per side (base and variant)")
+    games: int = Field(ge=1, le=MAX_GAMES, description="ab and sweep: seeds per side; matchup: games per pair")
     seed: int = 0
     players: int | None = Field(None, ge=1, le=8)
+    sweep: SweepCreate | None = None
+    on_base: bool = Field(False, description="matchup: play on the published content instead of the variant")
+    sprt: SprtSpec | None = Field(None, description="matchup: stop each pair once Wald's SPRT decides")
 
 
 # -- jobs -------------------------------------------------------------------------------------
@@ -115,10 +146,33 @@ class Workbench:
         #: Where playtest tables' content is written (by content hash; rewritten at start, so a
         #: table survives a restart that cleared the temporary folder).
         self.content_dir = Path(tempfile.gettempdir()) / "bloodforge-lab-content"
+        #: "ray" once connected to the cluster of `--ray ADDRESS`, else the lab's process pool.
+        self.backend = "process"
+        self.ray_started_here = False
+        #: Rendered plots of finished experiments: (experiment, name) -> (title, PNG).
+        self.plots: dict[str, list[tuple[str, str, bytes]]] = {}
+
+    def connect_ray(self) -> None:
+        """Connect to the Ray cluster of `--ray ADDRESS` (or use the connection this process
+        already has), so every job runs through the lab's Ray backend."""
+        address = self.settings.lab_ray
+        if not address:
+            return
+        try:
+            import ray
+        except ImportError:
+            raise RuntimeError("--ray needs Ray: pip install 'bloodforge[research]'") from None
+        if not ray.is_initialized():
+            ray.init(address=address, include_dashboard=False, log_to_driver=False, configure_logging=False)
+            self.ray_started_here = True
+        self.backend = "ray"
+        log.info("lab experiments run on the Ray cluster at %s", address)
 
     def start(self) -> None:
-        """At start: write every variant's content for playtest tables, and end experiments a
-        stopped server left running (their games are gone with its process pool)."""
+        """At start: connect to Ray when asked, write every variant's content for playtest
+        tables, and end experiments a stopped server left running (their games are gone with its
+        process pool)."""
+        self.connect_ray()
         with self.sessions() as s:
             for row in s.scalars(select(LabVariantRow)):
                 write_content(row.game, row.content, self.content_dir)
@@ -141,6 +195,10 @@ class Workbench:
             job.cancel.set()
         self.threads.shutdown(wait=True, cancel_futures=True)
         self.engine.dispose()
+        if self.ray_started_here:
+            import ray
+
+            ray.shutdown()
 
 
 def install_workbench(app: FastAPI, settings: Settings) -> None:
@@ -338,28 +396,103 @@ async def playtest(variant_id: int, body: PlaytestCreate, bench: Bench, _op: Ope
 
 
 # -- experiments ------------------------------------------------------------------------------
-def experiment_config(row: LabVariantRow, body: ExperimentCreate) -> Experiment:
-    """The lab experiment an A/B is: the base (packaged content) then the variant (inline), on
-    the same seeds with the same agents."""
+def experiment_config(row: LabVariantRow, body: ExperimentCreate) -> tuple[Experiment, dict[str, Any] | None]:
+    """The lab experiment the request is, and a sweep's description (path, words, values):
+
+    * ab: the base (packaged content) then the variant (inline), same seeds, same agents;
+    * sweep: the base, then one copy of the variant per value with the value set;
+    * matchup: the agents against each other, seats rotated, on the variant (inline) or the base.
+    """
     params: dict[str, Any] = {}
     if body.players is not None:
         params["players"] = body.players
-    return Experiment(kind="variants", name=f"{row.name} v{row.version} against the base", game=row.game,
+    label = f"{row.name} v{row.version}"
+    if body.kind == "matchup":
+        if len(body.agents) < 2 or len(body.agents) > MAX_MATCHUP_AGENTS:
+            raise ValueError(f"a matchup needs 2 to {MAX_MATCHUP_AGENTS} agents, got {len(body.agents)}")
+        on = "the published content" if body.on_base else label
+        return Experiment(kind="matchup", name=f"{' vs '.join(body.agents)} on {on}", game=row.game, params=params,
+                          agents=body.agents, games=body.games, seed=body.seed, sprt=body.sprt,
+                          content=None if body.on_base else row.content), None
+    if body.kind == "sweep":
+        if body.sweep is None:
+            raise ValueError("a sweep needs the value to vary and its range (path, start, stop, step)")
+        steps = parse_path(body.sweep.path)
+        old = get_at(row.content, steps)
+        if isinstance(old, bool) or not isinstance(old, int | float):
+            raise ValueError(f"{_words(body.sweep.path)} is not a number; a sweep varies one number")
+        values = sweep_values(body.sweep.start, body.sweep.stop, body.sweep.step, integer=isinstance(old, int))
+        words = _words(body.sweep.path)
+        variants = [Variant(name="base")]
+        for v in values:
+            content = copy.deepcopy(row.content)
+            set_at(content, steps, v)
+            variants.append(Variant(name=f"{words} = {v}", content=content))
+        sweep = {"path": body.sweep.path, "label": words, "values": values, "variant": label}
+        return Experiment(kind="variants", name=f"{words} from {values[0]} to {values[-1]} ({label}) against the base",
+                          game=row.game, params=params, agents=body.agents, games=body.games, seed=body.seed,
+                          variants=variants), sweep
+    return Experiment(kind="variants", name=f"{label} against the base", game=row.game,
                       params=params, agents=body.agents, games=body.games, seed=body.seed,
-                      variants=[Variant(name="base"), Variant(name=f"{row.name} v{row.version}", content=row.content)])
+                      variants=[Variant(name="base"), Variant(name=label, content=row.content)]), None
+
+
+def parse_path(path: str) -> list[str | int]:
+    """`bosses.0.hp_base` -> ["bosses", 0, "hp_base"] (list positions are numbers)."""
+    return [int(p) if p.isdigit() else p for p in path.split(".") if p != ""]
+
+
+def get_at(content: Any, steps: Sequence[str | int]) -> Any:
+    node = content
+    for step in steps:
+        in_dict = isinstance(node, dict) and isinstance(step, str) and step in node
+        in_list = isinstance(node, list) and isinstance(step, int) and 0 <= step < len(node)
+        if in_dict or in_list:
+            node = node[step]
+        else:
+            raise ValueError(f"the content has no value at {'.'.join(str(x) for x in steps)[:300]!r}")
+    return node
+
+
+def set_at(content: Any, steps: Sequence[str | int], value: Any) -> None:
+    parent = get_at(content, steps[:-1])
+    parent[steps[-1]] = value
+
+
+def sweep_values(start: float, stop: float, step: float, *, integer: bool) -> list[int | float]:
+    """start, start + step, ... up to stop (included when the steps land on it); whole numbers
+    for a whole-number field, which then needs whole start and step."""
+    if stop < start:
+        raise ValueError(f"the sweep's end ({stop:g}) is below its start ({start:g})")
+    count = int((stop - start) / step + 1e-9) + 1
+    if count > MAX_SWEEP_POINTS:
+        raise ValueError(f"a sweep tries at most {MAX_SWEEP_POINTS} values; this one would try {count}")
+    if integer:
+        if start != int(start) or step != int(step):
+            raise ValueError("this value is a whole number: give a whole start and step")
+        return [int(start) + i * int(step) for i in range(count)]
+    return [round(start + i * step, 9) for i in range(count)]
+
+
+def experiment_total(exp: Experiment) -> int:
+    """Games the experiment plays at most (a matchup's SPRT may stop a pair sooner)."""
+    if exp.kind == "matchup":
+        k = len(exp.agents)
+        return (k * (k - 1) // 2) * math.ceil(exp.games / exp.players) * exp.players
+    return exp.games * len(exp.variants)
 
 
 @router.post("/experiments", status_code=202)
 async def create_experiment(body: ExperimentCreate, bench: Bench, op: Operator) -> dict[str, Any]:
-    """Start an A/B of a variant against the base as a job (at most `lab_jobs_per_operator`
-    running per operator, else 429)."""
+    """Start an experiment (an A/B, a sweep or a matchup) as a job (at most
+    `lab_jobs_per_operator` running per operator, else 429)."""
     row, _ = await asyncio.to_thread(_load_variant, bench, body.variant)
     if row.game != body.game:
         raise ApiError(422, "lab/variant_game", f"variant {row.id} is content of {row.game}, not {body.game[:40]}")
     try:
         for a in body.agents:
             AgentSpec.parse(a)
-        exp = experiment_config(row, body)
+        exp, sweep = experiment_config(row, body)
     except ValueError as err:
         raise ApiError(422, "lab/experiment_invalid", str(err)) from None
 
@@ -371,53 +504,59 @@ async def create_experiment(body: ExperimentCreate, bench: Bench, op: Operator) 
                 message = str(err).replace(tmp, "content")
                 raise ApiError(422, "lab/experiment_invalid", message) from None
 
-    await asyncio.to_thread(check)  # a bad agent or player count is refused now, not in the job
+    await asyncio.to_thread(check)  # a bad agent, player count or swept value is refused now, not in the job
     with bench.lock:
         running = [j for j in bench.jobs.values() if j.operator == op and j.status in ("queued", "running")]
         if len(running) >= bench.settings.lab_jobs_per_operator:
             raise ApiError(429, "lab/too_many_jobs", f"{len(running)} experiments are running; wait for one or "
                            "cancel it", retry_after=5)
-        job = JobState(id=secrets.token_hex(8), operator=op, total=2 * body.games)
+        job = JobState(id=secrets.token_hex(8), operator=op, total=experiment_total(exp))
         bench.jobs[job.id] = job
 
     def insert() -> None:
         with bench.sessions.begin() as s:
-            s.add(LabExperimentRow(id=job.id, kind="ab", game=row.game, variant_id=row.id,
-                                   config=exp.model_dump(mode="json"), status="queued", done=0, total=job.total,
-                                   operator=op, created_at=datetime.now(UTC)))
+            s.add(LabExperimentRow(id=job.id, kind=body.kind, game=row.game, variant_id=row.id,
+                                   config=exp.model_dump(mode="json", exclude_none=True), status="queued", done=0,
+                                   total=job.total, operator=op, created_at=datetime.now(UTC)))
 
     await asyncio.to_thread(insert)
     base = await asyncio.to_thread(_source(row.game).base)
     changes = diff_content(base, row.content)
-    bench.threads.submit(run_experiment_job, bench, job, exp, changes)
+    bench.threads.submit(run_experiment_job, bench, job, exp, changes, sweep)
     return {"id": job.id, "status": job.status, "total": job.total}
 
 
-def run_experiment_job(bench: Workbench, job: JobState, exp: Experiment, changes: list[dict[str, Any]]) -> None:
-    """In a worker thread: the lab's jobs in its process pool, then the summary in the database."""
+def run_experiment_job(bench: Workbench, job: JobState, exp: Experiment, changes: list[dict[str, Any]],
+                       sweep: dict[str, Any] | None = None) -> None:
+    """In a worker thread: the lab's own `run_experiment` (its process pool, or Ray), then the
+    summary and the sentence in the database."""
     job.status = "running"
     _update(bench, job.id, status="running")
     try:
         with tempfile.TemporaryDirectory(prefix="bloodforge-lab-") as tmp:
-            specs = check_experiment(exp, Path(tmp))
-            jobs = variant_jobs(exp, Path(tmp), specs if len(specs) == exp.players else specs * exp.players)
 
             def on_result(_r: GameResult) -> None:
                 job.done += 1
 
-            def stop(done: Sequence[GameResult]) -> int | None:
-                return len(done) if job.cancel.is_set() else None
-
-            results = run_jobs(jobs, backend="process", workers=bench.settings.lab_workers, stop=stop,
-                               on_result=on_result)
+            doc = run_experiment(exp, work_dir=Path(tmp), backend=bench.backend, workers=bench.settings.lab_workers,
+                                 on_result=on_result, cancelled=job.cancel.is_set,
+                                 start_method=bench.settings.lab_start_method)
         if job.cancel.is_set():
             _update(bench, job.id, status="cancelled", done=job.done, finished_at=datetime.now(UTC))
             job.status = "cancelled"
         else:
-            summary = summarise(exp, results)
-            roles = seat_roles(results, exp.players)
-            sentence = what_changed(changes, summary, roles)
-            _update(bench, job.id, status="done", done=job.done, summary={**summary, "seat_roles": roles},
+            summary: dict[str, Any] = doc["summary"]
+            games = [GameResult.model_validate(g) for g in doc["games"]]
+            roles = seat_roles(games, exp.players)
+            extra: dict[str, Any] = {"seat_roles": roles}
+            if sweep is not None:
+                extra["sweep"] = sweep
+                sentence = sweep_sentence(sweep, summary, roles)
+            elif exp.kind == "matchup":
+                sentence = matchup_sentence(summary)
+            else:
+                sentence = what_changed(changes, summary, roles)
+            _update(bench, job.id, status="done", done=job.done, summary={**summary, **extra},
                     sentence=sentence, finished_at=datetime.now(UTC))
             job.status = "done"  # only once the database holds the result a watcher will read
     except (ExperimentError, BloodforgeError, ValueError) as err:
@@ -428,6 +567,52 @@ def run_experiment_job(bench: Workbench, job: JobState, exp: Experiment, changes
         _update(bench, job.id, status="failed", error=f"unexpected error: {type(err).__name__}",
                 finished_at=datetime.now(UTC))
         job.status = "failed"
+
+
+def sprt_words(sprt: dict[str, Any], a: str, games: int) -> str:
+    """The SPRT's verdict as a sentence (H1: A's rate is at least p1; H0: at most p0)."""
+    decision = sprt.get("decision")
+    if decision == "H1":
+        return f"SPRT: {a} is stronger (win rate at least {sprt['p1']:g}), decided after {games} games"
+    if decision == "H0":
+        return f"SPRT: {a} is not stronger (win rate at most {sprt['p0']:g}), decided after {games} games"
+    return f"SPRT: undecided after {games} games"
+
+
+def matchup_sentence(summary: dict[str, Any]) -> str:
+    """Each pair's score with its interval (and the SPRT's verdict when asked for)."""
+    parts = []
+    for p in summary["pairs"]:
+        text = (f"{_agent_words(p['a'])} against {_agent_words(p['b'])}: score {p['rate']:.2f} "
+                f"[{p['low']:.2f}, {p['high']:.2f}] over {p['games']} games")
+        if p.get("sprt"):
+            text += f"; {sprt_words(p['sprt'], _agent_words(p['a']), p['games'])}"
+        parts.append(text)
+    return ". ".join(parts) + "." if parts else "No games were played."
+
+
+def _agent_words(label: str) -> str:
+    """`mcts:iterations=200` -> "MCTS (iterations 200)"."""
+    name, *options = label.split(":")
+    shown = name.upper() if name == "mcts" else name.capitalize()
+    if options:
+        shown += " (" + ", ".join(o.replace("_", " ").replace("=", " ") for o in options) + ")"
+    return shown
+
+
+def sweep_sentence(sweep: dict[str, Any], summary: dict[str, Any], roles: list[str]) -> str:
+    """The seat whose win rate moved most over the range: from the first value's rate to the last's."""
+    values = sweep["values"]
+    points = summary["variants"][-len(values):]
+    seats = list(points[0]["seats"])
+    if not seats:
+        return f"{sweep['label']} from {values[0]} to {values[-1]}: no games."
+    seat = max(seats, key=lambda k: abs(points[-1]["seats"][k]["rate"] - points[0]["seats"][k]["rate"]))
+    who = roles[int(seat)] if int(seat) < len(roles) and roles[int(seat)] else f"Seat {int(seat) + 1}"
+    first, last = points[0]["seats"][seat], points[-1]["seats"][seat]
+    base = summary["variants"][0]["seats"][seat]
+    return (f"{sweep['label']} from {values[0]} to {values[-1]}: {who} win rate {first['rate']:.2f} -> "
+            f"{last['rate']:.2f} [{last['low']:.2f}, {last['high']:.2f}] (base {base['rate']:.2f})")
 
 
 def _update(bench: Workbench, experiment_id: str, **values: Any) -> None:
@@ -506,8 +691,9 @@ def _experiment_out(row: LabExperimentRow, job: JobState | None) -> dict[str, An
     return {"id": row.id, "kind": row.kind, "game": row.game, "variant": row.variant_id,
             "status": job.status if live and job is not None else row.status,
             "done": job.done if live and job is not None else row.done, "total": row.total,
-            "summary": row.summary, "sentence": row.sentence, "error": row.error,
-            "agents": row.config.get("agents"), "games": row.config.get("games"), "seed": row.config.get("seed")}
+            "summary": row.summary, "sentence": row.sentence, "error": row.error, "name": row.config.get("name"),
+            "agents": row.config.get("agents"), "games": row.config.get("games"), "seed": row.config.get("seed"),
+            "sprt": row.config.get("sprt")}
 
 
 def _load_experiment(bench: Workbench, experiment_id: str) -> LabExperimentRow:
@@ -531,6 +717,42 @@ async def experiment_export(experiment_id: str, bench: Bench, _op: Operator) -> 
     row = await asyncio.to_thread(_load_experiment, bench, experiment_id[:32])
     return Response(json.dumps(row.config, indent=1) + "\n", media_type="application/json", headers={
         "Content-Disposition": f'attachment; filename="lab-{row.game}-{row.id}.json"'})
+
+
+def experiment_plots(bench: Workbench, row: LabExperimentRow) -> list[tuple[str, str, bytes]]:
+    """The plots of `lab report` for a finished experiment (rendered once, then kept)."""
+    from bloodforge.lab import report
+
+    if row.summary is None:
+        raise ApiError(409, "lab/no_result", f"experiment {row.id} has no result to plot ({row.status})")
+    if report.plt is None:
+        raise ApiError(503, "lab/no_plots", "This server cannot draw plots: it does not have matplotlib "
+                       "(install it with pip install 'bloodforge[lab]'). The tables above hold every number.")
+    if row.id not in bench.plots:
+        with bench.lock:  # matplotlib's pyplot is not thread-safe
+            bench.plots[row.id] = report.summary_plots(row.summary, row.summary.get("sweep"))
+        while len(bench.plots) > 64:
+            bench.plots.pop(next(iter(bench.plots)))
+    return bench.plots[row.id]
+
+
+@router.get("/experiments/{experiment_id}/plots")
+async def list_plots(experiment_id: str, bench: Bench, _op: Operator) -> dict[str, Any]:
+    """The plots of a finished experiment (name, title and where to get each PNG)."""
+    row = await asyncio.to_thread(_load_experiment, bench, experiment_id[:32])
+    plots = await asyncio.to_thread(experiment_plots, bench, row)
+    return {"plots": [{"name": name, "title": title, "url": f"/api/lab/experiments/{row.id}/plots/{name}.png"}
+                      for name, title, _ in plots]}
+
+
+@router.get("/experiments/{experiment_id}/plots/{name}.png")
+async def plot_png(experiment_id: str, name: str, bench: Bench, _op: Operator) -> Response:
+    row = await asyncio.to_thread(_load_experiment, bench, experiment_id[:32])
+    plots = await asyncio.to_thread(experiment_plots, bench, row)
+    for n, _title, png in plots:
+        if n == name:
+            return Response(png, media_type="image/png", headers={"Cache-Control": "private, max-age=3600"})
+    raise ApiError(404, "lab/no_such_plot", f"experiment {row.id} has no plot {name[:40]!r}")
 
 
 @router.delete("/experiments/{experiment_id}")
