@@ -39,9 +39,18 @@ def offered_attacks(w: World, u: Unit) -> list[Attack]:
     offered, worded as what it does). While some attack reaches an enemy, the ones that reach
     nobody are not offered (a house ruling in docs/games/arena.md: trading a sure hit for a
     bonus die is not worth a button that reads like an attack)."""
-    options = attack_options(w, u)
-    reaching = [a for a in options if in_range(w, u, a)]
-    return reaching or options[:1]
+    rank = available_rank(u)
+    key = ("offered", w.board.layout, u.uid, rank, u.mods.get("range", 0))
+    table = w.layout_memo()
+    found: list[Attack] | None = table.get(key)  # what it reads: the layout, the attacker, its rank and Range
+    if found is None:
+        options = attack_options(w, u)
+        reaching = [a for a in options if in_range(w, u, a)]
+        found = reaching or options[:1]
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = found
+    return list(found)
 
 
 def base_attributes(w: World, u: Unit) -> tuple[int, int, int]:

@@ -130,8 +130,8 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     if ends is None:
         occupied, stop, around = _obstacles(w, mover, origin)
         uid = mover.uid
-        ends = sorted(h for h in _plain_search(max_steps, origin, stop, around)
-                      if h == origin or (o := occupied.get(h)) is None or o.uid == uid)
+        ends = sorted(h for h in _reach(max_steps, origin, stop, around)
+                      if h == origin or (o := occupied.get(h)) is None or o == uid)
         if len(table) >= _MEMO_SIZE:
             table.clear()
         table[reach_key] = ends
@@ -169,20 +169,31 @@ def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any
     return key, w.layout_memo()
 
 
-def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, Unit], set[Hex], dict[Hex, tuple[Hex, ...]]]:
-    """What a search needs of the board: who stands where, the hexes `mover` may not enter
-    (R-MOV-2/3/5, TB10: blocking tiles, and figures other than itself, its allies, or any
-    figure when it flies), and each hex's neighbours inside the arena."""
-    occupied = w.occupied()
-    stop = w.blocking_tiles()
+def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[Hex], dict[Hex, tuple[Hex, ...]]]:
+    """What a search needs of the board: who (unit id) stands where, the hexes `mover` may
+    not enter (R-MOV-2/3/5, TB10: blocking tiles, and figures other than itself, its allies,
+    or any figure when it flies), and each hex's neighbours inside the arena. The first two
+    are memoised by the layout (`Board.layout`), the mover and whether it flies (a side
+    is fixed in play); callers must not change them."""
     flying = mover.is_flying
-    for h, other in occupied.items():
-        if other.uid != mover.uid and not flying and not w.allies(mover, other):
-            stop.add(h)
+    table = w.layout_memo()
+    key = ("obstacles", w.board.layout, mover.uid, flying)
+    found: tuple[dict[Hex, str], set[Hex]] | None = table.get(key)
+    if found is None:
+        occupied = w.occupied()
+        stop = w.blocking_tiles()
+        for h, other in occupied.items():
+            if other.uid != mover.uid and not flying and not w.allies(mover, other):
+                stop.add(h)
+        found = ({h: o.uid for h, o in occupied.items()}, stop)
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[key] = found
+    occupants, stop = found
     around = _neighbour_table(w.cells)
     if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
         around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
-    return occupied, stop, around
+    return occupants, stop, around
 
 
 _MEMO_SIZE = 1024
@@ -223,7 +234,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
         seen = _plain_search(max_steps, origin, stop, around, to, pad)
         uid = mover.uid
         return {h: [route] for h, route in seen.items()
-                if (only is None or h == only) and (h == origin or (o := occupied.get(h)) is None or o.uid == uid)}
+                if (only is None or h == only) and (h == origin or (o := occupied.get(h)) is None or o == uid)}
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
     bits: dict[str, int] = {}
     hazards: dict[Hex, int] = {}
@@ -288,7 +299,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     for (h, mask), (steps, path) in best.items():
         if only is not None and h != only:
             continue
-        if h != origin and h in occupied and occupied[h].uid != mover.uid:
+        if h != origin and h in occupied and occupied[h] != mover.uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
         entered = sets.get(mask)
         if entered is None:
@@ -309,6 +320,24 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
                 pareto.append(r)
         out[h] = pareto
     return out
+
+
+def _reach(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
+    """The hexes `_plain_search` enters (its keys), without making the paths: the same
+    breadth-first walk over hexes, so the same set."""
+    seen = {origin}
+    frontier = [origin]
+    for _ in range(max_steps):
+        nxt: list[Hex] = []
+        for here in frontier:
+            for n in around[here]:
+                if n not in seen and n not in stop:
+                    seen.add(n)
+                    nxt.append(n)
+        if not nxt:
+            break
+        frontier = nxt
+    return seen
 
 
 def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]],
