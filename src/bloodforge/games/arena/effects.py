@@ -78,10 +78,16 @@ def check_end(w: World, fallen: list[Unit] | None = None) -> None:
     when the last event felled everyone left, the sides that fell in it share the win."""
     if w.board.phase == "over":
         return
-    sides = sorted({u.side for u in w.combatants()})
-    humans = [u for u in w.combatants() if u.seat is not None]
-    if len(sides) > 1 and humans:
+    standing: set[int] = set()
+    human = False
+    for u in w.board.units.values():  # the living combatants' sides, one loop (runs after every action)
+        if u.alive and u.kind != "minion":
+            standing.add(u.side)
+            if u.seat is not None:
+                human = True
+    if len(standing) > 1 and human:
         return
+    sides = sorted(standing)
     if sides:
         w.board.winners = sides
     else:
@@ -178,7 +184,11 @@ def drain(w: World) -> None:
 
 
 def purge(w: World) -> None:
-    """Drop dice marked for removal (a plain loop: this runs after every action)."""
+    """Drop dice marked for removal (this runs after every action: only when a die was
+    marked since the last purge, `Board.gone`, are the pools read)."""
+    if not w.board.gone:
+        return
+    w.board.gone = False
     for u in w.board.units.values():
         for d in u.pool:
             if d.kind == GONE:
@@ -250,6 +260,7 @@ def resolve(w: World, item: QItem) -> bool:
         if isinstance(idx, int) and idx < len(subj.pool):
             w.log(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", kind="dice")
             subj.pool[idx].kind = GONE
+            w.board.gone = True
     elif op == "steal_temp":
         steal(w, src, subj)
     elif op in ("range", "targets", "movement"):
@@ -327,6 +338,7 @@ def steal(w: World, thief: Unit | None, victim: Unit) -> None:
         if d.kind == TEMP:
             if thief is not None and thief.kind != "minion":
                 d.kind = GONE
+                w.board.gone = True
                 gain_die(w, thief, TEMP)
                 w.log(f"{thief.name} steals a Temporary Attack die from {victim.name}", kind="dice")
             return

@@ -51,8 +51,19 @@ class Die:
         return cls(str(d[0]), int(d[1]), None if d[2] is None else int(d[2]), bool(d[3]), bool(d[4]))
 
 
+#: A figure's fields in the order of its JSON form.
+UNIT_FIELDS = (
+    "uid", "kind", "content_id", "name", "side", "seat", "summoner", "hex", "hp", "max_hp", "energy", "pool", "hand",
+    "discard", "current", "speed", "prev_speed", "played_speed", "alive", "flying", "moved", "attacked", "invoked",
+    "bonus_used", "rolled_category", "dealt_damage", "mods", "minion_damage",
+)
+
+
 class Unit:
-    """A figure: a Champion (seat), Rival, Boss or minion."""
+    """A figure: a Champion (seat), Rival, Boss or minion. Slots and a hand-written copy:
+    search clones every figure of a position (issue 23)."""
+
+    __slots__ = UNIT_FIELDS
 
     def __init__(self, uid: str, kind: str, content_id: str, name: str, side: int) -> None:
         self.uid = uid
@@ -100,8 +111,25 @@ class Unit:
         return self.kind != "minion"
 
     def copy(self) -> Unit:
-        new = Unit.__new__(Unit)
-        new.__dict__.update(self.__dict__)
+        new = Unit(self.uid, self.kind, self.content_id, self.name, self.side)
+        new.seat = self.seat
+        new.summoner = self.summoner
+        new.hex = self.hex
+        new.hp = self.hp
+        new.max_hp = self.max_hp
+        new.energy = self.energy
+        new.current = self.current
+        new.speed = self.speed
+        new.prev_speed = self.prev_speed
+        new.played_speed = self.played_speed
+        new.alive = self.alive
+        new.flying = self.flying
+        new.moved = self.moved
+        new.attacked = self.attacked
+        new.invoked = self.invoked
+        new.rolled_category = self.rolled_category
+        new.dealt_damage = self.dealt_damage
+        new.minion_damage = self.minion_damage
         new.pool = [Die(d.kind, d.sides, d.face, d.used, d.fresh) for d in self.pool]  # Die.copy, inlined
         new.hand = list(self.hand)
         new.discard = list(self.discard)
@@ -110,14 +138,14 @@ class Unit:
         return new
 
     def to_json(self) -> dict[str, Any]:
-        d = dict(self.__dict__)
+        d = {f: getattr(self, f) for f in UNIT_FIELDS}
         d["hex"] = None if self.hex is None else hex_id(self.hex)
         d["pool"] = [x.to_json() for x in self.pool]
         return d
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Unit:
-        new = Unit.__new__(Unit)
+        new = cls(str(d["uid"]), str(d["kind"]), str(d["content_id"]), str(d["name"]), int(d["side"]))
         data = dict(d)
         data["hex"] = None if d["hex"] is None else parse_hex(d["hex"])
         data["pool"] = [Die.from_json(x) for x in d["pool"]]
@@ -126,7 +154,8 @@ class Unit:
         data["bonus_used"] = list(d["bonus_used"])
         data["mods"] = dict(d["mods"])
         data.setdefault("played_speed", None)  # positions saved before the field existed
-        new.__dict__.update(data)
+        for f in UNIT_FIELDS:
+            setattr(new, f, data[f])
         return new
 
 
@@ -241,6 +270,9 @@ class Board:
         self.npc_plan: dict[str, Any] = {}  # the NPC turn's chosen target
         self.env_speed: dict[str, list[int]] = {}  # env uid -> [Speed this round, previous Speed or 0]
         self.tasks: list[list[str]] = []  # what is left of an Environmental's turn
+        #: Some die may be marked for removal (`effects.purge` has work). Not saved: a loaded
+        #: board says True, so its first purge looks.
+        self.gone = False
 
     def moved(self) -> None:
         """Figures, their lives or the tiles changed: searches read a new layout."""
@@ -273,6 +305,7 @@ class Board:
         new.npc_plan = dict(self.npc_plan)
         new.env_speed = {k: list(v) for k, v in self.env_speed.items()}
         new.tasks = [list(t) for t in self.tasks]
+        new.gone = self.gone
         return new
 
     def to_json(self) -> dict[str, Any]:
@@ -320,4 +353,5 @@ class Board:
         b.npc_plan = dict(d["npc_plan"])
         b.env_speed = {str(k): [int(x) for x in v] for k, v in d.get("env_speed", {}).items()}
         b.tasks = [[str(x) for x in t] for t in d.get("tasks", [])]
+        b.gone = True
         return b
