@@ -24,6 +24,7 @@ import time
 from collections.abc import Callable
 
 import bloodforge
+from bloodforge.buildinfo import build_info
 from bloodforge.core import Rng
 
 try:
@@ -102,7 +103,8 @@ def main() -> None:
     reference = median_rate(runs["chess"])
     print(
         f"Random playouts, plies per CPU-second, median of {args.rounds} rounds "
-        f"(~{args.seconds:g} CPU-s per cell and round), Python {platform.python_version()}"
+        f"(~{args.seconds:g} CPU-s per cell and round), Python {platform.python_version()}, "
+        f"bloodforge {build_info().describe()}"
     )
     print(f"  {'cell':<16} {'plies/s':>10} {'vs python-chess':>16}")
     for key, samples in runs.items():

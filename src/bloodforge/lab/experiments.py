@@ -27,6 +27,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import bloodforge
+from bloodforge.buildinfo import build_info
 from bloodforge.core import BloodforgeError, format_validation_error
 
 from .content import content_source, validate_content, write_content
@@ -261,7 +262,7 @@ def run_experiment(
         "experiment": exp.model_dump(mode="json"),
         "summary": summarise(exp, results),
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in results],
-        "run": {"backend": backend, "workers": workers, "wall_seconds": round(wall, 2),
+        "run": {"backend": backend, "workers": workers, "build": build_info().describe(), "wall_seconds": round(wall, 2),
                 "game_seconds": round(sum(r.seconds for r in results), 2)},
     }
 

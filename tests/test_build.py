@@ -1,0 +1,64 @@
+"""Issue 23 item 3: the opt-in compiled build (mypyc) is what it says it is.
+
+The compiled build's CI job (tools/test_compiled_build.sh) runs this file with
+BLOODFORGE_EXPECT_COMPILED=1 against the installed compiled package: every listed module must
+then be an extension module, or the golden-game tests it runs next would quietly test the pure
+code. In the ordinary suite the same checks prove the default build is pure Python.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from pathlib import Path
+
+import pytest
+
+import bloodforge
+from bloodforge.buildinfo import BuildInfo, build_info, is_compiled_module, listed_modules
+
+EXPECT_COMPILED = os.environ.get("BLOODFORGE_EXPECT_COMPILED") == "1"
+
+
+def test_the_running_build_is_the_expected_one() -> None:
+    info = build_info()
+    if EXPECT_COMPILED:
+        missing = [name for name in info.listed if name not in info.compiled]
+        assert not missing, f"listed for mypyc but running from source: {missing}"
+        assert info.describe() == f"compiled with mypyc ({len(info.listed)} modules)"
+    else:
+        assert info.compiled == ()
+        assert info.describe() == "pure Python"
+
+
+def test_every_listed_module_is_a_source_module_listed_once() -> None:
+    names = listed_modules()
+    assert names, "the compiled build lists no module"
+    assert len(set(names)) == len(names)
+    root = Path(bloodforge.__file__).parent.parent
+    for name in names:
+        assert name.startswith("bloodforge."), name
+        if not EXPECT_COMPILED:  # the installed compiled package ships no sources of these
+            assert (root / Path(*name.split("."))).with_suffix(".py").is_file(), name
+
+
+@pytest.mark.skipif(EXPECT_COMPILED, reason="reads the sources")
+def test_no_listed_module_defines_what_mypyc_cannot_compile() -> None:
+    """Pydantic models and Protocols do not compile (../shared/docs/MYPYC_NOTES.md); a module
+    gaining one must leave the list, or the compiled build breaks."""
+    root = Path(bloodforge.__file__).parent.parent
+    for name in listed_modules():
+        tree = ast.parse((root / Path(*name.split("."))).with_suffix(".py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                bases = {ast.unparse(b) for b in node.bases}
+                assert not bases & {"BaseModel", "Protocol", "GameParams"}, f"{name}.{node.name}: {bases}"
+
+
+def test_a_partly_compiled_build_says_so() -> None:
+    assert BuildInfo(("a", "b"), ("a",)).describe() == "partly compiled with mypyc (1 of 2 modules)"
+    assert BuildInfo(("a",), ()).describe() == "pure Python"
+
+
+def test_source_modules_are_not_taken_for_compiled_ones() -> None:
+    assert not is_compiled_module("bloodforge.buildinfo")
