@@ -8,6 +8,7 @@ import bloodforge
 from bloodforge.core import Action, Rng
 from bloodforge.games.kingdoms import KingdomsState
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
+from bloodforge.games.kingdoms.policy_view import policy_view
 from bloodforge.lab.selfplay import play_game
 
 from .helpers import fresh, play, scenario
@@ -118,3 +119,67 @@ def test_K48_A12_greedy_boards_ships_then_sails_and_lands_across_water() -> None
     landing = policy.choose(s, 0, Rng(0))
     assert (landing.kind, landing.args[0], landing.args[2]) == ("move", a.args[1], "infantry")
     assert landing.args[1] in ("crown_isle", "sunspire", "moonspire")
+
+
+def _leader_position(leader_gems: list[str]) -> KingdomsState:
+    """Elves' two cavalry in thornbrake can take Humans' empty amberford (no gem) or attack
+    two Dwarf infantry in starwater (a gem; capture odds 0.63, under the usual 0.7)."""
+    return scenario({"active": "elves", "phase": "combat_move", "clear_units": True,
+                     "owner": {**dict.fromkeys(leader_gems, "dwarves"), "amberford": "humans"},
+                     "pieces": [{"faction": "elves", "kind": "cavalry", "at": "thornbrake", "count": 2},
+                                {"faction": "dwarves", "kind": "infantry", "at": "starwater", "count": 2}]})
+
+
+def test_K133_greedy_attacks_a_gem_of_the_side_holding_seven_rather_than_weaker_land() -> None:
+    # Dwarves hold 7 gems (their capital and six more): unless someone takes one before their
+    # next turn ends they win (K133), so a 0.63 shot at their gem beats a free territory
+    s = _leader_position(["runeforge", "emberpass", "crown_isle", "sunspire", "moonspire", "starwater"])
+    assert [f["gems"] for f in s.observation(0)["factions"]] == [1, 1, 7, 1]
+    assert KingdomsPolicy().choose(s, 0, Rng(0)) == Action("move", ("thornbrake", "starwater", "cavalry"))
+    # the policy before the kingmaking defence takes the free land and lets them win
+    assert KingdomsPolicy(leader=0).choose(s, 0, Rng(0)) == Action("move", ("thornbrake", "amberford", "cavalry"))
+    # at 3 gems (everyone's start) the same odds are not good enough
+    even = _leader_position(["runeforge", "starwater"])
+    assert KingdomsPolicy().choose(even, 0, Rng(0)) == Action("move", ("thornbrake", "amberford", "cavalry"))
+
+
+def test_greedy_with_leader_march_walks_idle_units_towards_the_gems_of_a_side_near_the_win() -> None:
+    # Dwarves at 5 gems hold starwater; idle Elf cavalry in mossglen walk to the capital (two
+    # steps from starwater) rather than to ashgrove (next to the neutral gem of dawnreach)
+    dw = ["runeforge", "emberpass", "crown_isle", "starwater"]
+    s = scenario({"active": "elves", "phase": "noncombat", "clear_units": True,
+                  "owner": {**dict.fromkeys(dw, "dwarves"), "willowmere": "humans"},
+                  "pieces": [{"faction": "elves", "kind": "cavalry", "at": "mossglen", "count": 2}]})
+    assert [f["gems"] for f in s.observation(0)["factions"]] == [1, 1, 5, 1]
+    march = KingdomsPolicy(leader_march=True)
+    assert march.choose(s, 0, Rng(0)) == Action("move", ("mossglen", "sylvanhold", "cavalry"))
+    # off by default (it kept games going to the round cap)
+    assert KingdomsPolicy().choose(s, 0, Rng(0)) == Action("move", ("mossglen", "ashgrove", "cavalry"))
+    assert KingdomsPolicy(leader=0).choose(s, 0, Rng(0)) == Action("move", ("mossglen", "ashgrove", "cavalry"))
+
+
+def _same_fields(s: KingdomsState, seat: int) -> None:
+    obs = s.observation(seat)
+    view = policy_view(s, seat)
+    for key, value in view.items():
+        if key == "factions":
+            assert value == [{k: f[k] for k in value[0]} for f in obs["factions"]]
+        elif key == "battle" and value is not None:
+            assert value == {k: obs["battle"][k] for k in value}
+        else:
+            assert value == obs[key], key
+
+
+def test_the_policy_view_is_the_observation_it_reads() -> None:
+    # the greedy policy reads policy_view (fast) instead of observation(): same fields, same values
+    s = fresh(seed=3)
+    policy = KingdomsPolicy()
+    rng = Rng(4)
+    for step in range(200):
+        seat = s.actors()[0]
+        if step % 25 == 0:
+            _same_fields(s, seat)
+        s.apply(policy.choose(s, seat, rng), seat)
+    battle, _ = _defence({"infantry": 2}, {"cavalry": 2})  # a battle in progress, face-down pieces
+    for seat in range(4):
+        _same_fields(battle, seat)

@@ -15,6 +15,8 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
+from .model import KBase
+from .policy_view import policy_view
 from .queries.odds import battle_odds
 from .queries.stats import UnitData
 
@@ -25,6 +27,16 @@ RETREAT_THRESHOLD = 0.25
 DEFENDER_RETREAT_THRESHOLD = 0.85
 SEA_FROM_ROUND = 4  # the first rounds' crowns go to the land next door
 MAX_SHIPS = 3  # enough to ferry six land units; more only feeds the supply track
+# kingmaking defence (issue 20 item 11): a territory of a side with more gems than the three it
+# starts with is worth this much more per extra gem (a gem territory; a territory without a gem
+# counts a third), so greedy seats lean on the leader rather than on the weakest neighbour.
+# Measured (docs/games/kingdoms.md, balance): 3 with the march on the leader (`leader_march`)
+# sent 17 of 80 games to the round cap (everyone piles on whoever leads); 1 without it, 2 of 40.
+LEADER_WEIGHT = 1.0
+START_GEMS = 3  # the capital and the two neutral gems next door, held by everyone from round 4
+# against a side one gem short of the win (or already holding it) a gem is worth a long shot
+NEAR_WIN_THRESHOLD = 0.5
+HOLD_THRESHOLD = 0.3
 LAND = ("infantry", "cavalry")
 AIR = ("griffin", "dragon")
 
@@ -36,6 +48,9 @@ class KingdomsPolicy:
         self.use_sea = bool(options.get("sea", True))
         self.use_air = bool(options.get("air", True))
         self.defender_retreat = bool(options.get("defender_retreat", True))
+        # 0 switches the kingmaking defence off (the policy before issue 20 item 11)
+        self.leader_weight = float(options.get("leader", LEADER_WEIGHT))
+        self.leader_march = bool(options.get("leader_march", False))
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
         self._units: dict[str, UnitData] = {}
@@ -82,7 +97,8 @@ class KingdomsPolicy:
         self._rng = rng
         static = self._prepare(state)
         legal = state.legal_actions(seat)
-        obs = state.observation(seat)
+        assert isinstance(state, KBase)
+        obs = policy_view(state, seat)  # the observation's fields it reads, without the rest
         kinds = {a.kind for a in legal}
         if "disband" in kinds:
             return min((a for a in legal if a.kind == "disband"),
@@ -98,7 +114,7 @@ class KingdomsPolicy:
         if "press" in kinds:
             return self._press(obs, legal)
         if "fight" in kinds:
-            return legal[0]
+            return legal[self._rng.randbelow(len(legal))]
         phase = obs["phase"]
         if phase == "purchase":
             return self._purchase(obs, legal)
@@ -196,6 +212,35 @@ class KingdomsPolicy:
                 for a in retreats}
         return max(retreats, key=lambda a: (here[a.args[0]], self._rng.random()))
 
+    def _threats(self, obs: dict[str, Any]) -> tuple[dict[str, int], int]:
+        """Each enemy faction's side's gems (its team's in a team game), and the win line.
+
+        Why: the greedy choice by value alone takes whatever is weakest, usually a neighbour
+        already losing, and never the side about to win; human players gang up on the leader.
+        """
+        teams = {f["faction"]: f["team"] for f in obs["factions"]}
+        friends = self._mine(obs) | {obs["active"]}
+        my_teams = {teams[f] for f in friends}
+        side: dict[int, int] = {}
+        for f in obs["factions"]:
+            side[f["team"]] = side.get(f["team"], 0) + f["gems"]
+        teamed = len(set(teams.values())) < len(teams)
+        return ({f: side[t] for f, t in teams.items() if t not in my_teams and f not in friends},
+                9 if teamed else 7)
+
+    def _leader_bonus(self, gems: int, gem_here: bool) -> float:
+        extra = max(0, gems - START_GEMS) * self.leader_weight
+        return extra if gem_here else extra / 3
+
+    def _threshold(self, gems: int, win: int, gem_here: bool) -> float:
+        if not gem_here or self.leader_weight <= 0:
+            return self.attack_threshold
+        if gems >= win:
+            return min(self.attack_threshold, HOLD_THRESHOLD)
+        if gems == win - 1:
+            return min(self.attack_threshold, NEAR_WIN_THRESHOLD)
+        return self.attack_threshold
+
     def _own(self, obs: dict[str, Any]) -> list[str]:
         return [t for t, o in obs["owner"].items() if o == obs["active"]]
 
@@ -277,11 +322,13 @@ class KingdomsPolicy:
         for p in obs["pieces"]:
             if p["faction"] == me and p["at"] != "reserve":
                 mine_at[p["at"]] = mine_at.get(p["at"], 0) + 1
+        threats, win = self._threats(obs)
         best: tuple[float, str] | None = None
         for target, acts in by_target.items():
             owner = obs["owner"].get(target, "sea")
             if owner == me:
                 continue
+            threat = threats.get(owner or "", 0) if self.leader_weight > 0 else 0
             att, dfn = self._forces(obs, target, {me})
             movers = [a for a in acts if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
             if not movers:
@@ -289,6 +336,8 @@ class KingdomsPolicy:
             pool = att + [a.args[2] for a in movers]
             area = areas[target]
             worth = area.get("value", 0) + (6 if area.get("gem") else 0) + (2 * len(dfn))
+            if threat:
+                worth += self._leader_bonus(threat, bool(area.get("gem")))
             if not dfn:
                 if att:
                     continue  # already taken care of
@@ -305,7 +354,7 @@ class KingdomsPolicy:
                     continue
                 r = self.odds(full, dfn, owner == "sea")
                 p_ok = r["capture"] if owner != "sea" else r["win"]
-                if p_ok < self.attack_threshold:
+                if p_ok < self._threshold(threat, win, bool(area.get("gem"))):
                     continue
                 score = worth * p_ok - r["expected_attacker_crowns_lost"] / 8
             score += self._rng.random() * 1e-3
@@ -317,8 +366,8 @@ class KingdomsPolicy:
             _, dfn = self._forces(obs, target, {me})
             if not dfn:
                 lands = [a for a in acts if a.args[2] in ("infantry", "cavalry")]
-                return min(lands or acts, key=lambda a: (self._cost(a.args[2]), str(a)))
-            return acts[0]
+                return min(lands or acts, key=lambda a: (self._cost(a.args[2]), self._rng.random()))
+            return acts[self._rng.randbelow(len(acts))]
         return self._sail(obs, moves) or Action("done")
 
     def _sail(self, obs: dict[str, Any], moves: list[Action]) -> Action | None:
@@ -374,7 +423,7 @@ class KingdomsPolicy:
                 count[p["at"]] = count.get(p["at"], 0) + 1
         frontier = [t for t, o in obs["owner"].items() if o != me]
         rich = [t for t in frontier if areas[t]["gem"] or areas[t]["value"] >= 3]
-        frontier = rich or frontier
+        frontier = self._leader_front(obs, areas) or rich or frontier
         best: tuple[float, str] | None = None
         for a in moves:
             frm, to = a.args[0], a.args[1]
@@ -390,6 +439,19 @@ class KingdomsPolicy:
         if best is not None:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
+
+    def _leader_front(self, obs: dict[str, Any], areas: dict[str, Any]) -> list[str]:
+        """The gem territories of a side two gems or less from the win, if we can walk there:
+        idle units march on the leader rather than on the nearest land."""
+        threats, win = self._threats(obs)
+        if not (self.leader_march and self.leader_weight > 0 and threats):
+            return []
+        top = max(threats.values())
+        if top < win - 2:
+            return []
+        own = self._own(obs)
+        return [t for t, o in obs["owner"].items() if o is not None and threats.get(o) == top and areas[t]["gem"]
+                and any(t in self._dist.get(o2, {}) for o2 in own)]
 
     def _board_ship(self, obs: dict[str, Any], moves: list[Action], capital: str) -> Action | None:
         """With land across water to take, idle land units board our ships (sailing next turn)."""
@@ -408,9 +470,14 @@ class KingdomsPolicy:
 
     def _place(self, obs: dict[str, Any], legal: list[Action]) -> Action:
         places = [a for a in legal if a.kind == "place" and a.args[0] not in ("ship", "castle", "port")]
-        if places:
-            return places[0]
         me = obs["active"]
+        if places:
+            # the castle nearest the front (the first castle by name favoured some factions)
+            kind = places[0].args[0]
+            front = [t for t, o in obs["owner"].items() if o != me]
+            return min((a for a in places if a.args[0] == kind),
+                       key=lambda a: (min((self._dist.get(a.args[1], {}).get(t, 99) for t in front), default=99),
+                                      self._rng.random()))
         near_land = {}
         for a in legal:
             if a.kind == "place" and a.args[0] in ("ship", "port"):
