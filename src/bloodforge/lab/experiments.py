@@ -262,7 +262,8 @@ def run_experiment(
         "experiment": exp.model_dump(mode="json"),
         "summary": summarise(exp, results),
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in results],
-        "run": {"backend": backend, "workers": workers, "build": build_info().describe(), "wall_seconds": round(wall, 2),
+        "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
+                "wall_seconds": round(wall, 2),
                 "game_seconds": round(sum(r.seconds for r in results), 2)},
     }
 
