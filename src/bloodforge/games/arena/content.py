@@ -409,6 +409,14 @@ class Content(_Strict):
             raise StopIteration(eid)
         return found
 
+    def initiative_card(self, cid: str, card_id: str) -> InitiativeCard | None:
+        """Champion `cid`'s Initiative card `card_id`, if it has one (looked up by id: the
+        rules ask at every step of a turn)."""
+        cards = _index(self).cards.get(cid)
+        if cards is None:
+            raise StopIteration(cid)  # as `champion` does
+        return cards.get(card_id)
+
     def special_die(self, did: str) -> SpecialDie:
         return _index(self).dice[did]
 
@@ -426,8 +434,13 @@ class _Index:
         self.environmentals: dict[str, Environmental] = {}
         self.dice: dict[str, SpecialDie] = {}
         self.minions: dict[str, MinionDef] = {}
+        self.cards: dict[str, dict[str, InitiativeCard]] = {}
         for ch in c.champions:
             self.champions.setdefault(ch.id, ch)
+        for cid, champion in self.champions.items():
+            self.cards[cid] = {}
+            for card in champion.cards:
+                self.cards[cid].setdefault(card.id, card)
         for b in c.bosses:
             self.bosses.setdefault(b.id, b)
         for e in c.environmentals:
@@ -442,10 +455,16 @@ class _Index:
 _INDEXES: dict[int, tuple[Content, _Index]] = {}
 
 
+_LAST: list[tuple[Content, _Index]] = []  # the entry read last (one game's content is asked all game)
+
+
 def _index(c: Content) -> _Index:
+    if _LAST and _LAST[0][0] is c:
+        return _LAST[0][1]
     entry = _INDEXES.get(id(c))
     if entry is None or entry[0] is not c:
         entry = _INDEXES[id(c)] = (c, _Index(c))
+    _LAST[:] = [entry]
     return entry[1]
 
 

@@ -23,7 +23,7 @@ from bloodforge.core.errors import DataFileError
 from . import player, setup, turns
 from .content import DATA_DIR, FILES, ArenaMap, Content, _read, load_content
 from .describe import cards as describe_cards
-from .hexes import canonical_hex, hex_id, to_pixel
+from .hexes import Hex, canonical_hex, hex_id, to_pixel
 from .model import Board
 from .observation import observe, resample
 from .params import ArenaParams
@@ -61,6 +61,21 @@ GRAMMAR: tuple[ActionSpec, ...] = (
 )
 
 
+#: id of an arena map -> (the map, kept alive so its id is not reused; its cells; its central cells)
+_CELLS: dict[int, tuple[ArenaMap, frozenset[Hex], tuple[Hex, ...]]] = {}
+
+
+def _arena_cells(arena: ArenaMap) -> tuple[frozenset[Hex], tuple[Hex, ...]]:
+    """The map's cells and central cells, worked out once per map: every new game (a
+    playout, a lab game) asked again (issue 23)."""
+    entry = _CELLS.get(id(arena))
+    if entry is None or entry[0] is not arena:
+        if len(_CELLS) > 64:
+            _CELLS.clear()
+        entry = _CELLS[id(arena)] = (arena, frozenset(arena.cells()), tuple(arena.central_cells()))
+    return entry[1], entry[2]
+
+
 class ArenaState(World, State):
     game: ArenaGame
 
@@ -73,8 +88,7 @@ class ArenaState(World, State):
 
     def set_arena(self, arena: ArenaMap) -> None:
         self.arena_map = arena
-        self.cells = frozenset(arena.cells())
-        self.central = tuple(arena.central_cells())
+        self.cells, self.central = _arena_cells(arena)
 
     # -- contract hooks ----------------------------------------------------------------------
     def _actors(self) -> list[int]:

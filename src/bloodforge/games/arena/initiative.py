@@ -208,4 +208,4 @@ def roll_off(w: World, tied: list[str]) -> list[str]:
 
 
 def card_of(w: World, u: Unit, card_id: str) -> InitiativeCard | None:
-    return next((c for c in w.content.champion(u.content_id).cards if c.id == card_id), None)
+    return w.content.initiative_card(u.content_id, card_id)

@@ -22,11 +22,19 @@ def hex_id(h: Hex) -> str:
 
 
 def parse_hex(text: str) -> Hex | None:
-    """`"q,r"` to a hex, or None when the word is not a hex id."""
+    """`"q,r"` to a hex, or None when the word is not a hex id (remembered: the rules read
+    the same few dozen ids back from action texts all game)."""
+    if text in _PARSED:
+        return _PARSED[text]
     m = _HEX_RE.match(text.strip())
-    if m is None:
-        return None
-    return int(m.group(1)), int(m.group(2))
+    h = None if m is None else (int(m.group(1)), int(m.group(2)))
+    if len(_PARSED) > 4096:
+        _PARSED.clear()
+    _PARSED[text] = h
+    return h
+
+
+_PARSED: dict[str, Hex | None] = {}
 
 
 @lru_cache(maxsize=65536)
