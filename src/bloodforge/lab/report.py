@@ -56,6 +56,8 @@ def _sweep_plot(sweep: dict[str, Any], s: dict[str, Any]) -> str:
         if base is not None and len(s["variants"]) > len(values):
             ax.axhline(base["rate"], linestyle="--", linewidth=1, color=line[0].get_color())
     ax.set_ylim(0, 1)
+    if len(values) <= 12:
+        ax.set_xticks(values, [f"{v:g}" for v in values])
     ax.set_xlabel(sweep.get("label", "value"))
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(f"win rate against {sweep.get('label', 'the value')} (dashed: the base)")

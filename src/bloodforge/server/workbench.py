@@ -730,7 +730,10 @@ def experiment_plots(bench: Workbench, row: LabExperimentRow) -> list[tuple[str,
                        "(install it with pip install 'bloodforge[lab]'). The tables above hold every number.")
     if row.id not in bench.plots:
         with bench.lock:  # matplotlib's pyplot is not thread-safe
-            bench.plots[row.id] = report.summary_plots(row.summary, row.summary.get("sweep"))
+            sweep = row.summary.get("sweep")
+            if sweep is not None:  # the seats by their sides in the plot's legend
+                sweep = {**sweep, "seat_roles": row.summary.get("seat_roles", [])}
+            bench.plots[row.id] = report.summary_plots(row.summary, sweep)
         while len(bench.plots) > 64:
             bench.plots.pop(next(iter(bench.plots)))
     return bench.plots[row.id]

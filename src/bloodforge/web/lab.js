@@ -1,7 +1,8 @@
 // The designer's workbench (/lab): a game's content as forms generated from the JSON Schema of
 // its data files, saved as named variants (the server validates with the engine's own models
-// and answers 422 with field paths, shown beside the fields), A/B experiments with live
-// progress and the result in words. On the lobby page this file only shows the link to /lab
+// and answers 422 with field paths, shown beside the fields), experiments (an A/B, a sweep of one
+// number chosen by clicking it in the form, a matchup of agents with an optional SPRT) with live
+// progress, the result in words and tables, and the lab report's plots (PNGs from the server). On the lobby page this file only shows the link to /lab
 // when the server has the workbench on.
 import { el, clear, humanize, wsUrl } from "/static/common.js";
 
@@ -120,6 +121,7 @@ function field(path, key, value, schema, defs) {
   } else {
     input = el("input", { type: "text", "data-path": dataPath, inputmode: kind === "string" ? null : "decimal" });
     input.value = value === null || value === undefined ? "" : String(value);
+    if (typeof value === "number") input.addEventListener("focus", () => chooseSweep(dataPath, input));
     input.addEventListener("input", () => setAt(path, input.value === "" && value === null ? null
       : parseValue(input.value, kind)));
   }
@@ -273,15 +275,60 @@ async function download(path, filename) {
 }
 
 // -- experiments -------------------------------------------------------------------------------
+// The kind picked shows its own fields; a sweep's value is the number last clicked in the form.
+function showKind() {
+  const kind = document.getElementById("exp-kind").value;
+  document.getElementById("sweep-fields").hidden = kind !== "sweep";
+  document.getElementById("matchup-fields").hidden = kind !== "matchup";
+  document.getElementById("ab-games-label").textContent = kind === "matchup" ? "Games per pair" : "Games per side";
+  const agents = document.getElementById("ab-agents");
+  if (kind === "matchup" && !agents.value.includes(",")) agents.value = "random, greedy";
+}
+
+function chooseSweep(path, input) {
+  document.querySelectorAll(".lab-sweep-chosen").forEach((n) => n.classList.remove("lab-sweep-chosen"));
+  input.classList.add("lab-sweep-chosen");
+  const previous = document.getElementById("sweep-path").value;
+  document.getElementById("sweep-path").value = path;
+  document.getElementById("sweep-what").textContent = `Value to sweep: ${pathWords(path)} (now ${input.value}).`;
+  if (previous === path) return;
+  const v = Number(input.value);
+  if (!Number.isFinite(v)) return;
+  const whole = Number.isInteger(v);
+  const step = whole ? Math.max(1, Math.round(Math.abs(v) / 10)) : Math.abs(v) / 10 || 0.1;
+  document.getElementById("sweep-start").value = String(v);
+  document.getElementById("sweep-step").value = String(step);
+  document.getElementById("sweep-stop").value = String(whole ? v + 2 * step : +(v + 2 * step).toFixed(6));
+}
+
+function experimentBody() {
+  const kind = document.getElementById("exp-kind").value;
+  const agents = document.getElementById("ab-agents").value.split(",").map((a) => a.trim()).filter(Boolean);
+  const body = { kind, game: state.game, variant: state.variant.id, agents,
+    games: Number(document.getElementById("ab-games").value), seed: Number(document.getElementById("ab-seed").value) };
+  if (kind === "sweep") {
+    const path = document.getElementById("sweep-path").value;
+    if (!path) throw new Error("Click the number to sweep in the form above first.");
+    body.sweep = { path, start: Number(document.getElementById("sweep-start").value),
+      stop: Number(document.getElementById("sweep-stop").value), step: Number(document.getElementById("sweep-step").value) };
+  }
+  if (kind === "matchup") {
+    body.on_base = document.getElementById("matchup-on").value === "base";
+    if (document.getElementById("sprt-on").checked) {
+      body.sprt = { p0: Number(document.getElementById("sprt-p0").value), p1: Number(document.getElementById("sprt-p1").value) };
+    }
+  }
+  return body;
+}
+
 async function runAb(ev) {
   ev.preventDefault();
   if (!state.variant) return;
   const status = document.getElementById("ab-status");
   clear(document.getElementById("ab-result"));
-  const agents = document.getElementById("ab-agents").value.split(",").map((a) => a.trim()).filter(Boolean);
+  clearPlots();
   try {
-    const exp = await call("POST", "/api/lab/experiments", { kind: "ab", game: state.game, variant: state.variant.id,
-      agents, games: Number(document.getElementById("ab-games").value), seed: Number(document.getElementById("ab-seed").value) });
+    const exp = await call("POST", "/api/lab/experiments", experimentBody());
     state.experiment = exp.id;
     status.textContent = "Starting…";
     document.getElementById("ab-cancel").hidden = false;
@@ -310,6 +357,26 @@ function watch(id) {
 
 function pct(r) { return `${r.rate.toFixed(2)} [${r.low.toFixed(2)}, ${r.high.toFixed(2)}]`; }
 
+function pText(p) { return p < 0.001 ? "p < 0.001" : `p = ${p.toFixed(3)}`; }
+
+function diffText(d) {
+  return `${d.diff >= 0 ? "+" : ""}${d.diff.toFixed(2)} [${d.low.toFixed(2)}, ${d.high.toFixed(2)}], ${pText(d.p_value)}`;
+}
+
+function table(cls, headings, rows) {
+  return el("table", { class: `lab-table ${cls}` }, el("thead", {}, el("tr", {}, headings.map((h) => el("th", { text: h })))),
+    el("tbody", {}, rows.map((r) => el("tr", {}, r.map((c) => el("td", { text: c }))))));
+}
+
+// The game's own statistics, one column per variant (or value).
+function statsTable(variants, names) {
+  const stats = [...new Set(variants.flatMap((v) => Object.keys(v.stats || {})))].sort().slice(0, 40);
+  if (!stats.length) return [];
+  return [el("h3", { text: "The game's own statistics (mean per game)" }),
+    table("lab-stats", ["Statistic", ...names], stats.map((n) => [humanize(n.replace(/\./g, " ")),
+      ...variants.map((v) => ((v.stats || {})[n] ?? 0).toFixed(2))]))];
+}
+
 function finish(exp) {
   document.getElementById("ab-cancel").hidden = true;
   const status = document.getElementById("ab-status");
@@ -319,34 +386,97 @@ function finish(exp) {
   status.textContent = `Done: ${exp.done} games.`;
   const s = exp.summary;
   const roles = s.seat_roles || [];
-  const seats = Object.keys(s.variants[0].seats);
   const seatName = (k) => roles[Number(k)] || `Seat ${Number(k) + 1}`;
   out.append(el("p", { class: "lab-sentence", text: exp.sentence }));
-  const head = el("tr", {}, el("th", { text: "Content" }), el("th", { text: "Games" }),
-    ...seats.map((k) => el("th", { text: `${seatName(k)} win rate` })), el("th", { text: "No sole winner" }));
-  const rows = s.variants.map((v) => el("tr", {}, el("td", { text: v.name === "base" ? "Published" : v.name }),
-    el("td", { text: v.games }), ...seats.map((k) => el("td", { text: pct(v.seats[k]) })), el("td", { text: v.draws })));
-  const last = s.variants[s.variants.length - 1];
-  if (last.vs_first) {
-    rows.push(el("tr", {}, el("td", { text: "Difference (paired)" }), el("td", { text: "" }),
-      ...seats.map((k) => {
-        const d = last.vs_first[k];
-        const p = d.p_value < 0.001 ? "p < 0.001" : `p = ${d.p_value.toFixed(3)}`;
-        return el("td", { text: `${d.diff >= 0 ? "+" : ""}${d.diff.toFixed(2)} [${d.low.toFixed(2)}, ${d.high.toFixed(2)}], ${p}` });
-      }), el("td", { text: "" })));
-  }
-  out.append(el("table", { class: "lab-table lab-rates" }, el("thead", {}, head), el("tbody", {}, rows)));
-  const names = Object.keys(last.stats || {});
-  if (names.length) {
-    const base = s.variants[0].stats || {};
-    out.append(el("h3", { text: "The game's own statistics (mean per game)" }),
-      el("table", { class: "lab-table" }, el("thead", {}, el("tr", {}, el("th", { text: "Statistic" }),
-        el("th", { text: "Published" }), el("th", { text: "Variant" }))),
-      el("tbody", {}, names.slice(0, 40).map((n) => el("tr", {}, el("td", { text: humanize(n.replace(/\./g, " ")) }),
-        el("td", { text: (base[n] ?? 0).toFixed(2) }), el("td", { text: last.stats[n].toFixed(2) }))))));
-  }
+  if (s.kind === "matchup") finishMatchup(out, s, seatName);
+  else if (s.sweep) finishSweep(out, s, seatName);
+  else finishAb(out, s, seatName);
   out.append(el("button", { type: "button", text: "Download the experiment (for bloodforge lab run)",
     onclick: () => download(`/api/lab/experiments/${exp.id}/config`, `experiment-${exp.id}.json`) }));
+  showPlots(exp.id);
+}
+
+function finishAb(out, s, seatName) {
+  const seats = Object.keys(s.variants[0].seats);
+  const rows = s.variants.map((v) => [v.name === "base" ? "Published" : v.name, String(v.games),
+    ...seats.map((k) => pct(v.seats[k])), String(v.draws)]);
+  const last = s.variants[s.variants.length - 1];
+  if (last.vs_first) rows.push(["Difference (paired)", "", ...seats.map((k) => diffText(last.vs_first[k])), ""]);
+  out.append(table("lab-rates", ["Content", "Games", ...seats.map((k) => `${seatName(k)} win rate`), "No sole winner"], rows));
+  out.append(...statsTable([s.variants[0], last], ["Published", "Variant"]));
+}
+
+function finishSweep(out, s, seatName) {
+  const seats = Object.keys(s.variants[0].seats);
+  const n = s.sweep.values.length;
+  const points = s.variants.slice(-n);
+  const base = s.variants[0];
+  const rows = [["Published", String(base.games), ...seats.map((k) => pct(base.seats[k])), ...seats.map(() => ""),
+    String(base.draws), base.mean_plies.toFixed(1)]];
+  points.forEach((v, i) => rows.push([String(s.sweep.values[i]), String(v.games), ...seats.map((k) => pct(v.seats[k])),
+    ...seats.map((k) => (v.vs_first ? diffText(v.vs_first[k]) : "")), String(v.draws), v.mean_plies.toFixed(1)]));
+  out.append(el("h3", { text: `${s.sweep.label}: win rates by value (95% intervals), each against the published content` }),
+    table("lab-sweep", [s.sweep.label, "Games", ...seats.map((k) => `${seatName(k)} win rate`),
+      ...seats.map((k) => `${seatName(k)} difference`), "No sole winner", "Mean moves"], rows));
+  out.append(...statsTable([base, ...points], ["Published", ...s.sweep.values.map(String)]));
+}
+
+function sprtText(p) {
+  const t = p.sprt;
+  if (!t) return "";
+  if (t.decision === "H1") return `Stronger (at least ${t.p1})`;
+  if (t.decision === "H0") return `Not stronger (at most ${t.p0})`;
+  return "Undecided";
+}
+
+function agentWords(label) {
+  const [name, ...opts] = label.split(":");
+  const shown = name === "mcts" ? "MCTS" : humanize(name);
+  return opts.length ? `${shown} (${opts.map((o) => o.replace(/_/g, " ").replace("=", " ")).join(", ")})` : shown;
+}
+
+function finishMatchup(out, s, seatName) {
+  const sprt = s.pairs.some((p) => p.sprt);
+  out.append(table("lab-pairs", ["First agent", "Second agent", "Games", "First agent's score", "By seat of the first agent",
+    ...(sprt ? ["Sequential test"] : [])], s.pairs.map((p) => [agentWords(p.a), agentWords(p.b), String(p.games), pct(p),
+    Object.entries(p.a_by_seat).map(([k, r]) => `${seatName(k)}: ${pct(r)}`).join("; "),
+    ...(sprt ? [sprtText(p)] : [])])));
+  out.append(table("lab-seats", ["Seat", "Win rate of whoever sat there"],
+    Object.entries(s.seats || {}).map(([k, r]) => [seatName(k), pct(r)])));
+  out.append(...statsTable(s.pairs, s.pairs.map((p) => `${agentWords(p.a)} against ${agentWords(p.b)}`)));
+}
+
+function clearPlots() {
+  clear(document.getElementById("ab-plots"));
+}
+
+function dataUrl(blob) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+// The lab report's plots, drawn by the server (matplotlib) as PNGs; without it the page says so.
+async function showPlots(id) {
+  clearPlots();
+  const box = document.getElementById("ab-plots");
+  let list;
+  try {
+    list = await call("GET", `/api/lab/experiments/${encodeURIComponent(id)}/plots`);
+  } catch (err) {
+    box.append(el("p", { class: "lab-plots-missing muted", text: err.message }));
+    return;
+  }
+  for (const plot of list.plots) {
+    const res = await fetch(plot.url, { headers: { "Authorization": `Bearer ${state.token}` } });
+    if (!res.ok) continue;
+    const url = await dataUrl(await res.blob()); // the page's CSP allows data: images, not blob:
+    box.append(el("figure", { class: "lab-plot", "data-plot": plot.name },
+      el("figcaption", { text: plot.title }), el("img", { src: url, alt: plot.title })));
+  }
 }
 
 async function cancel() {
@@ -385,6 +515,7 @@ function initLab() {
   document.getElementById("save-form").addEventListener("submit", save);
   document.getElementById("ab-form").addEventListener("submit", runAb);
   document.getElementById("ab-cancel").addEventListener("click", cancel);
+  document.getElementById("exp-kind").addEventListener("change", showKind);
   if (state.token) open();
 }
 
