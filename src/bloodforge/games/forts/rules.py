@@ -6,7 +6,7 @@ heuristic policy may call (`battle_odds`, `casualty_options`) live in `queries.p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .content import Content
 from .model import EMPTY, NOT_ASKED, Model, Tally, army_strength
@@ -25,7 +25,7 @@ class Config:
     planning_seconds: int
     max_rounds: int
     chronicles: bool = False
-    names: tuple[str, ...] = field(default=(), kw_only=True)
+    names: tuple[str, ...] = ()
 
     @property
     def seat_names(self) -> list[str]:
