@@ -22,13 +22,12 @@ from .board import (
     cls,
     fid,
     fname,
+    holdings,
     hostile,
-    income,
     name,
     pname,
     roll,
     seat_of,
-    territories,
 )
 from .model import Battle, KBase, Piece
 
@@ -587,13 +586,14 @@ def check_supply(s: KBase) -> None:
             has_units[f] = True
             if u.cls != "common":
                 removable[f] = True
+    inc, count, _ = holdings(s)
     for f in range(4):
         if s.out[f]:
             continue
-        if removable[f] and sup[f] > income(s, f):
+        if removable[f] and sup[f] > inc[f]:
             s.pending = f
             return
-        if not has_units[f] and territories(s, f) == 0:
+        if not has_units[f] and count[f] == 0:
             s.out[f] = True
 
 

@@ -10,7 +10,6 @@ from bloodforge.core import Action
 
 from . import battle, movement
 from .board import (
-    alive,
     allied,
     article,
     cls,
@@ -18,6 +17,7 @@ from .board import (
     fid,
     fname,
     gems,
+    holdings,
     in_play,
     income,
     name,
@@ -33,6 +33,10 @@ PHASES = ("purchase", "combat_move", "combat", "noncombat", "place")
 BUYABLE = (*MOBILE, "castle", "port")
 DONE, HIRE = Action("done"), Action("hire")  # made once: listed at nearly every decision
 BUY = {k: Action("buy", (k,)) for k in BUYABLE}
+#: actions outside battles after which no piece stands anywhere it did not stand before (they
+#: buy, hire, raze, end a phase, disband, desert or spy): with fog of war nothing new can be
+#: face up after them, since seen pieces stay known and removing a piece reveals nothing
+QUIET = frozenset(("buy", "hire", "raze", "done", "disband", "target"))
 
 
 # -- setup -----------------------------------------------------------------------------------
@@ -120,6 +124,41 @@ def can_buy_card(s: KBase, room: int | None = None) -> bool:
     if room is None:
         room = income(s, f) - supply(s, f)
     return u.mercenary_supply <= room
+
+
+def _purchases(s: KBase) -> tuple[list[Action], int]:
+    """`buy` actions of the active faction (as `can_buy` decides them) from one pass over the
+    pieces, and its income minus supply (room for more units)."""
+    f = s.active
+    units = s.content.units
+    kinds = units.units
+    every: dict[str, int] = {}  # pieces per type, every faction (castles and ports are common)
+    mine: dict[str, int] = {}  # own pieces per type, mercenary units left out
+    sup = units.mercenary_supply * len(s.hands[f])
+    for p in s.pieces.values():
+        k = p.kind
+        every[k] = every.get(k, 0) + 1
+        if p.faction == f and not p.merc:
+            mine[k] = mine.get(k, 0) + 1
+            sup += kinds[k].supply
+    room = income(s, f) - sup
+    caps = s.content.capital
+    out = []
+    treasury = s.treasury[f]
+    for k in BUYABLE:
+        u = kinds[k]
+        if treasury < u.cost:
+            continue
+        if u.cls == "common":
+            flags = s.castle if k == "castle" else s.port
+            on_map = sum(1 for i, x in enumerate(flags) if x and not (k == "castle" and i in caps))
+            if on_map + every.get(k, 0) >= u.pool:
+                continue
+        elif mine.get(k, 0) >= u.pool:  # K33
+            continue
+        if u.supply <= room:  # A7
+            out.append(BUY[k])
+    return out, room
 
 
 def buy(s: KBase, kind: str) -> None:
@@ -289,8 +328,10 @@ def ffa(s: KBase) -> bool:
 
 def check_victory(s: KBase) -> None:
     """K29, K133-K136, A37-A40."""
+    _, count, gem = holdings(s)  # no territory changes hands below
+    with_pieces = {p.faction for p in s.pieces.values()}
     for f in range(4):
-        if not s.out[f] and not alive(s, f):
+        if not s.out[f] and not (count[f] > 0 or f in with_pieces):  # alive
             s.out[f] = True
             s.events.add(f"{fname(f)} are wiped out", kind="out", data={"faction": fid(f)})
     live_teams = sorted({s.teams[f] for f in range(4) if not s.out[f]})
@@ -299,21 +340,21 @@ def check_victory(s: KBase) -> None:
         return
     f = s.active
     if ffa(s):
-        g = gems(s, f)
+        g = gem[f]
         if g >= 7 and s.hold[f]:
             finish(s, [f], f"held {g} gems for an entire round", "gems_held")
             return
         s.hold[f] = g >= 7
         return
     team = s.teams[f]
-    total = sum(gems(s, g) for g in range(4) if s.teams[g] == team)
+    total = sum(gem[g] for g in range(4) if s.teams[g] == team)
     if total >= 9:
         if not s.game.params.team_hold_round or s.hold[team]:
             finish(s, [g for g in range(4) if s.teams[g] == team], f"{total} gems combined", "team_gems")
             return
         s.hold[team] = True
     for t in live_teams:
-        tot = sum(gems(s, g) for g in range(4) if s.teams[g] == t)
+        tot = sum(gem[g] for g in range(4) if s.teams[g] == t)
         if tot >= 9 and t != team and not s.game.params.team_hold_round:
             finish(s, [g for g in range(4) if s.teams[g] == t], f"{tot} gems combined", "team_gems")
             return
@@ -352,8 +393,7 @@ def legal(s: KBase) -> list[Action]:
         return battle.battle_actions(s)
     ph = s.phase
     if ph == "purchase":
-        room = income(s, s.active) - supply(s, s.active)
-        out = [BUY[k] for k in BUYABLE if can_buy(s, k, room)]
+        out, room = _purchases(s)
         if can_buy_card(s, room):
             out.append(HIRE)
         return out + raze_actions(s) + [DONE]
@@ -425,6 +465,8 @@ def apply(s: KBase, a: Action) -> None:
     if k != "move":
         s.terrain = None
         s.move_memo = None
+    if k in QUIET and s.battle is None and s.game.params.fog:
+        return  # no piece came to stand anywhere: nothing new can be face up (update_knowledge)
     update_knowledge(s)
 
 

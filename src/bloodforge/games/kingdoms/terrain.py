@@ -45,13 +45,14 @@ class Terrain:
                     if p.kind == "ship" and p.aboard < 0:
                         enemy_ship[at] = True
         owner = s.owner
-        is_sea = c.is_sea
-        hostile = [enemy_ship[i] if is_sea[i] else (owner[i] < 0 or teams[owner[i]] != team) for i in range(n)]
+        foe_owner = [teams[g] != team for g in range(4)]
+        foe_owner.append(True)  # owner -1 (neutral) reads the last entry: hostile (K40)
+        hostile = [es if sea else foe_owner[o] for sea, o, es in zip(c.is_sea, owner, enemy_ship, strict=True)]
         self.faction = faction
         self.hostile = hostile
         self.enemy = enemy
         self.alone = [not o for o in other]
-        self.passable = [not (hostile[i] or enemy[i]) for i in range(n)]
+        self.passable = [not (h or e) for h, e in zip(hostile, enemy, strict=True)]
         self.own = [o == faction for o in owner]
         #: (start, budget, sea only) -> distances (never mutated once stored)
         self.searches: dict[tuple[int, int, bool], dict[int, int]] = {}
