@@ -63,15 +63,27 @@ export function createBoard(ctx, look = {}) {
     if (c.label) {
       // long names shrink to fit their cell's width (not below a readable floor: a name may then
       // reach over its border, and placeLabels keeps it off every other name)
-      const fs = Math.max(u * 0.17, Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (String(c.label).length * 0.6)));
-      labelSpots.push({ cell: c, text: String(c.label), x: c.cx, y: c.cy - u * 0.5, fs });
+      const text = String(c.label);
+      const fit = (chars) => Math.min(u * 0.3, (reach(c).w * 2 * 0.92) / (chars * 0.6));
+      let lines = [text], fs = fit(text.length);
+      if (fs < u * 0.24 && text.includes(" ")) {
+        // a long name of several words in a narrow cell reads better on two lines
+        const mid = text.length / 2;
+        const at = [...text.matchAll(/ /g)].map((m) => m.index).reduce((b, i) => (Math.abs(i - mid) < Math.abs(b - mid) ? i : b));
+        const two = [text.slice(0, at), text.slice(at + 1)];
+        const fs2 = fit(Math.max(two[0].length, two[1].length));
+        if (fs2 > fs * 1.25) { lines = two; fs = fs2; }
+      }
+      labelSpots.push({ cell: c, text, lines, x: c.cx, y: c.cy - u * 0.5 - (lines.length - 1) * fs * 0.55, fs: Math.max(u * 0.17, fs), room: reach(c).w * 2 * 0.92 });
     }
     const glyph = look.kinds?.[c.kind]?.glyph;
     if (glyph) layers.labels.append(svg("text", { x: c.cx, y: c.cy + u * 0.78, class: "kind-glyph", "font-size": u * 0.3, text: glyph }));
   }
-  for (const spot of placeLabels(labelSpots, u)) {
-    layers.labels.append(svg("text", { x: spot.x, y: spot.y, class: "cell-label", "font-size": spot.fs,
-      "stroke-width": spot.fs * 0.22, dataset: { label: spot.cell.id }, text: spot.text }));
+  for (const spot of labelSpots) {
+    const attrs = { x: spot.x, y: spot.y, class: "cell-label", "font-size": spot.fs, "stroke-width": spot.fs * 0.22, dataset: { label: spot.cell.id } };
+    spot.node = svg("text", spot.lines.length === 1 ? { ...attrs, text: spot.text } : attrs);
+    if (spot.lines.length > 1) spot.lines.forEach((line, i) => spot.node.append(svg("tspan", { x: spot.x, dy: i ? "1.1em" : "0", text: line })));
+    layers.labels.append(spot.node);
   }
   for (const line of lay.lines) {
     const [[x1, y1], [x2, y2]] = line.points;
@@ -82,6 +94,7 @@ export function createBoard(ctx, look = {}) {
   }
   for (const x of lay.extras) layers.extras.append(svg("text", { x: x.x, y: x.y, class: x.class, "font-size": u * 0.5, "dominant-baseline": "middle", text: x.text }));
   clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legend());
+  arrangeLabels(labelSpots, u); // on the page now: the names' real sizes can be measured
   const zoom = zoomable(root, lay.viewBox, ctx.board);
   const cards = () => ctx.staticInfo?.cards || null;
 
@@ -545,33 +558,57 @@ export function zoomable(root, base, holder) {
   return { zoomAt, reset: () => { scale = 1; apply(); }, get scale() { return scale; } };
 }
 
+// Names measured where they were drawn (getBBox, in board units; a board not displayed yet
+// measures nothing and placeLabels estimates), then moved or shrunk where they would overlap.
+function arrangeLabels(spots, u) {
+  for (const s of spots) {
+    let bb = null;
+    try { bb = s.node.getBBox(); } catch { bb = null; }
+    if (!bb || !(bb.width > 0)) continue;
+    s.extent = { x0: (bb.x - s.x) / s.fs, x1: (bb.x + bb.width - s.x) / s.fs, y0: (bb.y - s.y) / s.fs, y1: (bb.y + bb.height - s.y) / s.fs };
+    // the estimate that sized it (0.6 em a character) is short for bold text: fit the real width
+    if (s.room) s.fs = Math.max(u * 0.17, Math.min(s.fs, s.room / (s.extent.x1 - s.extent.x0)));
+  }
+  placeLabels(spots, u).forEach((p, i) => {
+    const s = spots[i];
+    if (p.x === s.x && p.y === s.y && String(p.fs) === s.node.getAttribute("font-size")) return;
+    s.node.setAttribute("x", String(p.x));
+    s.node.setAttribute("y", String(p.y));
+    s.node.setAttribute("font-size", String(p.fs));
+    s.node.setAttribute("stroke-width", String(p.fs * 0.22));
+    for (const t of s.node.querySelectorAll("tspan")) t.setAttribute("x", String(p.x));
+  });
+}
+
 // Label collision avoidance (issue 18: names in the Kingdoms centre were drawn over each other).
-// Each name's box is estimated from its font size (bold text: about 0.68 em a character, 1.2 em
-// high). Names are placed biggest first; a name whose box meets one already placed moves to the
+// Each name's box is its measured extent (per unit of font size), else estimated from its font
+// size (bold text: about 0.68 em a character, 1.2 em a line). Names are placed biggest first; a name whose box meets one already placed moves to the
 // nearest free spot among small steps around its cell's label point (preferring spots inside its
 // own cell), and shrinks a little when none is free. Deterministic: the same board, the same places.
 export function placeLabels(spots, u) {
   const placed = [];
-  const box = (x, y, fs, text) => {
-    const w = (text.length * 0.68 + 0.3) * fs, h = fs * 1.2;
-    return { x0: x - w / 2, x1: x + w / 2, y0: y - h * 0.8, y1: y + h * 0.2 };
+  const box = (x, y, fs, lines, extent) => {
+    if (extent) return { x0: x + extent.x0 * fs, x1: x + extent.x1 * fs, y0: y + extent.y0 * fs, y1: y + extent.y1 * fs };
+    const w = (Math.max(...lines.map((l) => l.length)) * 0.68 + 0.3) * fs, h = fs * 1.2;
+    return { x0: x - w / 2, x1: x + w / 2, y0: y - h * 0.8, y1: y + h * 0.2 + (lines.length - 1) * fs * 1.1 };
   };
   const hits = (b) => placed.some((o) => b.x0 < o.b.x1 && o.b.x0 < b.x1 && b.y0 < o.b.y1 && o.b.y0 < b.y1);
   const order = spots.map((s, i) => [s, i]).sort((p, q) => q[0].fs * q[0].text.length - p[0].fs * p[0].text.length || p[1] - q[1]);
+  for (const s of spots) s.lines ??= [s.text];
   const steps = [];
   for (const dy of [0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 1, -1, 1.3, -1.3]) {
     for (const dx of [0, 0.4, -0.4, 0.8, -0.8]) steps.push([dx, dy]);
   }
   const out = new Array(spots.length);
   for (const [s] of order) {
-    const first = box(s.x, s.y, s.fs, s.text);
+    const first = box(s.x, s.y, s.fs, s.lines, s.extent);
     let chosen = hits(first) ? null : { x: s.x, y: s.y, fs: s.fs, b: first }; // where it was meant to go, if free
     for (let shrink = 0; shrink < 5 && !chosen; shrink++) {
       const fs = s.fs * 0.88 ** shrink;
       let fallback = null;
       for (const [dx, dy] of steps) {
         const x = s.x + dx * u, y = s.y + dy * u;
-        const b = box(x, y, fs, s.text);
+        const b = box(x, y, fs, s.lines, s.extent);
         if (hits(b)) continue;
         const within = !s.cell.points || (inside(s.cell.points, b.x0, y - fs * 0.3) && inside(s.cell.points, b.x1, y - fs * 0.3));
         if (within) { chosen = { x, y, fs, b }; break; }
@@ -581,7 +618,7 @@ export function placeLabels(spots, u) {
     }
     if (!chosen) {
       const fs = s.fs * 0.88 ** 5;
-      chosen = { x: s.x, y: s.y, fs, b: box(s.x, s.y, fs, s.text) };
+      chosen = { x: s.x, y: s.y, fs, b: box(s.x, s.y, fs, s.lines, s.extent) };
     }
     placed.push(chosen);
     out[spots.indexOf(s)] = { ...s, x: chosen.x, y: chosen.y, fs: chosen.fs };
