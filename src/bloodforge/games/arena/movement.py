@@ -162,7 +162,12 @@ def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
 def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any, ...], dict[Any, Any]]:
     """The memo key of a search (everything it reads) and the state's memo table."""
     b = w.board
-    hits = frozenset(t for uid, t in b.hazard_hits if uid == mover.uid) if b.hazard_hits else _EMPTY
+    hits = _EMPTY
+    if b.hazard_hits:
+        me = mover.uid
+        mine = [t for uid, t in b.hazard_hits if uid == me]
+        if mine:
+            hits = frozenset(mine)
     # The layout token stands for the figures' spaces, lives and sides and the tiles (every
     # change of them takes a new token: `Board.moved`), the rest is read here.
     key = (mover.uid, mover.kind, mover.side, mover.is_flying, origin, max_steps, b.layout, hits)
@@ -180,12 +185,21 @@ def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[
     key = ("obstacles", w.board.layout, mover.uid, flying)
     found: tuple[dict[Hex, str], set[Hex]] | None = table.get(key)
     if found is None:
-        occupied = w.occupied()
-        stop = w.blocking_tiles()
-        for h, other in occupied.items():
-            if other.uid != mover.uid and not flying and not w.allies(mover, other):
-                stop.add(h)
-        found = ({h: o.uid for h, o in occupied.items()}, stop)
+        layout_key = ("occupancy", w.board.layout)
+        layout: tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]] | None = table.get(layout_key)
+        if layout is None:  # who stands where (id, side) and the blocking tiles: the same for every mover
+            occupied = w.occupied()
+            layout = ({h: o.uid for h, o in occupied.items()}, {h: o.side for h, o in occupied.items()},
+                      frozenset(w.blocking_tiles()))
+            table[layout_key] = layout
+        occupants, sides, blocking = layout
+        stop = set(blocking)
+        if not flying:
+            me, side = mover.uid, mover.side
+            for h, uid in occupants.items():
+                if uid != me and sides[h] != side:
+                    stop.add(h)
+        found = (occupants, stop)
         if len(table) >= _MEMO_SIZE:
             table.clear()
         table[key] = found

@@ -14,48 +14,53 @@ from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import BE, Unit
 from .movement import destinations, routes_to, safest
-from .turns import end_turn, place, place_options, settle
+from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
 
 def legal(w: World, seat: int) -> list[Action]:
     b = w.board
     if b.pending is not None:
-        return [Action("choose", (o,)) for o in b.pending.options]
+        return [act("choose", o) for o in b.pending.options]
     if b.phase == "pick":
         u = seat_unit(w, seat)
-        return [Action("pick", (c,)) for c in sorted(u.hand)]
+        return [act("pick", c) for c in sorted(u.hand)]
     if b.phase == "place":
-        return [Action("place", (hex_id(h),)) for h in place_options(w)]
+        return [act("place", hex_id(h)) for h in place_options(w)]
     u = w.unit(str(b.active))
     if b.stage == "target":
         return target_actions(w, u)
-    out: list[Action] = [Action("energy", (str(i),)) for i in energy_dice_ready(u)]
+    out: list[Action] = [act("energy", str(i)) for i in energy_dice_ready(u)]
     if not u.moved:
-        out += [_move_action(h) for h in destinations(w, u, attack.movement_of(w, u)) if h != u.hex]
+        here = u.hex
+        moves = _MOVES  # made once per hex (`_move_action`), read inline: dozens a call
+        out += [moves.get(h) or _move_action(h) for h in destinations(w, u, attack.movement_of(w, u)) if h != here]
     if not u.attacked:
-        out += [Action("attack", (a.id,)) for a in attack.offered_attacks(w, u)]
+        out += [act("attack", a.id) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
         card = card_of(w, u, u.current)
         if card is not None and card.bonus is not None:
-            out.append(Action("bonus", ("card",)))
+            out.append(act("bonus", "card"))
     for i, d in enumerate(u.pool):
         if d.is_special and d.face is not None and not d.fresh and not d.used \
                 and w.content.special_die(d.kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
-            out.append(Action("spell", (str(i),)))
+            out.append(act("spell", str(i)))
     for p in w.content.champion(u.content_id).pacts:
         if p.id not in u.bonus_used and u.energy >= p.cost:
-            out.append(Action("pact", (p.id,)))
+            out.append(act("pact", p.id))
     if attack.can_invoke(w, u):
         be = [i for i, d in enumerate(u.pool) if d.kind == BE]
-        out += [Action("invoke", (str(i),)) for i in be] if be else [Action("invoke")]
+        out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
     for m in sorted((m for m in b.units.values() if m.kind == "minion" and m.summoner == u.uid),
                     key=lambda m: m.uid):
         if m.alive and m.hex is not None and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
-                out += [_minion_action(m.uid, h) for h in destinations(w, m, spec.movement) if h != m.hex]
-    out.append(Action("end"))
+                uid, here = m.uid, m.hex
+                made = _MINION_MOVES
+                out += [made.get((uid, h)) or _minion_action(uid, h) for h in destinations(w, m, spec.movement)
+                        if h != here]
+    out.append(act("end"))
     return out
 
 
@@ -86,12 +91,12 @@ def target_actions(w: World, u: Unit) -> list[Action]:
     assert b.attack is not None
     atk = attack.attack_by_id(w, u, str(b.attack["attack"]))
     chosen = list(b.attack["targets"])
-    out = [Action("target", (e.uid,)) for e in sorted(attack.in_range(w, u, atk), key=lambda e: e.uid)
+    out = [act("target", e.uid) for e in sorted(attack.in_range(w, u, atk), key=lambda e: e.uid)
            if e.uid not in chosen]
     if chosen:
-        out.append(Action("done"))
+        out.append(act("done"))
     else:
-        out.append(Action("cancel"))
+        out.append(act("cancel"))
     return out
 
 

@@ -15,6 +15,21 @@ from .initiative import ENV, card_of, new_round, reveal
 from .model import Unit
 from .world import World
 
+_ACTIONS: dict[tuple[str, ...], Action] = {}
+
+
+def act(kind: str, *args: str) -> Action:
+    """`Action(kind, args)`, made once per text: actions are immutable, and legal actions and
+    the game's own steps make the same few hundred over and over (a frozen dataclass is
+    slow to build; issue 23)."""
+    key = (kind, *args)
+    a = _ACTIONS.get(key)
+    if a is None:
+        if len(_ACTIONS) > 65536:
+            _ACTIONS.clear()
+        a = _ACTIONS[key] = Action(kind, args)
+    return a
+
 
 def actors(w: World) -> list[int]:
     b = w.board
@@ -69,31 +84,31 @@ def auto_step(w: World) -> Action | None:
     if b.phase == "over" or b.pending is not None:
         return None
     if b.phase == "round":
-        return Action("round")
+        return act("round")
     if b.phase == "pick":
-        return None if actors(w) else Action("reveal")
+        return None if actors(w) else act("reveal")
     if b.phase == "place":
         u = next_to_place(w)
         if u is not None and u.seat is None:
-            return Action("npc", (u.uid, "place", hex_id(npc_start(w, u))))
+            return act("npc", u.uid, "place", hex_id(npc_start(w, u)))
         return None
     if b.phase == "immediate":
         u = next_immediate(w)
-        return Action("immediate", (u.uid,)) if u is not None else None
+        return act("immediate", u.uid) if u is not None else None
     if b.phase == "turns":
         if b.active is None:
             x = next_turn(w)
             if x is None:
                 return None
             if x.startswith(ENV):
-                return Action("env", (x[len(ENV):],))
+                return act("env", x[len(ENV):])
             u = w.unit(x)
-            return Action("roll", (u.uid,)) if u.kind == "champion" else Action("npc", (u.uid, "card"))
+            return act("roll", u.uid) if u.kind == "champion" else act("npc", u.uid, "card")
         if b.active.startswith(ENV):
             return None
         u = w.unit(b.active)
         if u.is_npc:
-            return Action("npc", (u.uid, *npc.next_step(w, u)))
+            return act("npc", u.uid, *npc.next_step(w, u))
     return None
 
 
