@@ -88,7 +88,7 @@ def test_content_is_the_base_files_with_json_schemas(make_client: ClientFactory,
         arena = client.get("/api/lab/games/arena/content", headers=AUTH).json()
         assert set(arena["files"]) == {"champions", "bosses", "skirmish", "environmentals", "env_cards", "arena",
                                        "rules"}
-        assert client.get("/api/lab/games/kingdoms/content", headers=AUTH).status_code == 404
+        assert client.get("/api/lab/games/chess/content", headers=AUTH).status_code == 404
 
 
 def test_invalid_content_is_422_with_field_paths_and_nothing_saved(make_client: ClientFactory,

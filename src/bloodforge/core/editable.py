@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, create_model
+
+from .datafile import read_structured
 
 
 @dataclass(frozen=True)
@@ -45,3 +47,25 @@ def dump_json(path: Path, data: Any) -> None:
     tmp = path.with_suffix(".tmp")
     tmp.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     tmp.replace(path)
+
+
+def files_source(game: str, files: dict[str, tuple[type[BaseModel], Path, str]]) -> ContentSource:
+    """The usual shape: each data file `name -> (its model, its packaged path, the game
+    parameter that names a designer's copy)`. The content is one JSON value per file, checked
+    by the file's own model; writing puts `name.json` in the folder and names it in the game
+    parameter, the same route a designer's copy given on the command line takes."""
+    fields: dict[str, Any] = {name: (model, ...) for name, (model, _, _) in files.items()}
+    whole = create_model(f"{game.capitalize()}Content", **fields)
+
+    def base() -> dict[str, Any]:
+        return {name: read_structured(path) for name, (_, path, _) in files.items()}
+
+    def write(content: dict[str, Any], folder: Path) -> dict[str, str]:
+        params: dict[str, str] = {}
+        for name, (_, _, param) in files.items():
+            path = folder / f"{name}.json"
+            dump_json(path, content[name])
+            params[param] = str(path)
+        return params
+
+    return ContentSource(game, whole, base, write)

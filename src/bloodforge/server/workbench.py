@@ -39,7 +39,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, sessionmaker
 
 import bloodforge
-from bloodforge.core import BloodforgeError
+from bloodforge.core import BloodforgeError, game_class
 from bloodforge.lab.content import (
     ContentError,
     content_games,
@@ -274,6 +274,14 @@ async def game_content(game: str, _op: Operator) -> dict[str, Any]:
     return {"game": source.game, "files": base, "schemas": schemas}
 
 
+def default_players(game: str) -> dict[str, Any]:
+    """`players` for a game whose parameters require it (Bloodstones): its fewest, so content
+    is checked and an experiment played without the designer naming a count; else nothing."""
+    cls = game_class(game)
+    field = cls.info.params_model.model_fields.get("players")
+    return {"players": cls.info.min_players} if field is not None and field.is_required() else {}
+
+
 def check_content(game: str, content: dict[str, Any]) -> dict[str, Any]:
     """Validate with the game's models, then build a game from it (in a private folder) so the
     game's own compile step also checks it; 422 with every field path, nothing saved."""
@@ -285,7 +293,7 @@ def check_content(game: str, content: dict[str, Any]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="bloodforge-lab-") as tmp:
         params = write_content(game, checked, Path(tmp))
         try:
-            bloodforge.load_game(game, seed=0, **params).new_initial_state()
+            bloodforge.load_game(game, seed=0, **default_players(game), **params).new_initial_state()
         except (BloodforgeError, ValueError) as err:
             message = str(err).replace(tmp, "content")
             raise ApiError(422, "lab/content_invalid", message, errors=[{"path": "", "message": message}]) from None
@@ -376,7 +384,7 @@ async def playtest(variant_id: int, body: PlaytestCreate, bench: Bench, _op: Ope
     server writes the content into its own folder and builds the game from it."""
     row, _ = await asyncio.to_thread(_load_variant, bench, variant_id)
     manager: TableManager = request.app.state.manager
-    params: dict[str, Any] = {"players": body.players} if body.players is not None else {}
+    params: dict[str, Any] = {"players": body.players} if body.players is not None else default_players(row.game)
     req = TableCreate(game=row.game, name=f"Playtest of {row.name} (version {row.version})"[:80], params=params,
                       seats=body.seats)
 
@@ -403,9 +411,7 @@ def experiment_config(row: LabVariantRow, body: ExperimentCreate) -> tuple[Exper
     * sweep: the base, then one copy of the variant per value with the value set;
     * matchup: the agents against each other, seats rotated, on the variant (inline) or the base.
     """
-    params: dict[str, Any] = {}
-    if body.players is not None:
-        params["players"] = body.players
+    params: dict[str, Any] = {"players": body.players} if body.players is not None else default_players(row.game)
     label = f"{row.name} v{row.version}"
     if body.kind == "matchup":
         if len(body.agents) < 2 or len(body.agents) > MAX_MATCHUP_AGENTS:

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, BagEmpty, Game, GameInfo, Rng, ScenarioError, State
+from bloodforge.core.editable import ContentSource, files_source
 from bloodforge.core.errors import DataFileError, ParameterError
 from bloodforge.core.policy import shares_from_values
 
@@ -75,6 +76,14 @@ class BloodstonesGame(Game):
         score_name="VP",
     )
     params: BloodstonesParams
+
+    @classmethod
+    def editable_content(cls) -> ContentSource:
+        """The factions file (units, tiles, battle modifiers): the numbers designers tune. The
+        map stays a parameter (the built-in maps differ by player count)."""
+        from .content import DATA_DIR, FactionsFile
+
+        return files_source("bloodstones", {"factions": (FactionsFile, DATA_DIR / "factions.json", "faction_data")})
 
     def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:
         super().__init__(params, seed)

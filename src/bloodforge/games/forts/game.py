@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
+from bloodforge.core.editable import ContentSource, files_source
 from bloodforge.core.errors import DataFileError
 
 from . import rules_turn
@@ -246,6 +247,13 @@ class FortsGame(Game):
         max_length=None,
     )
     params: FortsParams
+
+    @classmethod
+    def editable_content(cls) -> ContentSource:
+        """One content file (map, hero deck, numbers): the designer's workbench edits it whole."""
+        from .content import DEFAULT_CONTENT, ContentFile
+
+        return files_source("forts", {"content": (ContentFile, DEFAULT_CONTENT, "content")})
 
     def __init__(self, params: GameParams, seed: int = 0) -> None:
         if not isinstance(params, FortsParams):

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError
+from bloodforge.core.editable import ContentSource, files_source
 
 from . import people, rules
 from .board import gems, income, seat_of
@@ -207,6 +208,15 @@ class KingdomsGame(Game):
         max_length=None,
     )
     params: KingdomsParams
+
+    @classmethod
+    def editable_content(cls) -> ContentSource:
+        """The map, the unit chart and the mercenary deck, each checked by its own model."""
+        from .content import DATA_DIR, DeckData, MapData, UnitsData
+
+        return files_source("kingdoms", {"map": (MapData, DATA_DIR / "map.json", "map"),
+                                         "units": (UnitsData, DATA_DIR / "units.json", "units"),
+                                         "mercenaries": (DeckData, DATA_DIR / "mercenaries.json", "mercenaries")})
 
     def __init__(self, params: GameParams, seed: int = 0) -> None:
         if not isinstance(params, KingdomsParams):
