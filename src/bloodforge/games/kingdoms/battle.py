@@ -67,7 +67,7 @@ def contested(s: KBase) -> list[int]:
 
 def side_pieces(s: KBase, b: Battle, side: int) -> list[Piece]:
     f = b.att if side == 0 else b.dfn
-    return [p for _, p in sorted(s.pieces.items()) if p.at == b.space and p.faction == f]
+    return [p for p in s.pieces.values() if p.at == b.space and p.faction == f]
 
 
 def works(s: KBase, b: Battle) -> list[int]:

@@ -35,7 +35,7 @@ def cls(s: KBase, kind: str) -> str:
 
 def stack(s: KBase, space: int, faction: int | None = None) -> list[Piece]:
     """Pieces standing in `space` (cargo included), of one faction or all, by id."""
-    return [p for _, p in sorted(s.pieces.items()) if p.at == space and (faction is None or p.faction == faction)]
+    return [p for p in s.pieces.values() if p.at == space and (faction is None or p.faction == faction)]
 
 
 def occupants(s: KBase, space: int) -> set[int]:
@@ -103,7 +103,7 @@ def territories(s: KBase, faction: int) -> int:
 
 
 def units_of(s: KBase, faction: int) -> list[Piece]:
-    return [p for _, p in sorted(s.pieces.items()) if p.faction == faction and not p.merc]
+    return [p for p in s.pieces.values() if p.faction == faction and not p.merc]
 
 
 def alive(s: KBase, faction: int) -> bool:
@@ -123,7 +123,7 @@ def works_in_play(s: KBase, kind: str) -> int:
 
 
 def cargo(s: KBase, ship: Piece) -> list[Piece]:
-    return [p for _, p in sorted(s.pieces.items()) if p.aboard == ship.id]
+    return [p for p in s.pieces.values() if p.aboard == ship.id]
 
 
 def roll(s: KBase) -> int:
@@ -139,7 +139,7 @@ def hits(s: KBase, values: list[int]) -> int:
 
 
 def reserve(s: KBase, faction: int) -> list[Piece]:
-    return [p for _, p in sorted(s.pieces.items()) if p.faction == faction and p.at == RESERVE]
+    return [p for p in s.pieces.values() if p.faction == faction and p.at == RESERVE]
 
 
 def name(s: KBase, space: int) -> str:

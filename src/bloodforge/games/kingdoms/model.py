@@ -164,6 +164,8 @@ class KBase(State):
         self.owner: list[int] = [-1] * n
         self.castle: list[bool] = [False] * n
         self.port: list[bool] = [False] * n
+        # id -> piece, always in id order: ids only grow and the dict keeps insertion order, so
+        # the rules iterate it directly where the lowest id must come first (A29)
         self.pieces: dict[int, Piece] = {}
         self.next_id = 1
         self.treasury = [0, 0, 0, 0]
@@ -273,7 +275,8 @@ class KBase(State):
             self.castle[int(i)] = True
         for i in d["port"]:
             self.port[int(i)] = True
-        self.pieces = {int(r[0]): Piece.from_json(r) for r in d["pieces"]}
+        # in id order, as play keeps it (rules iterate pieces in that order: lowest id first)
+        self.pieces = {int(r[0]): Piece.from_json(r) for r in sorted(d["pieces"], key=lambda r: int(r[0]))}
         self.treasury = [int(x) for x in d["treasury"]]
         self.hands = [[str(c) for c in h] for h in d["hands"]]
         self.pile = [str(c) for c in d["pile"]]

@@ -33,7 +33,7 @@ GroupKey = tuple[int, str, bool, int, bool, bool, bool, bool, bool, int, bool, b
 
 def _free_ship(s: KBase, sea: int, faction: int) -> Piece | None:
     cap = s.content.units.ship_capacity
-    for _, p in sorted(s.pieces.items()):
+    for p in s.pieces.values():
         if p.at == sea and p.faction == faction and p.kind == "ship" and not p.fought and len(cargo(s, p)) < cap:
             return p
     return None
@@ -383,7 +383,7 @@ def _entries(s: KBase, ter: Terrain, p: Piece, frm: int, to: int, cost: int) -> 
 def land_or_crash(s: KBase) -> None:
     """End of phase 4 (A17): air units not standing in an own territory are lost."""
     f = s.active
-    for pid, p in sorted(s.pieces.items()):
+    for pid, p in list(s.pieces.items()):
         if p.faction == f and p.at >= 0 and cls(s, p.kind) == AIR:
             t = p.at
             if s.content.is_sea[t] or s.owner[t] != f or (p.cm and t == p.attacked):

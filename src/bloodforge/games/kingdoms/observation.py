@@ -42,7 +42,7 @@ def observe(s: KBase, seat: int | None, now: set[int], log: list[str]) -> dict[s
     mine = seat_sees(s, seat)
     ids = s.content.ids
     pieces = []
-    for _, p in sorted(s.pieces.items()):
+    for p in s.pieces.values():
         shown = visible_type(s, seat, p, mine, now)
         row: dict[str, Any] = {"id": p.id, "faction": FACTIONS[p.faction],
                                "at": "reserve" if p.at == RESERVE else ids[p.at],
@@ -153,7 +153,7 @@ def resample(s: KBase, seat: int | None, rng: Rng) -> None:
     for f in range(4):
         if f in mine:
             continue
-        hidden = [p for _, p in sorted(s.pieces.items())
+        hidden = [p for p in s.pieces.values()
                   if p.faction == f and not visible_type(s, seat, p, mine, now) and cls(s, p.kind) in (LAND, AIR)]
         if len(hidden) < 2:
             continue

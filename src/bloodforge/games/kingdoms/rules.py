@@ -292,7 +292,7 @@ def place(s: KBase, kind: str, at: int) -> None:
 
 
 def battle_free_reserve(s: KBase) -> list[Piece]:
-    return [p for _, p in sorted(s.pieces.items()) if p.faction == s.active and p.at == RESERVE]
+    return [p for p in s.pieces.values() if p.faction == s.active and p.at == RESERVE]
 
 
 # -- end of turn -----------------------------------------------------------------------------------
@@ -430,7 +430,7 @@ def apply(s: KBase, a: Action) -> None:
     if k == "disband":
         f = s.pending
         at = -1 if a.args[0] == "reserve" else idx[a.args[0]]
-        p = next(p for _, p in sorted(s.pieces.items()) if p.faction == f and p.at == at and p.kind == a.args[1]
+        p = next(p for p in s.pieces.values() if p.faction == f and p.at == at and p.kind == a.args[1]
                  and not p.merc)
         s.pieces.pop(p.id)
         for c in [q for q in s.pieces.values() if q.aboard == p.id]:
