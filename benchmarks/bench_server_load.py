@@ -11,21 +11,28 @@ action crosses processes (LISTEN/NOTIFY) on its way to the other seats' views.
 Starts `bloodforge serve` in a subprocess (temp SQLite file unless --db), then for each table
 count: creates that many Bloodstones tables (seat 0 a simulated human client, seat 1 the random
 AI on the server), connects one websocket client per table, and lets every client play random
-legal moves as fast as the server answers, for a fixed time. Each client action is timed from
-send to its ack (the ack follows the commit and the broadcast). A client whose game ends starts
-a new table. Prints one table row per table count: client actions/s, all actions/s (including
-the AI's, from the versions seen), p50/p95/p99 round trip, errors, tables held at once and the
-server's memory and CPU time (user + system, all threads, from /proc) per committed action
-(`--max-cpu-ms X` makes the run fail above X). Bounded in time and count, loopback only.
+legal moves as fast as the server answers. The measured `--seconds` start once every client
+holds its table (at most SETUP_SECONDS later), so creating the tables is in none of the
+figures. Each client action is timed from send to its ack (the ack follows the commit and the
+broadcast). A client whose game ends starts a new table. Prints one table row per table count:
+client actions/s, all actions/s (including the AI's, from the versions seen), p50/p95/p99
+round trip, errors, tables held at once and the server's memory and CPU time (user + system,
+all threads, from /proc) per committed action (`--max-cpu-ms X` makes the run fail above X).
+`--profile FILE` runs the server under py-spy (`pip install py-spy`; samples of the thread
+holding the GIL, every thread, collapsed stacks): where the CPU per action goes. Bounded in
+time and count, loopback only.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
+import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -42,6 +49,8 @@ from rich.table import Table
 ROOT = Path(__file__).resolve().parents[1]
 #: Seconds a client waits for any message before it counts a stall and leaves the table.
 RECV_TIMEOUT = 10.0
+#: Longest wait for every client to hold its table before a level's measured seconds start.
+SETUP_SECONDS = 60.0
 
 
 @dataclass
@@ -61,14 +70,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
+def start_server(db_url: str, port: int, profile: str | None = None) -> subprocess.Popen[bytes]:
     code = (
         "from bloodforge.server.runner import serve; "
         f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay=0.0, "
         "tables_per_minute=1e6, table_burst=100000, max_ai_tables_per_client=100000, "
         "max_connections_per_client=100000)"
     )
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, stdout=subprocess.DEVNULL)
+    command = [sys.executable, "-c", code]
+    if profile:  # py-spy samples every thread of the server (the event loop, the database writer)
+        spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+        command = [spy, "record", "--nonblocking", "--gil", "--threads", "--format", "raw", "--rate", "200",
+                   "-o", profile, "--", *command]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -78,6 +92,15 @@ def start_server(db_url: str, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.2)
     proc.kill()
     raise RuntimeError("server did not start")
+
+
+def server_pid(proc: subprocess.Popen[bytes]) -> int:
+    """The server's own process: `proc`, or the one py-spy started (`--profile`)."""
+    try:
+        children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
+    except OSError:
+        children = []
+    return int(children[0]) if children and Path(f"/proc/{proc.pid}/exe").resolve().name == "py-spy" else proc.pid
 
 
 def cpu_seconds(pid: int) -> float:
@@ -109,11 +132,11 @@ async def new_table(http: httpx.AsyncClient, seed: int) -> tuple[str, str]:
     return data["table"]["id"], data["links"][0]["token"]
 
 
-async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, stats: Stats,
+async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: list[float], stats: Stats,
                  held: list[int]) -> None:
     """Create tables through `http` (one server process) and play them on `port` (maybe another)."""
     rng = random.Random(seed)
-    while time.monotonic() < stop_at:
+    while time.monotonic() < stop_at[0]:
         table_id, token = await new_table(http, seed)
         seed += 100_003
         async with websockets.connect(f"ws://127.0.0.1:{port}/ws/tables/{table_id}", max_size=2**22) as ws:
@@ -124,7 +147,7 @@ async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, 
                 last_version = 0
                 sent_at: float | None = None
                 view: dict[str, object] = {}
-                while time.monotonic() < stop_at:
+                while time.monotonic() < stop_at[0]:
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), RECV_TIMEOUT))
                     except TimeoutError:
@@ -156,28 +179,33 @@ async def client(port: int, http: httpx.AsyncClient, seed: int, stop_at: float, 
 
 
 async def run_level(ports: list[int], tables: int, seconds: float, pids: list[int]) -> dict[str, float]:
+    """One level: the clients create and join their tables, and once every one holds its table
+    (or after SETUP_SECONDS) the measured `seconds` start: rates, latencies and CPU per action
+    count only that window, so the tables' creation is not in them."""
     stats = Stats()
     held = [0, 0]
     limits = httpx.Limits(max_connections=64)
     https = [httpx.AsyncClient(base_url=f"http://127.0.0.1:{p}", timeout=60, limits=limits) for p in ports]
-    steady: list[float] = []  # CPU seconds and versions once every client holds its table
+    steady: list[float] = []  # time, CPU seconds, versions and latencies once every client holds its table
+    stop_at = [time.monotonic() + SETUP_SECONDS + seconds]
 
     async def mark_steady() -> None:
-        while held[0] < tables and time.monotonic() < stop_at:
+        while held[0] < tables and time.monotonic() < stop_at[0] - seconds:
             await asyncio.sleep(0.05)
-        steady.extend([sum(cpu_seconds(pid) for pid in pids), stats.versions])
+        now = time.monotonic()
+        stop_at[0] = now + seconds
+        steady.extend([now, sum(cpu_seconds(pid) for pid in pids), stats.versions, len(stats.latencies)])
 
     try:
-        start = time.monotonic()
-        stop_at = start + seconds
         n = len(ports)
         marker = asyncio.create_task(mark_steady())
         await asyncio.gather(*(client(ports[(i + 1) % n], https[i % n], 1000 + i, stop_at, stats, held)
                                for i in range(tables)))
         await marker
-        elapsed = time.monotonic() - start
-        cpu_used = sum(cpu_seconds(pid) for pid in pids) - steady[0]
-        steady_versions = stats.versions - int(steady[1])
+        elapsed = time.monotonic() - steady[0]
+        cpu_used = sum(cpu_seconds(pid) for pid in pids) - steady[1]
+        steady_versions = stats.versions - int(steady[2])
+        del stats.latencies[:int(steady[3])]
         live = [(await h.get("/api/health")).json()["live_tables"] for h in https]
     finally:
         for h in https:
@@ -190,7 +218,7 @@ async def run_level(ports: list[int], tables: int, seconds: float, pids: list[in
     return {
         "tables": tables,
         "client_actions_s": len(lat) / elapsed,
-        "all_actions_s": stats.versions / elapsed,
+        "all_actions_s": steady_versions / elapsed,
         "p50": pct(0.50), "p95": pct(0.95), "p99": pct(0.99),
         "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
         "errors": stats.errors,
@@ -212,13 +240,16 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=1, help="server processes sharing the database")
     parser.add_argument("--max-cpu-ms", type=float, default=None,
                         help="fail (exit 1) if the servers spend more CPU than this per committed action")
+    parser.add_argument("--profile", default=None, metavar="FILE",
+                        help="record the server with py-spy (collapsed stacks of every thread) into FILE")
     args = parser.parse_args()
     tmp = tempfile.mkdtemp(prefix="bloodforge-bench-")
     db_url = args.db or f"sqlite:///{Path(tmp) / 'bench.sqlite3'}"
     if args.processes > 1 and db_url.startswith("sqlite"):
         parser.error("several server processes share a PostgreSQL database: give --db postgresql://...")
     ports = [free_port() for _ in range(args.processes)]
-    procs = [start_server(db_url, p) for p in ports]
+    procs = [start_server(db_url, p, args.profile and f"{args.profile}.{i}" if args.processes > 1 else args.profile)
+             for i, p in enumerate(ports)]
     console = Console(width=180)
     table = Table(title=f"bloodforge server load ({'SQLite' if db_url.startswith('sqlite') else 'PostgreSQL'}, "
                         f"{args.processes} server process(es), {os.cpu_count()} cores, clients and servers "
@@ -229,16 +260,17 @@ def main() -> None:
     worst = 0.0
     try:
         for level in (int(x) for x in args.tables.split(",")):
-            r = asyncio.run(run_level(ports, level, args.seconds, [p.pid for p in procs]))
+            r = asyncio.run(run_level(ports, level, args.seconds, [server_pid(p) for p in procs]))
             table.add_row(f"{level}", f"{r['client_actions_s']:.0f}", f"{r['all_actions_s']:.0f}",
                           f"{r['p50']:.1f}", f"{r['p95']:.1f}", f"{r['p99']:.1f}", f"{r['errors']}", f"{r['stalls']}",
                           f"{r['held']}", f"{r['games']}", f"{r['rss']:.0f}", f"{r['cpu_ms']:.2f}")
             worst = max(worst, r["cpu_ms"])
     finally:
         for proc in procs:
-            proc.terminate()
+            with contextlib.suppress(ProcessLookupError):  # py-spy (--profile) writes its file when it ends
+                os.kill(server_pid(proc), signal.SIGTERM)
         for proc in procs:
-            proc.wait(timeout=20)
+            proc.wait(timeout=60)
     console.print(table)
     if args.max_cpu_ms is not None and not worst <= args.max_cpu_ms:
         console.print(f"FAIL: the server spent {worst:.2f} ms of CPU per action (at most {args.max_cpu_ms} allowed)")

@@ -2,8 +2,9 @@
 
 An AI move is applied exactly like a human's (version check, engine validation, commit, then
 broadcast), so nothing downstream can tell them apart and a restart resumes them the same way.
-Agents never run on the event loop, nor in this process's threads (see `aiwork`: a pool of
-processes shared fairly between clients), so a slow agent delays only its own table.
+Searches never run on the event loop, nor in this process's threads (see `aiwork`: a pool of
+processes shared fairly between clients), so a slow agent delays only its own table; cheap
+agents decide in threads, and the random one, a legal-action list and a choice, on the loop.
 
 During a secret simultaneous commitment several AI seats may be actors: each decides on its own
 copy of the same position (through `bloodforge.match.Driver.decide`, the one decision step
@@ -25,7 +26,7 @@ from typing import Any
 from bloodforge.core import Action, State
 from bloodforge.core.rng import Rng, mix_seed
 
-from .aiwork import SEARCH_AGENTS, FairGate, decide, decide_packed, make_pool, pack, ready
+from .aiwork import INLINE_AGENTS, SEARCH_AGENTS, FairGate, decide, decide_packed, make_pool, pack, ready
 from .clocks import now_ms
 from .config import Settings
 from .errors import ApiError
@@ -134,10 +135,15 @@ class AiRunner:
                 if not seats:
                     return
                 version = live.version
-                snapshot = live.state.clone()
+                # The live state is replaced, never changed in place: this object stays the
+                # position at `version` (agents that may change it get a copy in `_choose`).
+                snapshot = live.state
             if self.settings.ai_delay:
                 await asyncio.sleep(self.settings.ai_delay)
-            actions = await asyncio.gather(*(self._choose(live, seat, snapshot.clone()) for seat in seats))
+            if len(seats) == 1:
+                actions = [await self._choose(live, seats[0], snapshot)]
+            else:
+                actions = list(await asyncio.gather(*(self._choose(live, seat, snapshot) for seat in seats)))
             try:
                 for seat, action in zip(seats, actions, strict=True):
                     if not await self._submit(table_id, seat, action, snapshot, version):
@@ -169,7 +175,7 @@ class AiRunner:
         """The seat's decision. A search (SEARCH_AGENTS) is made in the worker pool once the
         fair gate lets this table's client in, and the time budget counts the thinking, not the
         wait for a worker; a cheap agent decides at once in a thread (shipping the position to
-        a process would cost more than its move)."""
+        a process would cost more than its move), the random one (INLINE_AGENTS) right here."""
         spec = live.seats[seat]
         agent = spec.agent or "random"
         version = len(snapshot.history)
@@ -177,6 +183,16 @@ class AiRunner:
         loop = asyncio.get_running_loop()
         kept = live.agents.get(seat)  # the seat's agent and the plan it is carrying out
         work: Future[tuple[Action, Any]]
+        if agent in INLINE_AGENTS:
+            # On the shared snapshot itself: a random agent only reads its legal actions (which
+            # the state caches, so the engine's check of the move reuses them).
+            try:
+                action, live.agents[seat] = decide(snapshot, seat, agent, seed, spec.strength, kept)
+                return action
+            except Exception:
+                log.exception("table %s: AI seat %d failed; playing a random move", live.id, seat)
+                return self._fallback(snapshot, seat, version)
+        snapshot = snapshot.clone()  # the agent's own copy: searches apply moves to what they get
         if agent in SEARCH_AGENTS:
             packed = await asyncio.to_thread(pack, snapshot)  # pickled off the event loop
             await self.gate.acquire(self.owner_of(live.id) or live.id)

@@ -50,6 +50,10 @@ def decide(
 
 #: Agents that search (a second or more per move at full strength): they run in the processes.
 SEARCH_AGENTS = frozenset({"mcts"})
+#: Agents whose decision is one legal-action list and a choice (what the server computes for
+#: every human seat's view anyway): they decide on the event loop, since a hand-off to a
+#: thread and back cost more CPU than the decision.
+INLINE_AGENTS = frozenset({"random"})
 
 GameKey = tuple[str, str, str, int, str]
 

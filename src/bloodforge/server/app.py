@@ -93,6 +93,7 @@ def create_app(settings: Settings) -> FastAPI:
             await ai.close()
             await manager.close()
             manager.writer.shutdown(wait=True)
+            store.close()
             app.state.replays.pool.shutdown(wait=False, cancel_futures=True)
             engine.dispose()
 

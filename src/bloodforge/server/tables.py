@@ -26,6 +26,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import Any
 
 from bloodforge.core import ActionSyntaxError, BloodforgeError, Game, IllegalAction, State
 
@@ -38,6 +39,10 @@ from .schemas import TableCreate
 from .store import CREDENTIALS_CHANGED, Entry, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
+
+#: SQLite: moves written on the event loop between two checkpoints of the write-ahead log
+#: (about what SQLite's own 1000-page automatic checkpoint would do).
+CHECKPOINT_EVERY = 200
 
 
 Listener = Callable[[LiveTable], None]
@@ -67,6 +72,8 @@ class TableManager:
         #: Does this process have connections watching a table? (set by the websocket hub)
         self.watched: Callable[[str], bool] = lambda _table_id: False
         self.closed = False
+        #: Moves written on the event loop (SQLite), for the checkpoint every CHECKPOINT_EVERY.
+        self._written_now = 0
 
     # -- creating -----------------------------------------------------------------------------
     async def create(self, req: TableCreate, prepared: tuple[Game, State] | None = None,
@@ -377,13 +384,18 @@ class TableManager:
             record = replace(record, seats=tuple(seats))
         humans = {s.seat for s in record.seats if s.kind == "human"}
         deadlines = next_deadlines(live.deadlines, new, entries, humans, record.turn_clock, now_ms())
-        write = functools.partial(
-            self.store.append_entries,
-            table_id=live.id, ply=old_version, entries=entries, actors=new.actors(),
-            result=result_of(new), deadlines=deadlines_to_json(deadlines), take_over=spec,
-        )
+        row: dict[str, Any] = {
+            "table_id": live.id, "ply": old_version, "entries": entries, "actors": new.actors(),
+            "result": result_of(new), "deadlines": deadlines_to_json(deadlines), "take_over": spec,
+        }
         try:
-            await asyncio.get_running_loop().run_in_executor(self.writer, write)
+            if self.store.append_now(**row):  # SQLite, its lock free: committed here and now
+                self._written_now += 1
+                if self._written_now % CHECKPOINT_EVERY == 0:
+                    self._checkpoint()
+            else:
+                write = functools.partial(self.store.append_entries, **row)
+                await asyncio.get_running_loop().run_in_executor(self.writer, write)
         except StaleWrite as err:
             self.forget(live.id)
             raise LostRaceError(str(err)) from None
@@ -394,12 +406,22 @@ class TableManager:
         if take_over is not None:
             live.agents.pop(take_over, None)
         live.actors_at[live.version] = tuple(new.actors())
-        for old in [v for v in live.actors_at if v < live.version - REBASE_WINDOW]:
+        floor = live.version - REBASE_WINDOW
+        for old in [v for v in live.actors_at if v < floor]:
             del live.actors_at[old]
         live.last_used = time.monotonic()
         self._arm(live)
         for listener in self.listeners:
             listener(live)
+
+    def _checkpoint(self) -> None:
+        """SQLite: copy the write-ahead log into the database in the writer thread (the moves
+        written on the event loop never do it there: it can wait for the disk)."""
+        def done(fut: asyncio.Future[tuple[int, int]]) -> None:
+            if not fut.cancelled() and fut.exception() is not None:
+                log.warning("SQLite checkpoint failed: %s", fut.exception())
+
+        asyncio.get_running_loop().run_in_executor(self.writer, self.store.checkpoint).add_done_callback(done)
 
     # -- clocks -------------------------------------------------------------------------------
     def _arm(self, live: LiveTable) -> None:
