@@ -1,7 +1,7 @@
 """Five Forts log in the browser names players as the panels do (issue 18, LOW: the log said
 "Red"/"Blue" while the panels said "Ann · Red"). The rules' log keeps the seat colours (the
 terminal shows them); the page words them "Ann (Red)" through the game view's logText, since
-seat names belong to the table."""
+seat names belong to the table. Lines about an AI seat are marked as such (logSeat)."""
 
 from __future__ import annotations
 
@@ -28,4 +28,8 @@ def test_forts_log_names_the_player_with_the_colour(browser: Browser, server: Se
     # no colour is left standing alone for a player
     bare = re.findall(r"(?<![(\w])(Red|Blue|Green|Gold)\b(?!\))", log)
     assert not bare, (bare, log)
+    # the lines about the AI's seat are marked as the AI's (as in games whose log says "P1")
+    ai_lines = page.locator("#log li.by-ai").all_inner_texts()
+    assert ai_lines
+    assert all(t.startswith("Bot (") for t in ai_lines), ai_lines
     assert not errors, errors

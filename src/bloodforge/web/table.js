@@ -123,6 +123,7 @@ async function makeUi() {
     label: (t) => game.label?.(t) ?? (board ? board.label(t) : plainLabel(t)),
     confirm: (t, v) => game.confirm?.(t, v) ?? null,
     logText: (t) => (game.logText ? game.logText(t) : t),
+    logSeat: (t) => (game.logSeat ? game.logSeat(t) : null),
     prompt: (v, mine) => (mine ? game.prompt?.(v, mine) || board?.prompt() || "Choose an action below." : ""),
     closeMenu: () => { board?.closeMenu(); game.closeMenu?.(); },
     seatColour: (s) => board?.seatColour(s) ?? null,
@@ -176,7 +177,9 @@ function idWords(text) {
 // The seat a log line is about (it starts with the seat's label), or null.
 function lineSeat(line) {
   const m = /^(?:P|seat )(\d+)\b/.exec(String(line));
-  return m ? Number(m[1]) : null;
+  if (m) return Number(m[1]);
+  const s = ctx.ui?.logSeat ? ctx.ui.logSeat(String(line)) : null; // a game naming seats its own way
+  return Number.isInteger(s) ? s : null;
 }
 
 // What a seat plays (a faction, a side), as the board names its seats.

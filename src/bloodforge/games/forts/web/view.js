@@ -160,5 +160,11 @@ export function createView(ctx) {
     });
   }
 
-  return { look, render, prompt, label, confirm, logText };
+  // the seat a log line is about (it starts with the seat's colour): the page marks AI lines
+  function logSeat(line) {
+    const first = /^(\w+)/.exec(line)?.[1];
+    return seats.find((s) => s.name === first)?.seat ?? null;
+  }
+
+  return { look, render, prompt, label, confirm, logText, logSeat };
 }
