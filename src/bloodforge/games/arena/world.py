@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bloodforge.core import Dice, EventLog, Rng
+from bloodforge.core import EventLog, Rng
 
 from .content import Content
 from .hexes import Hex, hex_id
@@ -46,7 +46,9 @@ class World:
         dice = self.board.dice.get(sides)
         if dice is not None and dice.rigged:
             return dice.roll(self.rng, sides)
-        return Dice().roll(self.rng, sides)
+        if sides < 1:  # what `Dice().roll` says, without making a Dice for every roll
+            raise ValueError(f"a die needs at least one side, got {sides}")
+        return self.rng.randint(1, sides)
 
     def log(self, text: str, kind: str = "", to: int | None = None, masked: str | None = None,
             **facts: Any) -> None:
