@@ -196,9 +196,28 @@ class MoveMemo:
         self.actions: list[Action] | None = None  # the sorted `words` (None: to redo)
         self.full: list[Action] | None = None  # with boarding moves (None: to redo)
         f = ter.faction
+        groups = self.groups
+        count = self.count
+        first: dict[GroupKey, Piece] = {}
         for p in s.pieces.values():
             if p.faction == f and p.at >= 0:
-                self._join(s, p, _group(p, combat))
+                key = (p.at, p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed,
+                       p.attacked, p.merc, combat)  # _group, inlined: this runs for every piece
+                groups[p.id] = key
+                n = count.get(key, 0)
+                count[key] = n + 1
+                if not n:
+                    first[key] = p
+        dests = ter.dests
+        words = self.words
+        for key, p in first.items():
+            found = dests.get(key)
+            if found is None:
+                found = _reach(s, ter, p, combat)
+            if found[1]:
+                self.seas[key] = found[1]
+            for w in found[2]:
+                words[w] = words.get(w, 0) + 1
 
     def _join(self, s: KBase, p: Piece, key: GroupKey) -> None:
         self.groups[p.id] = key

@@ -13,8 +13,6 @@ both copies are in); everything it caches is filled lazily and never mutated aft
 
 from __future__ import annotations
 
-from collections import deque
-
 from .model import KBase
 
 
@@ -78,19 +76,19 @@ class Terrain:
         is_sea = c.is_sea
         passable = self.passable
         dist = {start: 0}
-        q = deque([start])
-        while q:
-            a = q.popleft()
-            da = dist[a]
-            if da >= budget:
-                continue
-            if a != start and not passable[a]:
-                continue
-            for n in adj[a]:
-                if n in dist or (sea_only and not is_sea[n]):
+        frontier = [start]
+        d = 0
+        while frontier and d < budget:  # level by level: a space at the budget is not expanded
+            d += 1
+            nxt = []
+            for a in frontier:
+                if a != start and not passable[a]:
                     continue
-                dist[n] = da + 1
-                q.append(n)
+                for n in adj[a]:
+                    if n not in dist and (not sea_only or is_sea[n]):
+                        dist[n] = d
+                        nxt.append(n)
+            frontier = nxt
         self.searches[key] = dist
         return dist
 
