@@ -75,6 +75,10 @@ def test_rematch_message_carries_each_seat_its_own_link_only(sqlite_client: Test
         assert links[1 - seat]["token"] not in str(msg)  # never another seat's credential
     assert got[None] == {"type": "rematch", "table": new["table"]["id"], "seat": None, "url": new["spectator_url"]}
     assert all(link["token"] not in str(got[None]) for link in links.values())
+    # a second click (another player at the same moment) makes no second table
+    again = client.post(f"/api/tables/{tid}/rematch")
+    assert again.status_code == 409
+    assert again.json()["error"]["code"] == "rematch/started"
     # a page that opens the finished table later is offered the rematch as well
     with client.websocket_connect(url) as late:
         hello(late, 1, tokens[1])

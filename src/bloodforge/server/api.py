@@ -288,6 +288,8 @@ async def rematch(live: Live, manager: Manager, request: Request) -> TableCreate
     or, watching, the spectator's (issue 18: only the browser that clicked reached the table)."""
     if not live.state.is_terminal():
         raise ApiError(409, "game/not_over", "a rematch can be started once the game is over")
+    if live.id in request.app.state.hub.rematches:  # two players clicking at once: one new table
+        raise ApiError(409, "rematch/started", "the rematch has been started already: every seat was sent its link")
     record = live.record
     seats = [
         SeatCreate(name=s.name, kind="human") if s.kind == "human" or s.taken_over
