@@ -13,7 +13,6 @@ from .board import (
     allied,
     article,
     cls,
-    enemy_in,
     fid,
     fname,
     gems,
@@ -203,7 +202,9 @@ def instant_targets(s: KBase) -> list[int]:
     f = s.active
     c = s.content.cards[s.instant]
     if c.spies:
-        return [i for i in range(len(s.content.ids)) if enemy_in(s, i, f)]
+        teams = s.teams
+        foes = {p.at for p in s.pieces.values() if teams[p.faction] != teams[f]}  # spaces with an enemy
+        return [i for i in range(len(s.content.ids)) if i in foes]
     near: set[int] = set()
     for p in s.pieces.values():
         if p.faction == f and p.at >= 0:
@@ -261,14 +262,17 @@ def place_targets(s: KBase, kind: str) -> list[int]:
         flags = s.castle if kind == "castle" else s.port
         return [t for t in s.start_owned if s.owner[t] == f and not flags[t] and (kind == "castle" or c.coastal[t])]
     if kind == "ship":
+        others = {p.at for p in s.pieces.values() if p.faction != f}  # spaces with another faction
         out = set()
         for t in s.start_owned:
             if _producer(s, t, "ship"):
                 for z in c.adj[t]:
-                    if c.is_sea[z] and not any(p.at == z and p.faction != f for p in s.pieces.values()):
+                    if c.is_sea[z] and z not in others:
                         out.add(z)
         return sorted(out)
-    return [t for t in s.start_owned if _producer(s, t, kind) and not enemy_in(s, t, f)]
+    teams = s.teams
+    foes = {p.at for p in s.pieces.values() if teams[p.faction] != teams[f]}  # spaces with an enemy
+    return [t for t in s.start_owned if _producer(s, t, kind) and t not in foes]
 
 
 def place(s: KBase, kind: str, at: int) -> None:
