@@ -78,7 +78,7 @@ def test_edit_bad_then_good_number_save_and_run_a_small_ab(page: Page, lab_serve
     assert [(v["name"], v["version"]) for v in saved] == [("more stones", 1)]
 
     page.fill("#ab-games", "4")
-    page.fill("#ab-agents", "greedy")
+    page.fill("#ab-agents", "random")
     page.click("#ab-run")
     sentence = page.locator(".lab-sentence")
     expect(sentence).to_contain_text("Blood stones +8: ", timeout=180_000)

@@ -167,7 +167,7 @@ def test_jobs_per_operator_are_limited_and_cancel_stops_one(make_client: ClientF
     with lab_client(make_client, sqlite_url, lab_jobs_per_operator=1, lab_workers=1) as client:
         vid = client.post("/api/lab/variants", headers=AUTH,
                           json={"game": "witch", "name": "same", "content": witch_content(client)}).json()["id"]
-        body = {"game": "witch", "variant": vid, "agents": ["greedy"], "games": 500, "seed": 0}
+        body = {"game": "witch", "variant": vid, "agents": ["random"], "games": 500, "seed": 0}
         first = client.post("/api/lab/experiments", headers=AUTH, json=body)
         assert first.status_code == 202
         second = client.post("/api/lab/experiments", headers=AUTH, json=body)

@@ -4,16 +4,18 @@ each runs as a job to the end, shows its numbers, and its export reproduces with
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
 
 from bloodforge.cli.main import app as cli_app
-from bloodforge.lab import report
-from bloodforge.lab.jobs import AgentSpec, Job
+from bloodforge.lab import report, runner
+from bloodforge.lab.jobs import AgentSpec, GameResult, Job
 from bloodforge.lab.runner import run_jobs
 from bloodforge.server.workbench import sweep_values
 
@@ -166,12 +168,26 @@ def test_plots_without_matplotlib_say_so_in_words(make_client: ClientFactory, sq
         assert "matplotlib" in r.json()["error"]["message"]
 
 
-def test_process_pool_start_method_is_checked() -> None:
+def test_process_pool_start_method_is_checked_and_one_worker_is_still_a_process() -> None:
     """The workbench's pool starts workers with the forkserver (its jobs in the sweep test above
-    run to the end in it); a start method this platform lacks is refused before any game."""
+    run to the end in it); with a start method even one worker plays in another process, never
+    in the server's; a start method this platform lacks is refused before any game."""
     jobs = [Job(index=0, game="witch", params={}, seed=0, agents=[AgentSpec(name="random")] * 2)]
     with pytest.raises(ValueError, match="start method"):
         run_jobs(jobs, backend="process", workers=2, start_method="teleport")
+    played_in: list[int] = []
+    real = runner.play_job
+
+    def spy(job: Job, keep: bool = False) -> GameResult:
+        played_in.append(os.getpid())
+        return real(job, keep)
+
+    with mock.patch.object(runner, "play_job", spy), \
+            mock.patch.object(runner, "_collect_pool", return_value=[]) as pool:
+        assert run_jobs(jobs, backend="process", workers=1, start_method="forkserver") == []
+        assert pool.call_count == 1
+        run_jobs(jobs, backend="process", workers=1)  # without one: here, as `lab run` always did
+    assert played_in == [os.getpid()]
 
 
 @pytest.mark.slow  # starting a Ray cluster costs ~20 s here, as in tests/lab/test_runner.py

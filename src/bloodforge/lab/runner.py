@@ -37,7 +37,9 @@ def run_jobs(
 
     `start_method` ("fork", "forkserver", "spawn"; default the platform's): how the process
     pool starts workers. A server runs jobs from a thread, and forking a threaded process can
-    copy a lock held by another thread into the child: it asks for "forkserver"."""
+    copy a lock held by another thread into the child: it asks for "forkserver". Given a start
+    method, even one worker is a separate process (else one worker plays here): the caller
+    wants the games out of its own process, whose other threads they would slow."""
     if start_method is not None and start_method not in multiprocessing.get_all_start_methods():
         raise ValueError(f"unknown start method {start_method!r}; here: "
                          f"{', '.join(multiprocessing.get_all_start_methods())}")
@@ -45,7 +47,7 @@ def run_jobs(
         raise ValueError(f"unknown backend {backend!r}; backends: {', '.join(BACKENDS)}")
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers}")
-    if backend == "local" or (backend == "process" and workers == 1):
+    if backend == "local" or (backend == "process" and workers == 1 and start_method is None):
         stream: Iterator[GameResult] = (play_job(j, keep_records) for j in jobs)
         return _collect(stream, stop, on_result)
     if backend == "process":

@@ -149,8 +149,11 @@ class Workbench:
         #: "ray" once connected to the cluster of `--ray ADDRESS`, else the lab's process pool.
         self.backend = "process"
         self.ray_started_here = False
-        #: Rendered plots of finished experiments: (experiment, name) -> (title, PNG).
+        #: Rendered plots of finished experiments: experiment -> [(name, title, PNG)].
         self.plots: dict[str, list[tuple[str, str, bytes]]] = {}
+        #: matplotlib's pyplot is not thread-safe; a lock of its own, so drawing never holds up
+        #: `lock`, which the event loop takes to start a job.
+        self.plot_lock = threading.Lock()
 
     def connect_ray(self) -> None:
         """Connect to the Ray cluster of `--ray ADDRESS` (or use the connection this process
@@ -735,7 +738,7 @@ def experiment_plots(bench: Workbench, row: LabExperimentRow) -> list[tuple[str,
         raise ApiError(503, "lab/no_plots", "This server cannot draw plots: it does not have matplotlib "
                        "(install it with pip install 'bloodforge[lab]'). The tables above hold every number.")
     if row.id not in bench.plots:
-        with bench.lock:  # matplotlib's pyplot is not thread-safe
+        with bench.plot_lock:
             sweep = row.summary.get("sweep")
             if sweep is not None:  # the seats by their sides in the plot's legend
                 sweep = {**sweep, "seat_roles": row.summary.get("seat_roles", [])}
