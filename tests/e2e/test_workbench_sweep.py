@@ -78,3 +78,25 @@ def test_matchup_with_sprt_shows_the_verdict(page: Page, lab_server: ServerThrea
     expect(pair.first.locator("td").last).to_have_text("Undecided")
     expect(page.locator('figure[data-plot="matrix"] img')).to_be_visible(timeout=30_000)
     page.screenshot(path=str(shots / "workbench-matchup.png"), full_page=True)
+
+
+def test_bloodstones_factions_form_edits_one_number_and_saves(page: Page, lab_server: ServerThread) -> None:  # noqa: F811
+    """Another game's content in the same page: the Horse Lords' hand size, refused as text,
+    saved as a number with its difference."""
+    page.goto(lab_server.url + "/lab")
+    page.fill("#token", TOKEN)
+    page.click("#login-form button[type=submit]")
+    page.select_option("#lab-game", "bloodstones")
+    hand = page.locator('input[data-path="factions.factions.0.hand_size"]')
+    expect(hand).to_have_value("7")
+    for path in ("factions.factions", "factions.factions.0"):
+        page.locator(f'details[data-path="{path}"]').evaluate("d => { d.open = true; }")
+    hand.fill("seven")
+    page.fill("#variant-name", "bigger hands")
+    page.click("#save")
+    expect(page.locator('.lab-field[data-path="factions.factions.0.hand_size"] .lab-field-error')).to_contain_text(
+        "integer")
+    hand.fill("8")
+    page.click("#save")
+    expect(page.locator(".lab-saved")).to_contain_text("version 1")
+    expect(page.locator(".lab-diff li").first).to_contain_text("Hand size: 7 \u2192 8")
