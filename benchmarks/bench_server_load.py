@@ -123,10 +123,15 @@ def rss_mb(pid: int) -> float:
 
 
 async def new_table(http: httpx.AsyncClient, seed: int) -> tuple[str, str]:
-    r = await http.post("/api/tables", json={
-        "game": "bloodstones", "params": {"players": 2}, "seed": seed,
-        "seats": [{"name": "bench"}, {"kind": "agent", "agent": "random"}],
-    })
+    body = {"game": "bloodstones", "params": {"players": 2}, "seed": seed,
+            "seats": [{"name": "bench"}, {"kind": "agent", "agent": "random"}]}
+    for attempt in range(3):
+        try:
+            r = await http.post("/api/tables", json=body)
+            break
+        except httpx.TransportError:  # a kept-alive connection the server closed as it was reused
+            if attempt == 2:
+                raise
     r.raise_for_status()
     data = r.json()
     return data["table"]["id"], data["links"][0]["token"]
