@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from bloodforge.cli.main import app as cli_app
 from bloodforge.lab import report, runner
-from bloodforge.lab.jobs import AgentSpec, GameResult, Job
+from bloodforge.lab.jobs import AgentSpec, GameResult, Job, play_job
 from bloodforge.lab.runner import run_jobs
 from bloodforge.server.workbench import sweep_values
 
@@ -176,7 +176,7 @@ def test_process_pool_start_method_is_checked_and_one_worker_is_still_a_process(
     with pytest.raises(ValueError, match="start method"):
         run_jobs(jobs, backend="process", workers=2, start_method="teleport")
     played_in: list[int] = []
-    real = runner.play_job
+    real = play_job
 
     def spy(job: Job, keep: bool = False) -> GameResult:
         played_in.append(os.getpid())
