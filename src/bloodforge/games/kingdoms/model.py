@@ -65,7 +65,7 @@ class Piece:
         p.cm, p.fought, p.attacked, p.walked, p.boarded, p.landed = (
             self.cm, self.fought, self.attacked, self.walked, self.boarded, self.landed)
         p.merc = self.merc
-        p.came = list(self.came)
+        p.came = self.came[:] if self.came else []
         return p
 
     def reset(self) -> None:
@@ -216,12 +216,14 @@ class KBase(State):
         new.faction_seat = self.faction_seat
         new.team_seats = self.team_seats
         new.order = self.order
-        for k in self._SCALARS:
-            setattr(new, k, getattr(self, k))
+        # the _SCALARS, one by one (no getattr/setattr by name: clone runs once per search node)
+        new.active, new.turn_idx, new.round, new.phase = self.active, self.turn_idx, self.round, self.phase
+        new.next_id, new.pending, new.instant, new.over = self.next_id, self.pending, self.instant, self.over
         new.owner = list(self.owner)
         new.castle = list(self.castle)
         new.port = list(self.port)
-        new.pieces = {i: p.copy() for i, p in self.pieces.items()}
+        copy = Piece.copy
+        new.pieces = {i: copy(p) for i, p in self.pieces.items()}
         new.treasury = list(self.treasury)
         new.hands = [list(h) for h in self.hands]
         new.pile = list(self.pile)

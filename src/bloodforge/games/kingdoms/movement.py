@@ -199,8 +199,12 @@ class MoveMemo:
         groups = self.groups
         count = self.count
         first: dict[GroupKey, Piece] = {}
+        land = s.content.units.units
         for p in s.pieces.values():
             if p.faction == f and p.at >= 0:
+                if p.aboard < 0 and (p.moved or p.fought or p.boarded or p.merc or (p.cm and not combat)) \
+                        and land[p.kind].cls == LAND:
+                    continue  # a land unit that may not move again this phase (`_search`); it never will
                 key = (p.at, p.kind, p.aboard >= 0, p.moved, p.cm, p.fought, p.walked, p.boarded, p.landed,
                        p.attacked, p.merc, combat)  # _group, inlined: this runs for every piece
                 groups[p.id] = key
