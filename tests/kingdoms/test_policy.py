@@ -183,3 +183,20 @@ def test_the_policy_view_is_the_observation_it_reads() -> None:
     battle, _ = _defence({"infantry": 2}, {"cavalry": 2})  # a battle in progress, face-down pieces
     for seat in range(4):
         _same_fields(battle, seat)
+
+
+def test_greedy_measures_an_enemy_team_from_its_own_start_of_six_gems() -> None:
+    # teams (K134): from round 4 a team holds 6 gems (3 each) and wins with 9; the kingmaking
+    # defence counts both 3 less, so a team that holds only that gets no leader bonus, exactly
+    # like a lone faction with its 3
+    start = {"starwater": "elves", "dawnreach": "elves", "silverkeep": "humans", "stormwatch": "humans",
+             "runeforge": "dwarves", "emberpass": "dwarves", "wraithspire": "undead", "deadreach": "undead"}
+    for teams, win in ((True, 6), (False, 7)):
+        s = scenario({"active": "elves", "phase": "purchase", "round": 5, "owner": start}, teams=teams)
+        assert [f["gems"] for f in s.observation(0)["factions"]] == [3, 3, 3, 3]
+        policy = KingdomsPolicy()
+        policy.choose(s, 0, Rng(0))
+        threats, line = policy._threats(policy_view(s, 0))
+        assert line == win
+        assert set(threats) == ({"humans", "undead"} if teams else {"humans", "dwarves", "undead"})
+        assert all(policy._leader_bonus(g, True) == 0 for g in threats.values())

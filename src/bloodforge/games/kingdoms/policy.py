@@ -213,7 +213,9 @@ class KingdomsPolicy:
         return max(retreats, key=lambda a: (here[a.args[0]], self._rng.random()))
 
     def _threats(self, obs: dict[str, Any]) -> tuple[dict[str, int], int]:
-        """Each enemy faction's side's gems (its team's in a team game), and the win line.
+        """Each enemy faction's side's gems and the win line, counted as for one faction: a
+        team of two starts with 6 gems and wins at 9, so both count 3 less (3 and 6, against a
+        lone faction's 3 and 7).
 
         Why: the greedy choice by value alone takes whatever is weakest, usually a neighbour
         already losing, and never the side about to win; human players gang up on the leader.
@@ -222,11 +224,15 @@ class KingdomsPolicy:
         friends = self._mine(obs) | {obs["active"]}
         my_teams = {teams[f] for f in friends}
         side: dict[int, int] = {}
+        size: dict[int, int] = {}
         for f in obs["factions"]:
             side[f["team"]] = side.get(f["team"], 0) + f["gems"]
+            size[f["team"]] = size.get(f["team"], 0) + 1
         teamed = len(set(teams.values())) < len(teams)
-        return ({f: side[t] for f, t in teams.items() if t not in my_teams and f not in friends},
-                9 if teamed else 7)
+        # in a team game a side starts with 3 gems per faction: measure it from its own start
+        return ({f: side[t] - START_GEMS * (size[t] - 1) for f, t in teams.items()
+                 if t not in my_teams and f not in friends},
+                9 - START_GEMS if teamed else 7)
 
     def _leader_bonus(self, gems: int, gem_here: bool) -> float:
         extra = max(0, gems - START_GEMS) * self.leader_weight
