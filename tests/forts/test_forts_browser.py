@@ -52,7 +52,8 @@ def test_the_planning_clock_counts_down_then_a_timeout_opens_bribery(page: Page,
             break
         page.wait_for_timeout(200)
     assert "planning minute ran out" in log, log
-    assert "Green bribes Blue's" in log or "Red bribes Blue's" in log, log
+    # the page names players as their panels do: "Green AI (Green) bribes Ann (Blue)'s ..."
+    assert "Green AI (Green) bribes Ann (Blue)'s" in log or "Red AI (Red) bribes Ann (Blue)'s" in log, log
     assert clock.count() == 0 or clock.inner_text() != first
     page.screenshot(path=str(SHOTS / "forts-02-bribery.png"))
     # the late player plans on, with no second clock this turn
