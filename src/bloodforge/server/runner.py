@@ -12,6 +12,7 @@ import uvicorn
 from starlette.types import ASGIApp
 
 import bloodforge
+from bloodforge.buildinfo import build_info
 
 from .app import create_app
 from .config import DEFAULT_DATA_DIR, Settings, default_db_url, normalise_db_url
@@ -43,7 +44,7 @@ def serve(
         raise SystemExit(1) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    print(f"bloodforge: database {_redact(url)}")
+    print(f"bloodforge: database {_redact(url)}; engine build: {build_info().describe()}")
     print(f"bloodforge: open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)
     config = uvicorn_config(create_app(settings), host=host, port=port, forwarded_allow_ips=forwarded_allow_ips)
     quiet_gc()
