@@ -369,14 +369,15 @@ def defender_retreats(s: KBase, b: Battle) -> list[int]:
     if not movers:
         return []
     sea = s.content.is_sea[b.space]
+    others = {p.at for p in s.pieces.values() if p.faction != b.dfn}  # spaces with another faction
     out = []
     for n in s.content.adj[b.space]:
         if s.content.is_sea[n] != sea:
             continue
         if sea:
-            if any(p.at == n and p.faction != b.dfn for p in s.pieces.values()):
+            if n in others:
                 continue
-        elif s.owner[n] != b.dfn or any(p.at == n and p.faction != b.dfn for p in s.pieces.values()):
+        elif s.owner[n] != b.dfn or n in others:
             continue
         out.append(n)
     return out
@@ -392,11 +393,12 @@ def attacker_retreats(s: KBase, b: Battle) -> list[int]:
         return []
     origins = {n for p in attackers for n in p.came}
     sea = s.content.is_sea[b.space]
+    others = {p.at for p in s.pieces.values() if p.faction != b.att}  # spaces with another faction
     out = []
     for n in s.content.adj[b.space]:
         if s.content.is_sea[n] != sea or n not in origins:
             continue
-        if any(p.at == n and p.faction != b.att for p in s.pieces.values()):
+        if n in others:
             continue
         if (sea and n not in s.start_seas) or (not sea and s.owner[n] != b.att):
             continue
