@@ -64,6 +64,31 @@ def check(s: KingdomsState) -> None:
                 assert s.owner[p.at] == p.faction, "between turns units stand in their own territories"
     if s.over:
         assert s.winners
+    # the rules take "the lowest-numbered piece" by iterating the dict: it must stay in id order
+    assert list(s.pieces) == sorted(s.pieces)
+    # K58-K60, A36: every stack face up now is known. The rules skip the fog-of-war update after
+    # actions that cannot reveal anything (speed, issue 23); this recomputes it from scratch
+    assert face_up(s) <= s.known, "a stack facing an enemy is not recorded as seen"
+
+
+def face_up(s: KingdomsState) -> set[int]:
+    """Pieces in a space where another team stands in that space or next to it (plain rules text)."""
+    if not s.game.params.fog:
+        return set(s.pieces)
+    teams_at: dict[int, set[int]] = {}
+    for p in s.pieces.values():
+        if p.at >= 0:
+            teams_at.setdefault(p.at, set()).add(s.teams[p.faction])
+    out = set()
+    for p in s.pieces.values():
+        if p.at < 0:
+            continue
+        near = set(teams_at[p.at])
+        for n in s.content.adj[p.at]:
+            near |= teams_at.get(n, set())
+        if near - {s.teams[p.faction]}:
+            out.add(p.id)
+    return out
 
 
 @pytest.mark.parametrize(("players", "teams", "seed"), [(4, False, 1), (4, True, 2), (3, False, 3), (2, False, 4)])
