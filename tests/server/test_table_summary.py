@@ -103,7 +103,7 @@ def test_rematch_opens_a_new_table_with_the_same_game_and_seats(sqlite_client: T
     data = create_table(client, game="witch", params={}, seed=3,
                         seats=[{"name": "Ann"}, {"name": "Robo", "kind": "agent", "agent": "random"}])
     tid, tokens = data["table"]["id"], {link["seat"]: link["token"] for link in data["links"]}
-    refused = client.post(f"/api/tables/{tid}/rematch")
+    refused = client.post(f"/api/tables/{tid}/rematch", headers=auth(data["host_token"]))
     assert refused.status_code == 409
     assert refused.json()["error"]["code"] == "game/not_over"
     rng = random.Random(2)
@@ -117,7 +117,7 @@ def test_rematch_opens_a_new_table_with_the_same_game_and_seats(sqlite_client: T
         client.post(f"/api/tables/{tid}/actions", headers=auth(tokens[0]),
                     json={"seat": 0, "action": rng.choice(view["legal"]), "version": view["version"]})
     assert _state(client, tid)["terminal"]
-    r = client.post(f"/api/tables/{tid}/rematch")
+    r = client.post(f"/api/tables/{tid}/rematch", headers=auth(data["host_token"]))
     assert r.status_code == 201, r.text
     new = r.json()
     assert new["table"]["id"] != tid

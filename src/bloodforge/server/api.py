@@ -8,6 +8,7 @@ header, never in URLs.
 from __future__ import annotations
 
 import asyncio
+import hmac
 from functools import lru_cache
 from typing import Annotated, Any
 
@@ -20,7 +21,7 @@ from bloodforge.core import Game
 from .errors import ApiError
 from .limits import ClientLimits, RateLimit
 from .live import LiveTable, table_public
-from .newtable import roles_at_a_new_table
+from .newtable import hash_token, roles_at_a_new_table
 from .replay import ReplayCache
 from .schemas import (
     ActionAccepted,
@@ -280,12 +281,24 @@ def _spend_replay(request: Request) -> None:
 
 @router.post("/tables/{table_id}/rematch", status_code=201, response_model=TableCreated,
              responses={429: {"model": ErrorResponse}})
-async def rematch(live: Live, manager: Manager, request: Request) -> TableCreated:
+async def rematch(live: Live, manager: Manager, request: Request, token: Token,
+                  seat: SeatQuery = None) -> TableCreated:
     """A new table of a finished one: the same game, parameters (or scenario), seat names and
-    kinds (a seat the AI took over is human again) and turn clock, on a fresh seed. The
-    response holds the new table's join links, as creating a table does; every connection to
-    the finished table gets a `rematch` message with its own seat's link (never another seat's)
-    or, watching, the spectator's (issue 18: only the browser that clicked reached the table)."""
+    kinds (a seat the AI took over is human again) and turn clock, on a fresh seed. Only a
+    player of the finished table (`seat` with its credential) or its host (the host token from
+    the creation) may start it: a stranger holding the new seats' links could claim them first.
+    The response holds the join link of the caller's own seat (the host: every link and a new
+    host token, as creating a table does); every connection to the finished table gets a
+    `rematch` message with its own seat's link (never another seat's) or, watching, the
+    spectator's (issue 18: only the browser that clicked reached the table)."""
+    if token is None:
+        raise ApiError(401, "auth/missing_token",
+                       "a rematch is started by a player of the table (seat and its credential) or its host")
+    host = live.record.host_hash
+    is_host = seat is None and host is not None and hmac.compare_digest(hash_token(token), host)
+    caller = None if is_host else TableManager.authenticate(live, seat, token)
+    if caller is None and not is_host:
+        raise ApiError(403, "auth/bad_token", "only the players of the table or its host may start a rematch")
     if not live.state.is_terminal():
         raise ApiError(409, "game/not_over", "a rematch can be started once the game is over")
     if live.id in request.app.state.hub.rematches:  # two players clicking at once: one new table
@@ -302,4 +315,6 @@ async def rematch(live: Live, manager: Manager, request: Request) -> TableCreate
     # every browser at the finished table is offered the new one: a seat its own link only
     request.app.state.hub.offer_rematch(live.id, made.table.id, {link.seat: link.url for link in made.links},
                                         made.spectator_url)
-    return made
+    if is_host:
+        return made
+    return made.model_copy(update={"links": [link for link in made.links if link.seat == caller], "host_token": None})

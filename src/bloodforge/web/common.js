@@ -76,6 +76,20 @@ export function rememberSeat(tableId, seat, token, label) {
   localStorage.setItem(KEY, JSON.stringify(all));
 }
 
+/** The creator's host token per table (it makes new links for a seat and starts a rematch
+ * with every seat's link), kept in this browser. */
+const HOST_KEY = "bloodforge.hosts";
+export function rememberHost(tableId, token) {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {}; } catch { all = {}; }
+  all[tableId] = token;
+  localStorage.setItem(HOST_KEY, JSON.stringify(all));
+}
+
+export function hostToken(tableId) {
+  try { return (JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {})[tableId] || null; } catch { return null; }
+}
+
 export function loadSeats() {
   try { return JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch { return {}; }
 }

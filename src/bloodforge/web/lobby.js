@@ -4,7 +4,7 @@
 // Everything on this page is worded for players: labels come from the schema's titles (or a
 // humanised name), descriptions lose rule codes and ids, and seats are numbered from 1 (the CLI
 // numbers them the same way; only the JSON API uses 0-based seat indices).
-import { api, clear, el, loadSeats, rememberSeat, seatLink, toast, wsUrl } from "/static/common.js";
+import { api, clear, el, hostToken, loadSeats, rememberHost, rememberSeat, seatLink, toast, wsUrl } from "/static/common.js";
 import "/static/learn.js"; // the "Learn to play" card (one button per game with a tutorial)
 
 let games = [];
@@ -364,14 +364,6 @@ function showError(err) {
   if (node.focus) node.focus();
 }
 
-/** The creator's host token per table (it makes new links for a seat), kept in this browser. */
-const HOST_KEY = "bloodforge.hosts";
-function rememberHost(tableId, token) {
-  let all = {};
-  try { all = JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {}; } catch { all = {}; }
-  all[tableId] = token;
-  localStorage.setItem(HOST_KEY, JSON.stringify(all));
-}
 
 function showCreated(created) {
   const box = clear($("created"));
@@ -518,9 +510,6 @@ function renderMine() {
 const inviteOpen = new Set();
 const newLinks = new Map();  // "<table>#<seat>" -> the new link, shown until the page reloads
 
-function hostToken(tableId) {
-  try { return (JSON.parse(localStorage.getItem(HOST_KEY) || "{}") || {})[tableId] || null; } catch { return null; }
-}
 
 /** For a table this browser created: a new link per other human seat (a friend lost theirs,
  * or someone else opened it first). The panel survives the list's live re-renders. */

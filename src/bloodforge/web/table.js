@@ -3,7 +3,7 @@
 // label templates: the fallback that always works) and the replay controls. The shared board
 // (boards/board.js) draws static_info()["board"] and makes it clickable; the game's own view.js
 // (served from games/<id>/web/) only gives the look and extra panels (docs/browser.md).
-import { api, cardIn, cardNode, clear, el, humanize, installCardTips, reducedMotion, rememberSeat, toast, wsUrl } from "/static/common.js";
+import { api, cardIn, cardNode, clear, el, hostToken, humanize, installCardTips, reducedMotion, rememberHost, rememberSeat, toast, wsUrl } from "/static/common.js";
 import { grammarMap, label as fillLabel, parse } from "/static/boards/actions.js";
 import { createBoard, hasBoard } from "/static/boards/board.js";
 import { tutorial } from "/static/tutorial.js";
@@ -779,8 +779,14 @@ function openSummary(v) {
   const statBox = stats.length ? el("details", { class: "summary-stats", open: stats.length <= 14 },
     el("summary", { text: `How the game went (${stats.length})` }),
     el("dl", { class: "readable" }, ...stats.flatMap((x) => [el("dt", { text: x.label }), el("dd", { text: String(x.value) })]))) : null;
-  const rematch = el("button", { type: "button", class: "primary", dataset: { rematch: "1" }, onclick: () => startRematch(rematch), text: "Rematch" });
-  if (ctx.rematch) { rematch.textContent = ctx.rematch.seat === null ? "Watch the rematch" : "Join the rematch"; rematch.onclick = () => { location.href = ctx.rematch.url; }; }
+  // only the players (or the table's host) start a rematch; a spectator is offered it once made
+  const mayStart = (seat !== null && token) || hostToken(tableId);
+  let rematch = mayStart ? el("button", { type: "button", class: "primary", dataset: { rematch: "1" }, onclick: () => startRematch(rematch), text: "Rematch" }) : null;
+  if (ctx.rematch) {
+    rematch = rematch || el("button", { type: "button", class: "primary", dataset: { rematch: "1" } });
+    rematch.textContent = ctx.rematch.seat === null ? "Watch the rematch" : "Join the rematch";
+    rematch.onclick = () => { location.href = ctx.rematch.url; };
+  }
   const suffix = location.hash;
   const replayLink = el("a", { class: "button", href: `/table/${encodeURIComponent(tableId)}/replay${suffix}`, text: "Watch the replay" });
   const content = el("div", { class: "summary-body" },
@@ -797,7 +803,11 @@ function openSummary(v) {
 async function startRematch(button) {
   button.disabled = true;
   try {
-    const made = await api("POST", `/api/tables/${encodeURIComponent(tableId)}/rematch`);
+    // the host gets every seat's link (a hot-seat game goes on); a player its own seat's
+    const host = hostToken(tableId);
+    const path = `/api/tables/${encodeURIComponent(tableId)}/rematch`;
+    const made = host ? await api("POST", path, undefined, host) : await api("POST", `${path}?seat=${seat}`, undefined, token);
+    if (made.host_token) rememberHost(made.table.id, made.host_token);
     for (const link of made.links || []) rememberSeat(made.table.id, link.seat, link.token, `${made.table.name} — ${link.name} (seat ${link.seat + 1})`);
     const mine = (made.links || []).find((l) => l.seat === seat) ?? (seat === null ? null : made.links?.[0]);
     location.href = mine ? mine.url : made.spectator_url;
