@@ -67,7 +67,10 @@ def _reach(s: KBase, ter: Terrain, p: Piece, combat: bool) -> tuple[dict[int, in
         return found
     dests, seas = _search(s, ter, p, combat)
     ids = s.content.ids
-    out = (dests, seas, [_key(ids, p.at, t, p.kind) for t in dests])
+    words = [_key(ids, p.at, t, p.kind) for t in dests]
+    for w in words:
+        _move(w)  # made now, so that listings read `_MOVES` directly
+    out = (dests, seas, words)
     ter.dests[key] = out
     return out
 
@@ -278,7 +281,8 @@ class MoveMemo:
             return list(full)
         acts = self.actions
         if acts is None:
-            acts = self.actions = [_move(w) for w in sorted(self.words)]
+            made = _MOVES
+            acts = self.actions = [made[w] for w in sorted(self.words)]
         full = acts
         if self.seas:
             free = self.free
