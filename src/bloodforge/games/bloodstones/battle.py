@@ -164,7 +164,8 @@ def draw_battle_tiles(st: Position, b: Battle) -> None:
         rig = st.battle_rig[side]
         bag = Bag.of(str(v) for v in values)
         bag.rigged = [str(v) for v in rig[:k]]
-        del rig[:k]
+        if rig:  # shared with clones: replaced, never changed in place
+            st.battle_rig = [rig[k:], st.battle_rig[1]] if side == ATTACKER else [st.battle_rig[0], rig[k:]]
         b.tiles[side] = sorted((int(bag.draw(st.rng)) for _ in range(k)), reverse=True)
         st.log(f"{st.seat_label(b.seat(side))} draws battle tiles {b.tiles[side]}", to=b.seat(side))
     b.subs = [None, None]
@@ -341,8 +342,10 @@ def move_force(st: Position, seat: int, src: int, dest: int, able: UnitCounts) -
         if n - go:
             st.eliminate(src, seat, u, n - go)
             lost += n - go
-    if src not in st.withdrawn_from[seat]:
-        st.withdrawn_from[seat].append(src)
+    if src not in st.withdrawn_from[seat]:  # shared with clones: replaced, never changed in place
+        withdrawn = list(st.withdrawn_from)
+        withdrawn[seat] = [*withdrawn[seat], src]
+        st.withdrawn_from = withdrawn
     return lost
 
 

@@ -124,6 +124,7 @@ class Pending:
     # not part of the position (never serialised): what `cancel` restores besides the data,
     # so that the position it returns to is known again without recomputing it
     snapshot_version: int = 0  # `Position.units_version` of `snapshot`
+    snapshot_views: list[int] = field(default_factory=list)  # `Position.view_versions` then
     base_version: int = 0  # `Position.version` before the first step of this compound action
     base_legal: list[Action] | None = None  # the legal actions there, if they were listed
 
@@ -131,8 +132,8 @@ class Pending:
         return Pending(
             self.kind, self.unit, self.area, self.cost, list(self.paid), self.group_area,
             dict(self.group), [dict(leg) for leg in self.legs],
-            None if self.snapshot is None else copy_units(self.snapshot), list(self.targets),
-            self.snapshot_version, self.base_version, self.base_legal,
+            self.snapshot, list(self.targets),  # a snapshot is never changed: shared
+            self.snapshot_version, list(self.snapshot_views), self.base_version, self.base_legal,
         )
 
     def paid_pips(self, kinds: dict[str, UnitKind]) -> int:
@@ -154,7 +155,7 @@ class Pending:
             d["kind"], d.get("unit"), d.get("area"), d.get("cost", 0), list(d.get("paid", [])),
             d.get("group_area"), dict(d.get("group", {})), [dict(x) for x in d.get("legs", [])],
             None if snap is None else units_from_json(snap), list(d.get("targets", [])),
-            new_version(), new_version(), None,
+            new_version(), [], new_version(), None,
         )
 
 
@@ -201,6 +202,7 @@ class Position:
         self.build_points = 0
         self.setup_home: int | None = None
         self.units: dict[int, dict[int, UnitCounts]] = {}
+        self._own_units = True  # False: `units` is shared (a clone, a pending move's snapshot)
         self.villages: dict[int, tuple[int, int]] = {}
         self.hands: list[UnitCounts] = [{} for _ in range(n)]
         self.bags: list[Bag] = [Bag() for _ in range(n)]
@@ -232,11 +234,22 @@ class Position:
         #: content for ever, so what was computed for it may be reused by any state showing it.
         self.version = new_version()
         self.units_version = new_version()
+        #: per seat, what its movement searches depend on: the areas holding other players'
+        #: units and the seas where it has ship passage. A seat's own moves on land leave it
+        #: as it is, so the searches of a whole turn share their answers.
+        self.view_versions = [new_version() for _ in range(n)]
         #: (version, legal actions) of the last listing
         self.legal_memo: tuple[int, list[Action]] | None = None
-        #: movement searches by (units_version, seat, source, group profile, budget): shared
-        #: with clones (the keys say exactly what each answer is for)
-        self.reach_cache: dict[tuple[int, int, int, int, int, int, bool, int], dict[int, int]] = {}
+        #: movement searches by (view version, seat, source, group profile): the budget searched
+        #: with and the destinations within it; shared with clones (the keys say exactly what
+        #: each answer is for)
+        self.reach_cache: dict[tuple[int, int, int, int, int, int, bool], tuple[int, dict[int, int]]] = {}
+        #: (version, the destinations of the group being moved) for the position's several askers
+        self.reach_memo: tuple[int, dict[int, int]] | None = None
+        #: (units_version, seat, seas offering that seat ship passage)
+        self.passage_memo: tuple[int, int, set[int]] | None = None
+        #: (units_version, where each seat asked about has its citadel)
+        self.citadel_memo: tuple[int, dict[int, int | None]] = (0, {})
 
     # -- derived ------------------------------------------------------------------------------
     @property
@@ -264,7 +277,10 @@ class Position:
 
     def rigged(self) -> bool:
         """Does a scenario's rig still fix future draws?"""
-        return bool(self.battle_rig[0] or self.battle_rig[1] or any(b.rigged for b in self.bags))
+        rig = self.battle_rig
+        if rig[0] or rig[1]:
+            return True
+        return any(bag.rigged for bag in self.bags)
 
     # -- board bookkeeping --------------------------------------------------------------------
     def units_at(self, area: int, seat: int) -> UnitCounts:
@@ -309,22 +325,51 @@ class Position:
         forget what was computed for its former content."""
         self.version = new_version()
         self.units_version = new_version()
+        self.view_versions = [new_version() for _ in self.view_versions]
         self.legal_memo = None
+        p = self.pending
+        if p is not None:  # what `cancel` would give back was computed before the change too
+            p.base_version = new_version()
+            p.snapshot_version = new_version()
+            p.snapshot_views = [new_version() for _ in self.view_versions]
+            p.base_legal = None
+
+    def _presence_changed(self, area: int, seat: int) -> None:
+        """`seat` entered or left `area`: every other seat's view of where it may move changed
+        (areas holding other players' units, seas with ship passage); see `view_versions`."""
+        views = self.view_versions
+        for other in range(len(views)):
+            if other != seat:
+                views[other] = next(_VERSIONS)
+        if self.ruleset.sea_list[area]:
+            views[seat] = next(_VERSIONS)
 
     def add_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         if n <= 0:
             return
         self.units_version = next(_VERSIONS)
+        if not self._own_units:
+            self.units = dict(self.units)
+            self._own_units = True
         by_seat = self.units.get(area)
         if by_seat is None:
             self.units[area] = {seat: {unit: n}}
+            self._presence_changed(area, seat)
             return
         counts = by_seat.get(seat)
-        new_counts = {unit: n} if counts is None else {**counts, unit: counts.get(unit, 0) + n}
-        self.units[area] = {**by_seat, seat: new_counts}
+        if counts is None:
+            self.units[area] = {**by_seat, seat: {unit: n}}
+            self._presence_changed(area, seat)
+            return
+        self.units[area] = {**by_seat, seat: {**counts, unit: counts.get(unit, 0) + n}}
+        if self.ruleset.sea_list[area]:  # ships at sea: passage may open
+            self.view_versions[seat] = next(_VERSIONS)
 
     def remove_units(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         self.units_version = next(_VERSIONS)
+        if not self._own_units:
+            self.units = dict(self.units)
+            self._own_units = True
         by_seat = self.units[area]
         counts = by_seat[seat]
         left = counts[unit] - n
@@ -332,18 +377,21 @@ class Position:
             raise ValueError(f"seat {seat} has only {counts[unit]} {unit} in area {area}")
         if left:
             self.units[area] = {**by_seat, seat: {**counts, unit: left}}
-            return
-        new_counts = dict(counts)
-        del new_counts[unit]
-        new_by_seat = dict(by_seat)
-        if new_counts:
-            new_by_seat[seat] = new_counts
         else:
-            del new_by_seat[seat]
-        if new_by_seat:
-            self.units[area] = new_by_seat
-        else:
-            del self.units[area]
+            new_counts = dict(counts)
+            del new_counts[unit]
+            new_by_seat = dict(by_seat)
+            if new_counts:
+                new_by_seat[seat] = new_counts
+            else:
+                del new_by_seat[seat]
+                self._presence_changed(area, seat)
+            if new_by_seat:
+                self.units[area] = new_by_seat
+            else:
+                del self.units[area]
+        if self.ruleset.sea_list[area]:  # ships at sea: passage may close
+            self.view_versions[seat] = next(_VERSIONS)
 
     def eliminate(self, area: int, seat: int, unit: str, n: int = 1) -> None:
         """Remove units to where eliminated pieces go (discard, undead pool, map edge)."""
@@ -365,11 +413,21 @@ class Position:
         return sum(n for s, n in self.villages.values() if s == seat)
 
     def citadel_area(self, seat: int) -> int | None:
+        """Where `seat`'s citadel stands; looked for once per units table (`units_version`)."""
+        memo = self.citadel_memo
+        if memo[0] != self.units_version:
+            memo = self.citadel_memo = (self.units_version, {})
+        found = memo[1]
+        if seat in found:
+            return found[seat]
+        area = None
         for a, by_seat in self.units.items():
             c = by_seat.get(seat)
             if c and CITADEL in c:
-                return a
-        return None
+                area = a
+                break
+        found[seat] = area
+        return area
 
     # -- hand and bag bookkeeping -------------------------------------------------------------
     def hand_add(self, seat: int, tile: str, n: int = 1) -> None:
@@ -432,20 +490,29 @@ class Position:
         return f"P{seat}" + (f" ({self.ruleset.faction_rules(fid).faction.name})" if fid else "")
 
     # -- copying and serialising --------------------------------------------------------------
+    def share_units(self) -> dict[int, dict[int, UnitCounts]]:
+        """The units table, to be kept as it is now (a pending move's snapshot): the next
+        change copies it first."""
+        self._own_units = False
+        return self.units
+
     def copy_position_into(self, new: Position) -> None:
         """Copy this position's data into `new` (a bare object): outer containers only, see
-        the module docstring."""
+        the module docstring. Containers the rules replace instead of changing in place (the
+        units table until its next change, villages, factions, order, queues, withdrawals,
+        Undead moves, eliminations, battle rig) are shared."""
         new.ruleset = self.ruleset
-        new.factions = list(self.factions)
-        new.order = list(self.order)
+        new.factions = self.factions
+        new.order = self.order
         new.phase = self.phase
         new.active = self.active
         new.decider = self.decider
-        new.setup_queue = list(self.setup_queue)
+        new.setup_queue = self.setup_queue
         new.build_points = self.build_points
         new.setup_home = self.setup_home
-        new.units = dict(self.units)
-        new.villages = dict(self.villages)
+        new.units = self.units
+        new._own_units = self._own_units = False
+        new.villages = self.villages
         new.hands = list(self.hands)
         new.bags = list(self.bags)
         new._own_bags = self._own_bags = 0
@@ -458,21 +525,25 @@ class Position:
         new.village_supply = list(self.village_supply)
         new.undead_pool = list(self.undead_pool)
         new.cutiecorn_free = self.cutiecorn_free
-        new.withdrawn_from = [list(w) for w in self.withdrawn_from]
-        new.undead_moved = dict(self.undead_moved)
+        new.withdrawn_from = self.withdrawn_from
+        new.undead_moved = self.undead_moved
         new.horde_captured = self.horde_captured
-        new.eliminated = list(self.eliminated)
+        new.eliminated = self.eliminated
         new.pending = None if self.pending is None else self.pending.copy()
         new.battle = None if self.battle is None else self.battle.copy()
         new.end_trigger = self.end_trigger
-        new.final_queue = list(self.final_queue)
+        new.final_queue = self.final_queue
         new.turns_taken = self.turns_taken
-        new.battle_rig = [list(r) for r in self.battle_rig]
+        new.battle_rig = self.battle_rig
         new.over_reason = self.over_reason
         new.version = self.version
         new.units_version = self.units_version
+        new.view_versions = list(self.view_versions)
+        new.reach_memo = self.reach_memo
         new.legal_memo = self.legal_memo
         new.reach_cache = self.reach_cache
+        new.passage_memo = self.passage_memo
+        new.citadel_memo = self.citadel_memo
 
     def position_json(self) -> dict[str, Any]:
         return {
@@ -522,6 +593,7 @@ class Position:
         st.build_points = int(pos["build_points"])
         st.setup_home = pos["setup_home"]
         st.units = units_from_json(pos["units"])
+        st._own_units = True
         st.villages = {int(v["area"]): (int(v["seat"]), int(v["count"])) for v in pos["villages"]}
         st.hands = [{str(k): int(v) for k, v in h.items()} for h in pos["hands"]]
         st.bags = [Bag.from_json(b) for b in pos["bags"]]

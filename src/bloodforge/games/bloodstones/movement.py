@@ -9,25 +9,13 @@ Units may enter an area holding enemy units but not move on from it.
 
 from __future__ import annotations
 
-import heapq
-from dataclasses import dataclass
-
 from .model import Position, UnitCounts
 from .units import CUTIECORN
 
-
-@dataclass(frozen=True, slots=True)
-class GroupProfile:
-    """How a group pays: counts of paying units by cost class, and what it may enter."""
-
-    paying_normal: int
-    paying_dragons: int
-    ships: int
-    land_units: bool  # non-dragon land units (Cutiecorn included): must end on land, seas by ship only
-
-    @property
-    def empty(self) -> bool:
-        return self.paying_normal == 0 and self.paying_dragons == 0 and self.ships == 0 and not self.land_units
+#: How a group pays: (paying_normal, paying_dragons, ships, land_units) - counts of paying
+#: units by cost class, and whether it holds non-dragon land units (Cutiecorn included: it must
+#: end on land and crosses seas by ship only). A plain tuple: it keys the search caches.
+GroupProfile = tuple[int, int, int, bool]
 
 
 def group_profile(st: Position, seat: int, group: UnitCounts) -> GroupProfile:
@@ -53,12 +41,11 @@ def group_profile(st: Position, seat: int, group: UnitCounts) -> GroupProfile:
     # pays for the same area, and one leader must stay uncarried to start the chain.
     free_normal = min(free, others + max(leaders - 1, 0))
     free_dragons = free - free_normal
-    return GroupProfile(
-        paying_normal=leaders + others - free_normal,
-        paying_dragons=dragons - free_dragons,
-        ships=ships,
-        land_units=(leaders + others) > 0 or cutiecorn,
-    )
+    return (leaders + others - free_normal, dragons - free_dragons, ships, (leaders + others) > 0 or cutiecorn)
+
+
+def _moves_nothing(prof: GroupProfile) -> bool:
+    return prof[0] == 0 and prof[1] == 0 and prof[2] == 0 and not prof[3]
 
 
 def passage_sea(st: Position, seat: int, area: int) -> bool:
@@ -71,7 +58,11 @@ def passage_sea(st: Position, seat: int, area: int) -> bool:
 
 
 def passage_seas(st: Position, seat: int) -> set[int]:
-    """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep."""
+    """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep once
+    per units table and seat (read only: the answer is shared)."""
+    memo = st.passage_memo
+    if memo is not None and memo[0] == st.units_version and memo[1] == seat:
+        return memo[2]
     kinds = st.rules_of(seat).kinds
     sea = st.ruleset.board.sea_areas
     units = st.units
@@ -82,59 +73,64 @@ def passage_seas(st: Position, seat: int) -> set[int]:
             mine = by_seat.get(seat)
             if mine is not None and any(u != CUTIECORN and kinds[u].is_ship for u in mine):
                 out.add(area)
+    st.passage_memo = (st.units_version, seat, out)
     return out
 
 
-def reachable(
-    st: Position, seat: int, source: int, group: UnitCounts, budget: int | None
-) -> dict[int, int]:
+def reachable(st: Position, seat: int, source: int, group: UnitCounts, budget: int) -> dict[int, int]:
     """Destinations the whole group may end in, with their cheapest total cost."""
     prof = group_profile(st, seat, group)
-    if prof.empty:
+    if _moves_nothing(prof):
         return {}
-    return _search(st, seat, source, prof.paying_normal, prof.paying_dragons, prof.ships, prof.land_units, budget)
+    return _search(st, seat, source, prof[0], prof[1], prof[2], prof[3], budget)
+
+
+#: entry cost of an area a group may not enter: more than any budget
+IMPASSABLE = 1 << 40
 
 
 def _search(
     st: Position, seat: int, source: int, paying_normal: int, paying_dragons: int, ships: int,
-    land_units: bool, budget: int | None,
+    land_units: bool, budget: int,
 ) -> dict[int, int]:
-    """Dijkstra over areas with the entry cost of each area looked up from tables: the group's
-    cost of entering each area (`_entry_costs`, once per faction and profile), patched for the
-    seas with ship passage; areas holding other players' units are entered but never left.
+    """Dijkstra over areas with a bucket per total cost (costs are small integers up to the
+    budget), the entry cost of each area looked up from a table: the group's cost of entering
+    each area (`_entry_costs`, once per faction and profile), patched for the seas with ship
+    passage; areas holding other players' units are entered but never left.
     The answer lists the areas in text order (the order of the `to` actions)."""
+    if budget < 0:
+        return {}
     ruleset = st.ruleset
     fid = st.factions[seat]
     assert fid is not None
     neighbours = ruleset.neighbour_list
     sea = ruleset.sea_list
     passage = passage_seas(st, seat)
-    enter = list(_entry_costs(st, fid, paying_normal, paying_dragons, ships, land_units))
-    for b in passage:
-        enter[b] = 0 if land_units else ships
+    enter = _entry_costs(st, fid, paying_normal, paying_dragons, ships, land_units)
+    if passage:
+        enter = list(enter)
+        for b in passage:
+            enter[b] = 0 if land_units else ships
     units = st.units
-    limit = budget if budget is not None else 1 << 60
-    unreached = limit + 1
+    unreached = budget + 1
+    # best[b] <= unreached always, so `total < best[b]` also keeps totals within the budget
     best = [unreached] * len(sea)
     best[source] = 0
-    heap = [(0, source)]
-    pop, push = heapq.heappop, heapq.heappush
-    while heap:
-        cost, a = pop(heap)
-        if cost > best[a]:
-            continue
-        if a != source:
-            by_seat = units.get(a)
-            if by_seat is not None and (len(by_seat) > 1 or seat not in by_seat):
-                continue  # other players' units: entered, never left
-        for b in neighbours[a]:
-            step = enter[b]
-            if step < 0:
-                continue
-            total = cost + step
-            if total <= limit and total < best[b]:
-                best[b] = total
-                push(heap, (total, b))
+    buckets: list[list[int]] = [[] for _ in range(unreached)]
+    buckets[0].append(source)
+    for cost, bucket in enumerate(buckets):
+        for a in bucket:  # zero-cost steps append to the bucket being read: they are read too
+            if best[a] != cost:
+                continue  # reached more cheaply since
+            if a != source:
+                by_seat = units.get(a)
+                if by_seat is not None and (len(by_seat) > 1 or seat not in by_seat):
+                    continue  # other players' units: entered, never left
+            for b in neighbours[a]:
+                total = cost + enter[b]
+                if total < best[b]:
+                    best[b] = total
+                    buckets[total].append(b)
     out: dict[int, int] = {}
     for area in ruleset.area_order:
         cost = best[area]
@@ -150,7 +146,7 @@ def _search(
                 before = [best[b] for b in neighbours[area]
                           if best[b] != unreached and (b == source or not _blocked(st, seat, b))]
                 cost = min(before) + ships + paying_dragons
-                if cost > limit:
+                if cost > budget:
                     continue
         out[area] = cost
     return out
@@ -164,8 +160,8 @@ def _blocked(st: Position, seat: int, area: int) -> bool:
 def _entry_costs(
     st: Position, fid: str, paying_normal: int, paying_dragons: int, ships: int, land_units: bool
 ) -> list[int]:
-    """What a group of this profile pays to enter each area, by area id (-1: may not), with
-    no ship passage anywhere; computed once per ruleset, faction and profile."""
+    """What a group of this profile pays to enter each area, by area id (`IMPASSABLE`: may
+    not), with no ship passage anywhere; computed once per ruleset, faction and profile."""
     ruleset = st.ruleset
     key = (fid, paying_normal, paying_dragons, ships, land_units)
     table = ruleset.entry_costs.get(key)
@@ -175,12 +171,12 @@ def _entry_costs(
     table = []
     for b, is_sea in enumerate(ruleset.sea_list):
         if is_sea:
-            step = -1 if land_units else ships + paying_dragons
+            step = IMPASSABLE if land_units else ships + paying_dragons
         elif ships:
-            step = -1
+            step = IMPASSABLE
         elif land_units:
             c = area_cost[b]
-            step = -1 if c is None else paying_normal * c + paying_dragons
+            step = IMPASSABLE if c is None else paying_normal * c + paying_dragons
         else:
             step = paying_dragons
         table.append(step)
@@ -196,25 +192,33 @@ def group_reach(st: Position, seat: int) -> dict[int, int]:
     """Where the group selected in the pending move may go with the pips left in `seat`'s
     hand, and each destination's cost (read only: the answer is shared).
 
-    Searched once per units table, group profile and budget: legal actions, the `to` action
-    and the observation all ask, and a group cancelled and selected again (or another group
-    paying alike from the same area) finds the answer of the first search."""
+    Searched once per seat's view (`Position.view_versions`), source and group profile: the
+    answer for a budget holds every smaller budget's too (the cheapest costs within the
+    smaller budget are the same), so a turn's later moves from an area, with fewer pips left,
+    filter the first search's answer. Legal actions, the `to` action and the observation of
+    one position share one answer (`reach_memo`)."""
     p = st.pending
     if p is None or p.kind != "move" or not p.group or p.group_area is None:
         return {}
+    memo = st.reach_memo
+    if memo is not None and memo[0] == st.version:
+        return memo[1]
     prof = group_profile(st, seat, p.group)
-    if prof.empty:
-        return {}
-    budget = st.hand_pips(seat) - p.cost
-    key = (st.units_version, seat, p.group_area, prof.paying_normal, prof.paying_dragons, prof.ships,
-           prof.land_units, budget)
-    cache = st.reach_cache
-    reach = cache.get(key)
-    if reach is None:
-        if len(cache) >= REACH_CACHE_SIZE:
-            cache.clear()
-        reach = cache[key] = _search(st, seat, p.group_area, prof.paying_normal, prof.paying_dragons,
-                                     prof.ships, prof.land_units, budget)
+    if _moves_nothing(prof):
+        reach: dict[int, int] = {}
+    else:
+        budget = st.hand_pips(seat) - p.cost
+        key = (st.view_versions[seat], seat, p.group_area, prof[0], prof[1], prof[2], prof[3])
+        cache = st.reach_cache
+        hit = cache.get(key)
+        if hit is not None and hit[0] >= budget:
+            reach = hit[1] if hit[0] == budget else {a: c for a, c in hit[1].items() if c <= budget}
+        else:
+            if len(cache) >= REACH_CACHE_SIZE:
+                cache.clear()
+            reach = _search(st, seat, p.group_area, prof[0], prof[1], prof[2], prof[3], budget)
+            cache[key] = (budget, reach)
+    st.reach_memo = (st.version, reach)
     return reach
 
 

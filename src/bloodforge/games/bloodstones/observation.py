@@ -370,6 +370,7 @@ def _counted(st: Position, b: Battle, side: int, visible: bool) -> dict[str, Any
 
 def resample(st: Position, seat: int | None, rng: Rng) -> None:
     """Redistribute what `seat` cannot see; the RNG and any rigged future are replaced too."""
+    st.touch()  # other hands: nothing computed for the position before may be reused
     st.rng = Rng(rng.next_u64())
     st.battle_rig = [[], []]
     b = st.battle

@@ -21,8 +21,9 @@ from bloodforge.core import CANCEL, Action
 
 from . import battle as battles
 from . import setup, turn, villages
-from .model import Pending, Phase, Position, UnitCounts, copy_units, new_version
+from .model import Pending, Phase, Position, UnitCounts, new_version
 from .movement import group_reach, movable_units, passage_seas, undead_destinations
+from .ruleset import MOVES_AS_DRAGON, MOVES_AS_SHIP, MOVES_NOT
 from .units import CUTIECORN
 
 _ORDER = attrgetter("kind", "args")
@@ -208,20 +209,22 @@ def _pay_build_legal(st: Position, seat: int) -> list[Action]:
 
 def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
     """(land areas, sea areas) where `seat` may build units now."""
-    board = st.ruleset.board
+    ruleset = st.ruleset
+    board = ruleset.board
+    sea = ruleset.sea_list
+    neighbours = ruleset.neighbour_list
     rules = st.rules_of(seat)
     if rules.is_horde:
         own = st.areas_with_units(seat)
-        land = {a for a in own if not board.is_sea(a)}
-        seas = {a for a in own if board.is_sea(a)}
+        land = {a for a in own if not sea[a]}
+        seas = {a for a in own if sea[a]}
+        kinds = rules.kinds
         for a in own:
-            for b in board.neighbours[a]:
-                if board.is_sea(a) and not board.is_sea(b):
-                    if any(st.kind(seat, u).is_ship for u in st.units_at(a, seat) if u != CUTIECORN) \
-                            and not st.enemy_units_in(b, seat):
-                        land.add(b)
-                elif not board.is_sea(a) and board.is_sea(b):
-                    seas.add(b)
+            if sea[a]:
+                if any(kinds[u].is_ship for u in st.units_at(a, seat) if u != CUTIECORN):
+                    land.update(b for b in neighbours[a] if not sea[b] and not st.enemy_units_in(b, seat))
+            else:
+                seas.update(b for b in neighbours[a] if sea[b])
         land = {a for a in land if board.rules.move_cost.get(board.terrain[a]) is not None
                 or seat in st.units.get(a, {})}
         return sorted(land), sorted(seas)
@@ -229,7 +232,7 @@ def build_targets(st: Position, seat: int) -> tuple[list[int], list[int]]:
     cit = st.citadel_area(seat)
     if cit is not None:
         homes.add(cit)
-    seas = {b for a in homes for b in board.neighbours[a] if board.is_sea(b)}
+    seas = {b for a in homes for b in neighbours[a] if sea[b]}
     return sorted(homes), sorted(seas)
 
 
@@ -283,20 +286,21 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
     """First unit of a new moving group: only units that could afford at least one step; in
     text order (areas as words, then units).
 
-    Table-driven: the cheapest land area next to each area (`Ruleset.start_costs`) and its sea
-    neighbours are precomputed; the seas offering ship passage are only looked for when a land
-    unit could not afford any land neighbour."""
+    Table-driven: how each unit kind moves (`Ruleset.move_classes`), the cheapest land area
+    next to each area (`Ruleset.start_costs`) and its sea neighbours are precomputed; the seas
+    offering ship passage are only looked for when a land unit could not afford any land
+    neighbour."""
     if budget <= 0:
         return []
     ruleset = st.ruleset
-    act = ruleset.act
     rank = ruleset.area_rank
-    kinds = st.rules_of(seat).kinds
     fid = st.factions[seat]
     assert fid is not None
+    classes = ruleset.move_classes[fid]
     cheapest = ruleset.start_costs[fid]
     sea_nbs = ruleset.sea_neighbours
     neighbours = ruleset.neighbour_list
+    move_acts = ruleset.move_acts
     mine: list[tuple[int, int, UnitCounts]] = []
     for area, by_seat in st.units.items():
         if len(by_seat) == 1:  # pinned by enemy units, units may not leave
@@ -308,15 +312,14 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
     out = []
     for _, area, here in mine:
         land_ok: bool | None = None
-        for unit in sorted(here):
-            if unit == CUTIECORN:
+        acts = move_acts[area]
+        for unit in sorted(here) if len(here) > 1 else here:
+            how = classes[unit]
+            if how == MOVES_NOT:
                 continue
-            k = kinds[unit]
-            if not k.moves_in_main_actions:
-                continue
-            if k.is_dragon:
+            if how == MOVES_AS_DRAGON:
                 ok = bool(neighbours[area])
-            elif k.is_ship:
+            elif how == MOVES_AS_SHIP:
                 ok = bool(sea_nbs[area])
             else:
                 if land_ok is None:
@@ -329,7 +332,8 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
                         land_ok = any(b in passage for b in sea_nbs[area])
                 ok = land_ok
             if ok:
-                out.append(act("move", area, unit))
+                a = acts.get(unit)
+                out.append(a if a is not None else ruleset.act("move", area, unit))
     return out
 
 
@@ -465,8 +469,9 @@ def _move(st: Position, args: tuple[str, ...]) -> None:
     p = st.pending
     if p is None:
         p = _begin_pending(st, "move")
-        p.snapshot = copy_units(st.units)
+        p.snapshot = st.share_units()
         p.snapshot_version = st.units_version
+        p.snapshot_views = list(st.view_versions)
     p.group_area = area
     p.group[unit] = p.group.get(unit, 0) + 1
 
@@ -550,7 +555,9 @@ def _cancel(st: Position, args: tuple[str, ...]) -> None:
             st.hand_add(seat, p.unit)
     if p.kind == "move" and p.snapshot is not None:
         st.units = p.snapshot
+        st.share_units()  # the snapshot may be a clone's too
         st.units_version = p.snapshot_version
+        st.view_versions = p.snapshot_views if p.snapshot_views else [new_version() for _ in st.view_versions]
     st.pending = None
     st.version = p.base_version
     if p.base_legal is not None:
@@ -562,7 +569,7 @@ def _undead(st: Position, args: tuple[str, ...]) -> None:
     seat = st.active
     st.remove_units(src, seat, "undead")
     st.add_units(dst, seat, "undead")
-    st.undead_moved[dst] = st.undead_moved.get(dst, 0) + 1
+    st.undead_moved = {**st.undead_moved, dst: st.undead_moved.get(dst, 0) + 1}  # shared with clones
     st.log(f"{st.seat_label(seat)} moves an Undead from area {src} to area {dst}")
     if not turn.undead_sources(st, seat):
         turn.enter_main(st)

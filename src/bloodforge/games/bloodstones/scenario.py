@@ -128,7 +128,7 @@ def fill_scenario(st: Position, position: Mapping[str, Any], rig: Mapping[str, A
         total = (have[1] if have else 0) + v.count
         if total > cap:
             raise ScenarioError(f"area {v.area} ({board.terrain[v.area]}) holds at most {cap} villages")
-        st.villages[v.area] = (v.seat, total)
+        st.villages = {**st.villages, v.area: (v.seat, total)}
     for seat in range(n):
         _setup_player(st, seat, pos.players[seat] if pos.players else PlayerSetup(), on_map[seat])
     for seat, tiles in rg.bags.items():
@@ -148,10 +148,13 @@ def fill_scenario(st: Position, position: Mapping[str, Any], rig: Mapping[str, A
         else not any(CUTIECORN in on_map[s] for s in range(n))
     )
     st.turns_taken = pos.turns_taken
+    withdrawn = list(st.withdrawn_from)
     for seat, areas in pos.withdrawn_from.items():
-        st.withdrawn_from[seat] = list(areas)
+        withdrawn[seat] = list(areas)
+    st.withdrawn_from = withdrawn
     st.log("Scenario loaded")
     _enter_phase(st, pos.phase)
+    st.touch()  # filled in by hand: nothing computed on the way may be reused
 
 
 def _setup_player(st: Position, seat: int, ps: PlayerSetup, on_map: dict[str, int]) -> None:

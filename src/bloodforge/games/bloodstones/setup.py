@@ -58,8 +58,10 @@ def begin(st: Position) -> None:
     else:
         pool = sorted(eligible_factions(st))
         st.rng.shuffle(pool)
+        factions = list(st.factions)  # shared with clones: replaced, never changed in place
         for i, seat in enumerate(st.order):
-            st.factions[seat] = pool[i]
+            factions[seat] = pool[i]
+        st.factions = factions
         deal_factions(st)
 
 
@@ -69,7 +71,9 @@ def faction_choices(st: Position) -> list[str]:
 
 
 def choose_faction(st: Position, faction_id: str) -> None:
-    st.factions[st.active] = faction_id
+    factions = list(st.factions)  # shared with clones: replaced, never changed in place
+    factions[st.active] = faction_id
+    st.factions = factions
     st.log(f"P{st.active} chooses the {st.ruleset.faction_rules(faction_id).faction.name}")
     idx = st.order.index(st.active)
     if idx + 1 < len(st.order):
@@ -102,7 +106,8 @@ def next_setup(st: Position) -> None:
     if not st.setup_queue:
         start_first_turn(st)
         return
-    seat = st.setup_queue.pop(0)
+    seat = st.setup_queue[0]
+    st.setup_queue = st.setup_queue[1:]  # shared with clones: replaced, never changed in place
     st.active = seat
     st.phase = Phase.PLACE_HORDE if st.rules_of(seat).is_horde else Phase.PLACE_CITADEL
 

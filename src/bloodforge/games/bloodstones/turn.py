@@ -32,7 +32,7 @@ def begin_turn(st: Position) -> None:
     rules = st.rules_of(seat)
     if rules.is_horde and not st.areas_with_units(seat):
         if not recovery_possible(st):
-            st.eliminated[seat] = True
+            st.eliminated = [e or s == seat for s, e in enumerate(st.eliminated)]  # shared with clones
             st.log(f"{st.seat_label(seat)} has been wiped out and has no empty area to return to: eliminated")
             end_turn(st)
             return
@@ -186,7 +186,8 @@ def end_turn(st: Position) -> None:
 
 def next_final(st: Position) -> None:
     while st.final_queue:
-        seat = st.final_queue.pop(0)
+        seat = st.final_queue[0]
+        st.final_queue = st.final_queue[1:]  # shared with clones: replaced, never changed in place
         if st.eliminated[seat]:
             continue
         st.active = seat

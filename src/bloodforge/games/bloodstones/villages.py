@@ -85,16 +85,18 @@ def capture_options(st: Position, seat: int, chosen: list[int]) -> list[int]:
 
 def place_village(st: Position, seat: int, area: int) -> None:
     v = st.villages.get(area)
-    st.villages[area] = (seat, (v[1] if v else 0) + 1)
+    st.villages = {**st.villages, area: (seat, (v[1] if v else 0) + 1)}  # shared with clones
     st.village_supply[seat] -= 1
 
 
 def capture_village(st: Position, seat: int, area: int) -> int:
     """Take one village; returns the former owner. Captured villages score at the game's end."""
     owner, n = st.villages[area]
+    villages = dict(st.villages)  # shared with clones: replaced, never changed in place
     if n > 1:
-        st.villages[area] = (owner, n - 1)
+        villages[area] = (owner, n - 1)
     else:
-        del st.villages[area]
+        del villages[area]
+    st.villages = villages
     st.captured_villages[seat] += 1
     return owner
