@@ -246,8 +246,10 @@ class Position:
         self.reach_cache: dict[tuple[int, int, int, int, int, int, bool], tuple[int, dict[int, int]]] = {}
         #: (version, the destinations of the group being moved) for the position's several askers
         self.reach_memo: tuple[int, dict[int, int]] | None = None
-        #: (units_version, seat, seas offering that seat ship passage)
+        #: (view version, seat, seas offering that seat ship passage)
         self.passage_memo: tuple[int, int, set[int]] | None = None
+        #: (view version, seat, areas holding other players' units)
+        self.blocked_memo: tuple[int, int, set[int]] | None = None
         #: (units_version, where each seat asked about has its citadel)
         self.citadel_memo: tuple[int, dict[int, int | None]] = (0, {})
 
@@ -280,7 +282,10 @@ class Position:
         rig = self.battle_rig
         if rig[0] or rig[1]:
             return True
-        return any(bag.rigged for bag in self.bags)
+        for bag in self.bags:  # noqa: SIM110 - asked before every action: no generator
+            if bag.rigged:
+                return True
+        return False
 
     # -- board bookkeeping --------------------------------------------------------------------
     def units_at(self, area: int, seat: int) -> UnitCounts:
@@ -543,6 +548,7 @@ class Position:
         new.legal_memo = self.legal_memo
         new.reach_cache = self.reach_cache
         new.passage_memo = self.passage_memo
+        new.blocked_memo = self.blocked_memo
         new.citadel_memo = self.citadel_memo
 
     def position_json(self) -> dict[str, Any]:

@@ -59,9 +59,10 @@ def passage_sea(st: Position, seat: int, area: int) -> bool:
 
 def passage_seas(st: Position, seat: int) -> set[int]:
     """Every sea offering `seat` ship passage now (see `passage_sea`), found in one sweep once
-    per units table and seat (read only: the answer is shared)."""
+    per view of the seat (`Position.view_versions`; read only: the answer is shared)."""
+    view = st.view_versions[seat]
     memo = st.passage_memo
-    if memo is not None and memo[0] == st.units_version and memo[1] == seat:
+    if memo is not None and memo[0] == view and memo[1] == seat:
         return memo[2]
     kinds = st.rules_of(seat).kinds
     sea = st.ruleset.board.sea_areas
@@ -73,7 +74,7 @@ def passage_seas(st: Position, seat: int) -> set[int]:
             mine = by_seat.get(seat)
             if mine is not None and any(u != CUTIECORN and kinds[u].is_ship for u in mine):
                 out.add(area)
-    st.passage_memo = (st.units_version, seat, out)
+    st.passage_memo = (view, seat, out)
     return out
 
 
@@ -111,7 +112,7 @@ def _search(
         enter = list(enter)
         for b in passage:
             enter[b] = 0 if land_units else ships
-    units = st.units
+    stop = _blocked_areas(st, seat)
     unreached = budget + 1
     # best[b] <= unreached always, so `total < best[b]` also keeps totals within the budget
     best = [unreached] * len(sea)
@@ -122,15 +123,12 @@ def _search(
         for a in bucket:  # zero-cost steps append to the bucket being read: they are read too
             if best[a] != cost:
                 continue  # reached more cheaply since
-            if a != source:
-                by_seat = units.get(a)
-                if by_seat is not None and (len(by_seat) > 1 or seat not in by_seat):
-                    continue  # other players' units: entered, never left
             for b in neighbours[a]:
                 total = cost + enter[b]
                 if total < best[b]:
                     best[b] = total
-                    buckets[total].append(b)
+                    if b not in stop:  # other players' units: entered, never left
+                        buckets[total].append(b)
     out: dict[int, int] = {}
     for area in ruleset.area_order:
         cost = best[area]
@@ -144,7 +142,7 @@ def _search(
                 # into the final area", and a dragon pays one pip for any area, a sea with its
                 # own ship included.
                 before = [best[b] for b in neighbours[area]
-                          if best[b] != unreached and (b == source or not _blocked(st, seat, b))]
+                          if best[b] != unreached and (b == source or b not in stop)]
                 cost = min(before) + ships + paying_dragons
                 if cost > budget:
                     continue
@@ -152,9 +150,16 @@ def _search(
     return out
 
 
-def _blocked(st: Position, seat: int, area: int) -> bool:
-    by_seat = st.units.get(area)
-    return by_seat is not None and (len(by_seat) > 1 or seat not in by_seat)
+def _blocked_areas(st: Position, seat: int) -> set[int]:
+    """Areas holding other players' units: `seat`'s groups may enter them but not move on.
+    Found once per view of the seat (`Position.view_versions`; read only: shared)."""
+    view = st.view_versions[seat]
+    memo = st.blocked_memo
+    if memo is not None and memo[0] == view and memo[1] == seat:
+        return memo[2]
+    out = {a for a, by_seat in st.units.items() if len(by_seat) > 1 or seat not in by_seat}
+    st.blocked_memo = (view, seat, out)
+    return out
 
 
 def _entry_costs(

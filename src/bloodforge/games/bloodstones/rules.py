@@ -38,10 +38,11 @@ def legal_actions(st: Position) -> list[Action]:
 
     Listed once per position content (`Position.version`): a `cancel` returns to a position
     whose listing is known already. The main-action listings (most of a game) are built in
-    that order directly; the other phases are sorted."""
+    that order directly; the other phases are sorted. The list is kept: read only (the
+    engine's `State.legal_actions` hands out copies)."""
     memo = st.legal_memo
     if memo is not None and memo[0] == st.version:
-        return list(memo[1])
+        return memo[1]
     out: list[Action] | None = None
     if st.battle is None and st.phase is Phase.MAIN:
         p = st.pending
@@ -52,7 +53,7 @@ def legal_actions(st: Position) -> list[Action]:
     if out is None:
         out = _sorted_unique(_legal(st))
     st.legal_memo = (st.version, out)
-    return list(out)
+    return out
 
 
 def _sorted_unique(acts: list[Action]) -> list[Action]:
@@ -303,10 +304,8 @@ def _move_starts(st: Position, seat: int, budget: int) -> list[Action]:
     move_acts = ruleset.move_acts
     mine: list[tuple[int, int, UnitCounts]] = []
     for area, by_seat in st.units.items():
-        if len(by_seat) == 1:  # pinned by enemy units, units may not leave
-            here = by_seat.get(seat)
-            if here is not None:
-                mine.append((rank[area], area, here))
+        if len(by_seat) == 1 and seat in by_seat:  # pinned by enemy units, units may not leave
+            mine.append((rank[area], area, by_seat[seat]))
     mine.sort()  # ranks differ: the unit tables are never compared
     passage: set[int] | None = None
     out = []

@@ -47,6 +47,8 @@ class Ruleset:
         "start_costs",
         "terrain",
         "to_acts",
+        "village_capacity",
+        "village_costs",
     )
 
     def __init__(self, params: BloodstonesParams, factions_file: FactionsFile, board: Board) -> None:
@@ -74,6 +76,8 @@ class Ruleset:
         self.to_acts = t.to_acts
         self.sea_neighbours = t.sea_neighbours
         self.start_costs = t.start_costs
+        self.village_costs = t.village_costs
+        self.village_capacity = t.village_capacity
         self.move_classes = t.move_classes
         self.move_acts = t.move_acts
 
@@ -143,6 +147,8 @@ class _Tables:
         "start_costs",
         "tables",
         "to_acts",
+        "village_capacity",
+        "village_costs",
     )
 
     def __init__(self, factions_file: FactionsFile, board: Board) -> None:
@@ -194,6 +200,11 @@ class _Tables:
         self.sea_neighbours: list[tuple[int, ...]] = [
             tuple(b for b in self.neighbour_list[a] if self.sea_list[b]) for a in range(size)
         ]
+        #: by area id: what a village costs there and how many villages the area holds
+        self.village_costs = [board.rules.village_cost.get(board.terrain[a], 0) if a in board.terrain else 0
+                              for a in range(size)]
+        self.village_capacity = [board.rules.village_capacity_per_area.get(board.terrain[a], 0)
+                                 if a in board.terrain else 0 for a in range(size)]
         #: per faction, by area id: the cheapest land neighbour a land unit may enter (None: none)
         self.start_costs: dict[str, list[int | None]] = {}
         for fid, rules in self.compiled.items():

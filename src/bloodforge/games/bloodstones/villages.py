@@ -14,13 +14,11 @@ from .model import Position
 
 
 def village_cost(st: Position, area: int) -> int:
-    terrain = st.ruleset.board.terrain[area]
-    return st.ruleset.board.rules.village_cost.get(terrain, 0)
+    return st.ruleset.village_costs[area]
 
 
 def capacity(st: Position, area: int) -> int:
-    terrain = st.ruleset.board.terrain[area]
-    return st.ruleset.board.rules.village_capacity_per_area.get(terrain, 0)
+    return st.ruleset.village_capacity[area]
 
 
 def network(st: Position, seat: int, extra: Iterable[int] = ()) -> set[int]:
