@@ -62,3 +62,32 @@ def test_a_partly_compiled_build_says_so() -> None:
 
 def test_source_modules_are_not_taken_for_compiled_ones() -> None:
     assert not is_compiled_module("bloodforge.buildinfo")
+
+
+@pytest.mark.parametrize(("game_id", "params"), [
+    ("bloodstones", {"players": 3}), ("witch", {}), ("forts", {"players": 3}),
+    ("kingdoms", {"players": 4}), ("arena", {"players": 2}),
+])
+def test_a_position_survives_pickling_in_this_build(game_id: str, params: dict[str, object]) -> None:
+    """The server sends positions (and agents) to its search workers pickled; objects of
+    compiled classes pickle differently (a frozen compiled dataclass refused to unpickle in a
+    trial build), so every game's mid-game position must round-trip in whichever build runs."""
+    import pickle
+
+    from bloodforge.core import Rng
+
+    state = bloodforge.load_game(game_id, seed=3, **params).new_initial_state()
+    rng = Rng(3)
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        seat = rng.choice(state.actors())
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    seat = state.actors()[0] if state.actors() else None
+    legal = state.legal_actions(seat) if seat is not None else []
+    copy = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    assert copy.position_digest() == state.position_digest()
+    assert copy.digest() == state.digest()
+    if seat is not None:
+        assert copy.legal_actions(seat) == legal
+        assert pickle.loads(pickle.dumps(legal)) == legal

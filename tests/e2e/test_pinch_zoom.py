@@ -6,34 +6,12 @@ through the shared zoomable() in boards/board.js) grows, then shrinks; no cell i
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page
 
-from bloodforge.core.registry import register_game, unregister_game
 from tests.server.support import ServerThread
 
-from .clicks import version
-from .contract_game import ContractWalkGame
-
-
-@pytest.fixture
-def contract() -> Iterator[None]:
-    register_game(ContractWalkGame)
-    try:
-        yield
-    finally:
-        unregister_game(ContractWalkGame.info.id)
-
-
-def create(server: ServerThread, **body: Any) -> dict[str, Any]:
-    r = httpx.post(server.url + "/api/tables", json=body, timeout=30)
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
+from .clicks import create, version
 
 
 def zoom(page: Page) -> float:

@@ -5,27 +5,14 @@ own seat's link, over the finished table's websocket) and lands in its own seat 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
-import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bloodforge.core.registry import register_game, unregister_game
 from tests.server.support import ServerThread
 
 from .clicks import version, wait_my_turn
-from .contract_game import ContractWalkGame
-
-
-@pytest.fixture
-def contract() -> Iterator[None]:
-    register_game(ContractWalkGame)
-    try:
-        yield
-    finally:
-        unregister_game(ContractWalkGame.info.id)
 
 
 def step(page: Page) -> None:

@@ -7,7 +7,6 @@ five games themselves. Screenshots go to artifacts/screenshots/t18-*.png."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,30 +14,12 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from bloodforge.core.registry import register_game, unregister_game
 from tests.server.support import ServerThread
 
-from .clicks import version, wait_my_turn
-from .contract_game import ContractWalkGame
+from .clicks import create, version, wait_my_turn
 
 GAMES = ["arena", "bloodstones", "forts", "kingdoms", "witch"]
 PHONE: ViewportSize = {"width": 390, "height": 844}
-
-
-@pytest.fixture
-def contract() -> Iterator[None]:
-    register_game(ContractWalkGame)
-    try:
-        yield
-    finally:
-        unregister_game(ContractWalkGame.info.id)
-
-
-def create(server: ServerThread, **body: Any) -> dict[str, Any]:
-    r = httpx.post(server.url + "/api/tables", json=body, timeout=30)
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
 
 
 def walk_table(server: ServerThread, plies: int = 12, **params: Any) -> dict[str, Any]:

@@ -5,25 +5,11 @@ a spectator the spectator's link; a page that connects later gets the offer too.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from bloodforge.core.registry import register_game, unregister_game
-from tests.e2e.contract_game import ContractWalkGame
-
 from .support import auth, create_table
-
-
-@pytest.fixture
-def contract() -> Iterator[None]:
-    register_game(ContractWalkGame)
-    try:
-        yield
-    finally:
-        unregister_game(ContractWalkGame.info.id)
 
 
 def hello(ws: Any, seat: int | None = None, token: str | None = None) -> None:
