@@ -83,11 +83,11 @@ def test_a_position_survives_pickling_in_this_build(game_id: str, params: dict[s
             break
         seat = rng.choice(state.actors())
         state.apply(rng.choice(state.legal_actions(seat)), seat)
-    seat = state.actors()[0] if state.actors() else None
-    legal = state.legal_actions(seat) if seat is not None else []
+    actor = state.actors()[0] if state.actors() else None
+    legal = state.legal_actions(actor) if actor is not None else []
     copy = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     assert copy.position_digest() == state.position_digest()
     assert copy.digest() == state.digest()
-    if seat is not None:
-        assert copy.legal_actions(seat) == legal
+    if actor is not None:
+        assert copy.legal_actions(actor) == legal
         assert pickle.loads(pickle.dumps(legal)) == legal
