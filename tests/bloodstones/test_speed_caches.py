@@ -78,3 +78,17 @@ def test_issue23_state_rebuilt_from_json_shares_no_battle_with_the_original() ->
     fresh = st.game.state_from_json(st.to_json())
     fresh.apply("substitute resources")
     assert json.dumps(st.to_json(), sort_keys=True) == before
+
+
+def test_issue23_desert_losses_logged_in_area_order_live_and_restored() -> None:
+    """Draw Tiles, desert attrition: a live game logged its desert losses in the order its
+    stacks were placed, a restored one in area order (seen as a different log after a JSON
+    round trip); both now log them by area."""
+    st = make(["horse_lords", "hill_folk"], hands=[{}, {}], phase="construct_villages",
+              units=[(73, 0, {"swords": 1}), (71, 0, {"shields": 1}), (60, 1, {"citadel": 1})])
+    fresh = st.game.state_from_json(st.to_json())
+    for s in (st, fresh):
+        s.apply("done")
+    lost = [line for line in st.event_log(None) if "in the desert" in line]
+    assert [line.rsplit(" ", 1)[1] for line in lost] == ["71", "73"]
+    assert fresh.event_log(None) == st.event_log(None)

@@ -121,7 +121,8 @@ def draw_phase(st: Position) -> None:
 
 def desert_attrition(st: Position, seat: int) -> None:
     board = st.ruleset.board
-    for area in st.areas_with_units(seat):
+    # areas sorted too: the units table keeps no order a saved game restores
+    for area in sorted(st.areas_with_units(seat)):
         if board.terrain[area] != "desert":
             continue
         # sorted: a stack's units keep no order a saved game restores (a reloaded game logged
