@@ -64,7 +64,12 @@ def final_facts(state: State) -> str:
 
 def play_fingerprint(setting: str, seed: int) -> dict[str, Any]:
     """One uniformly random game and the hash of everything it showed and ended in."""
-    state = new_state(setting, seed)
+    return play_out(new_state(setting, seed), seed)
+
+
+def play_out(state: State, seed: int) -> dict[str, Any]:
+    """Plays `state` to its end uniformly at random (as `bench_playouts.py` does), hashing every
+    ply's actor, legal list and choice, then the final facts."""
     rng = Rng(seed)
     h = hashlib.sha256()
     plies = 0

@@ -19,13 +19,13 @@ A deliberate rules change regenerates the file (and says so in its commit):
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.test_identical_games import play_out
 
 import bloodforge
 from bloodforge.core import Rng
@@ -57,29 +57,12 @@ def new_state(params: dict[str, Any], seed: int) -> ArenaState:
     return state
 
 
-def final_facts(state: ArenaState) -> str:
-    """The end of a game as canonical JSON: position, RNG, history and the log without texts."""
-    data = state.to_json()
-    events = [{k: v for k, v in e.items() if k not in ("text", "masked")} for e in data.pop("events")]
-    data["events"] = events
-    return json.dumps(data, sort_keys=True, separators=(",", ":"), default=str)
-
-
 def play_digest(params: dict[str, Any], seed: int) -> dict[str, Any]:
-    """One uniformly random game (as `bench_playouts.py` plays it) and its digest."""
-    state = new_state(params, seed)
-    rng = Rng(seed)
-    h = hashlib.sha256()
-    plies = 0
-    while not state.is_terminal():
-        seat = rng.choice(state.actors())
-        legal = state.legal_actions(seat)
-        action = rng.choice(legal)
-        h.update(f"{seat}|{'/'.join(map(str, legal))}|{action}\n".encode())
-        state.apply_unchecked(action, seat)
-        plies += 1
-    h.update(final_facts(state).encode())
-    return {"seed": seed, "plies": plies, "entries": len(state.history), "digest": h.hexdigest()}
+    """One uniformly random game (as `bench_playouts.py` plays it) and its digest: the same
+    fingerprint as the all-games file's, under this file's older key name."""
+    out = play_out(new_state(params, seed), seed)
+    out["digest"] = out.pop("fingerprint")
+    return out
 
 
 def compute() -> dict[str, list[dict[str, Any]]]:
