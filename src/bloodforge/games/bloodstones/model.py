@@ -8,7 +8,14 @@ Copy-on-write, for cheap clones (search and the lab clone thousands of positions
 dicts of `units` (area -> seat -> unit counts), the dicts in `hands` and `discards`, and the bags
 are shared between a position and its clones and never mutated in place. Every change goes
 through the helpers below, which replace the dict they change (`add_units`, `hand_add`, ...) or
-copy a shared bag before drawing from it (`own_bag`). A clone then copies only outer containers.
+copy a shared bag before drawing from it (`own_bag`). The units table itself is shared until
+its next change (`share_units`), and so are the containers the rules replace instead of changing
+(villages, factions, order, queues, withdrawals, Undead moves, eliminations, battle rig); a clone
+copies the remaining outer lists only.
+
+Caches (never serialised) are keyed by numbers that name one content for ever (`new_version`):
+the legal actions by `version`, movement searches by each seat's `view_versions`, a few lookups
+by `units_version`. Changes outside the rules' actions must call `touch`.
 """
 
 from __future__ import annotations
