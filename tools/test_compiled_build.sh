@@ -10,10 +10,14 @@ cd "$(dirname "$0")/.."
 VENV=.venv-compiled
 python3 -m venv "$VENV"
 "$VENV/bin/python" -m pip install --quiet --upgrade pip
-# build tools first: the build runs without isolation so it can import the pinned mypy (mypyc)
-"$VENV/bin/python" -m pip install --quiet "setuptools==80.9.0" wheel "mypy==2.4.1"
+# First everything the type check behind mypyc needs (the dependencies, the pinned mypy, the
+# stubs and pydantic's mypy plugin: the test extra has them all) and the build tools; then the
+# package itself compiled, built without isolation so that it sees them.
+"$VENV/bin/python" -m pip install --quiet "setuptools==80.9.0" wheel
+"$VENV/bin/python" -m pip install --quiet '.[test]'
 start=$(date +%s)
-BLOODFORGE_MYPYC=require "$VENV/bin/python" -m pip install --quiet --no-build-isolation '.[test]'
+BLOODFORGE_MYPYC=require "$VENV/bin/python" -m pip install --quiet --no-build-isolation --no-deps \
+  --force-reinstall .
 echo "compiled build installed in $(( $(date +%s) - start )) s"
 
 "$VENV/bin/python" -c "from bloodforge.buildinfo import build_info; print('bloodforge build:', build_info().describe())"
