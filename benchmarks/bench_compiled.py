@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 
@@ -45,7 +46,7 @@ print(json.dumps(out))
 
 
 def measure(python: str, seconds: float) -> dict[str, float | str]:
-    done = subprocess.run([python, "-c", CHILD, str(seconds), json.dumps(CELLS)], check=True,
+    done = subprocess.run([os.path.abspath(python), "-c", CHILD, str(seconds), json.dumps(CELLS)], check=True,
                           capture_output=True, text=True, cwd="/")  # cwd "/": no src/ on the path
     result: dict[str, float | str] = json.loads(done.stdout)
     return result
