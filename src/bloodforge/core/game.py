@@ -647,6 +647,13 @@ class State(ABC):
             raise ValueError(f"seat must be None (spectator) or 0..{self.num_players - 1}, got {seat!r}")
         return self._observation(seat)
 
+    def policy_observation(self, seat: int) -> dict[str, Any]:
+        """What a game's own greedy policy reads of `seat`'s observation. A game whose full
+        observation is costly may return only the fields its policy reads (the same values under
+        the same visibility, which its tests check); the default is the whole observation. It
+        lives on the state so that a policy needs no import of the game's internals."""
+        return self.observation(seat)
+
     def to_json(self) -> dict[str, Any]:
         data = self.game.record()
         data.update(

@@ -19,7 +19,7 @@ from bloodforge.core.errors import DataFileError, ParameterError
 from bloodforge.core.policy import shares_from_values
 
 from . import odds, rules, setup
-from .content import default_map_for, load_board, load_factions
+from .content import DATA_DIR, FactionsFile, default_map_for, load_board, load_factions
 from .model import Phase, Position
 from .observation import observe, resample
 from .params import BloodstonesParams
@@ -81,8 +81,6 @@ class BloodstonesGame(Game):
     def editable_content(cls) -> ContentSource:
         """The factions file (units, tiles, battle modifiers): the numbers designers tune. The
         map stays a parameter (the built-in maps differ by player count)."""
-        from .content import DATA_DIR, FactionsFile
-
         return files_source("bloodstones", {"factions": (FactionsFile, DATA_DIR / "factions.json", "faction_data")})
 
     def __init__(self, params: BloodstonesParams, seed: int = 0) -> None:

@@ -11,7 +11,7 @@ from bloodforge.core.editable import ContentSource, files_source
 from bloodforge.core.errors import DataFileError
 
 from . import rules_turn
-from .content import Content, load_content
+from .content import DEFAULT_CONTENT, Content, ContentFile, load_content
 from .model import INDEPENDENT, Model
 from .observation import observe, phase_name, resample_hands, static_info
 from .params import FortsParams
@@ -251,8 +251,6 @@ class FortsGame(Game):
     @classmethod
     def editable_content(cls) -> ContentSource:
         """One content file (map, hero deck, numbers): the designer's workbench edits it whole."""
-        from .content import DEFAULT_CONTENT, ContentFile
-
         return files_source("forts", {"content": (ContentFile, DEFAULT_CONTENT, "content")})
 
     def __init__(self, params: GameParams, seed: int = 0) -> None:

@@ -11,11 +11,12 @@ from bloodforge.core.editable import ContentSource, files_source
 
 from . import people, rules
 from .board import gems, income, seat_of
-from .content import FACTION_NAMES, FACTIONS, Content, load_content
+from .content import DATA_DIR, FACTION_NAMES, FACTIONS, Content, DeckData, MapData, UnitsData, load_content
 from .model import KBase
 from .observation import observe, resample
 from .params import KingdomsParams
 from .policy import KingdomsPolicy
+from .policy_view import policy_view
 from .queries import odds
 from .render import render
 from .scenario import build as build_scenario
@@ -179,6 +180,11 @@ class KingdomsState(KBase):
             out[f"gems.{faction}"] = float(gems(self, f))
         return out
 
+    def policy_observation(self, seat: int) -> dict[str, Any]:
+        """The greedy policy's fields only (policy_view.py): the full observation was two thirds
+        of a greedy game's time."""
+        return policy_view(self, seat)
+
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat, set(), self.events.tail_for(seat, 8))
 
@@ -212,8 +218,6 @@ class KingdomsGame(Game):
     @classmethod
     def editable_content(cls) -> ContentSource:
         """The map, the unit chart and the mercenary deck, each checked by its own model."""
-        from .content import DATA_DIR, DeckData, MapData, UnitsData
-
         return files_source("kingdoms", {"map": (MapData, DATA_DIR / "map.json", "map"),
                                          "units": (UnitsData, DATA_DIR / "units.json", "units"),
                                          "mercenaries": (DeckData, DATA_DIR / "mercenaries.json", "mercenaries")})

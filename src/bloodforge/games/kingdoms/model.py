@@ -7,15 +7,11 @@ never move and change owner with the territory (K12).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Self
+from typing import Any, Self
 
 from bloodforge.core import Game, Rng, State
 
 from .content import Content
-
-if TYPE_CHECKING:
-    from .movement import MoveMemo
-    from .terrain import Terrain
 
 RESERVE = -1  # `at` of a bought piece set aside until phase 5 (K35)
 
@@ -137,10 +133,12 @@ class KBase(State):
 
     game: Any
     content: Content
-    #: derived, never saved: the moving faction's view of the map (terrain.py), None until asked
-    terrain: Terrain | None
-    #: derived, never saved, never cloned: the moving faction's move list (movement.MoveMemo)
-    move_memo: MoveMemo | None
+    #: derived, never saved: the moving faction's view of the map (a terrain.Terrain, None until
+    #: asked). Typed `object` here: the position is the lowest layer and must not know the
+    #: layers built on it; terrain.py and movement.py read these slots through typed accessors.
+    terrain: object | None
+    #: derived, never saved, never cloned: the moving faction's move list (a movement.MoveMemo)
+    move_memo: object | None
     faction_seat: list[int]  # derived from seat_factions (_derive_seats)
     team_seats: list[list[int]]  # derived from seat_factions and teams (_derive_seats)
 

@@ -303,6 +303,7 @@ class MoveMemo:
 def _memo(s: KBase, combat: bool) -> MoveMemo | None:
     """The state's move memo if it is still that of this position."""
     m = s.move_memo
+    assert m is None or isinstance(m, MoveMemo)
     if m is None or m.combat != combat or m.terrain is not s.terrain or m.ply != len(s.history):
         return None
     return m

@@ -15,8 +15,6 @@ from typing import Any
 
 from bloodforge.core import Action, Rng, State
 
-from .model import KBase
-from .policy_view import policy_view
 from .queries.odds import battle_odds
 from .queries.stats import UnitData
 
@@ -97,8 +95,7 @@ class KingdomsPolicy:
         self._rng = rng
         static = self._prepare(state)
         legal = state.legal_actions(seat)
-        assert isinstance(state, KBase)
-        obs = policy_view(state, seat)  # the observation's fields it reads, without the rest
+        obs = state.policy_observation(seat)  # the observation's fields it reads, without the rest
         kinds = {a.kind for a in legal}
         if "disband" in kinds:
             return min((a for a in legal if a.kind == "disband"),

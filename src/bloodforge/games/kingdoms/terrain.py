@@ -109,9 +109,16 @@ class Terrain:
         return out
 
 
+def held_terrain(s: KBase) -> Terrain | None:
+    """The terrain the state holds now, if any (the position keeps it as an opaque slot)."""
+    t = s.terrain
+    assert t is None or isinstance(t, Terrain)
+    return t
+
+
 def terrain(s: KBase, faction: int) -> Terrain:
     """The state's terrain for `faction`, built now if it has none for that faction."""
-    t = s.terrain
+    t = held_terrain(s)
     if t is None or t.faction != faction:
         t = Terrain(s, faction)
         s.terrain = t
