@@ -97,16 +97,19 @@ def test_issue23_random_games_are_identical_to_the_recorded_ones(name: str) -> N
 
 @pytest.mark.parametrize("name", sorted(SETTINGS))
 def test_issue23_cached_state_agrees_with_a_fresh_one(name: str) -> None:
-    """Every few plies: a state rebuilt from JSON (no caches) offers the same actions and shows
-    the same observations to every seat; a clone played on equals the rebuilt state played on
-    the same way, and playing on the clone leaves the original untouched."""
-    state = new_state(name, 7)
-    rng = Rng(7)
+    assert_cached_state_agrees(new_state(name, 7), 7, every=11)
+
+
+def assert_cached_state_agrees(state: State, seed: int, every: int) -> None:
+    """Every `every` plies of a random game: a state rebuilt from JSON (no caches) offers the
+    same actions and shows the same observations to every seat; a clone played on equals the
+    rebuilt state played on the same way, and playing on the clone leaves the original untouched."""
+    rng = Rng(seed)
     ply = 0
     while not state.is_terminal():
         seat = rng.choice(state.actors())
         legal = state.legal_actions(seat)
-        if ply % 11 == 0:
+        if ply % every == 0:
             fresh = state.game.state_from_json(state.to_json())
             assert fresh.legal_actions(seat) == legal, f"ply {ply}"
             for viewer in [None, *range(state.num_players)]:

@@ -11,23 +11,13 @@ from playwright.sync_api import Browser, expect
 
 from tests.server.support import ServerThread
 
-from .clicks import close_dialogs, create, open_page, perform, wait_my_turn
-
-SCENARIO = Path(__file__).resolve().parents[2] / "src/bloodforge/games/bloodstones/scenarios/worked_example_battle.yaml"
+from .clicks import close_dialogs, perform, wait_my_turn
+from .test_bloodstones_by_clicks import fight_the_worked_example_battle
 
 
 def test_open_battle_view_shows_the_losses_once_chosen(browser: Browser, server: ServerThread, shots: Path) -> None:
-    created = create(server, scenario=SCENARIO.read_text(),
-                     seats=[{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}])
     errors: list[str] = []
-    attacker = open_page(browser, server, created["links"][0], errors)
-    defender = open_page(browser, server, created["links"][1], errors)
-    wait_my_turn(attacker)
-    perform(attacker, "battle 27 1")
-    wait_my_turn(attacker)
-    perform(attacker, "substitute resources")
-    wait_my_turn(defender)
-    perform(defender, "substitute ship")
+    attacker, defender = fight_the_worked_example_battle(browser, server, errors)
     # the battle is decided: Ann's view opens before Bob has chosen what he loses
     dialog = attacker.locator("#battle-dialog[open]")
     expect(dialog).to_be_visible()

@@ -73,12 +73,12 @@ def test_bloodstones_whole_game_by_clicks_against_the_ai(browser: Browser, serve
     assert not errors, errors
 
 
-def test_defect3_the_casualty_choice_fits_1280x800_and_the_map_picks_the_unit(
-    browser: Browser, server: ServerThread, shots: Path
-) -> None:
+def fight_the_worked_example_battle(browser: Browser, server: ServerThread,
+                                    errors: list[str]) -> tuple[Page, Page]:
+    """Two humans' pages (Ann attacks, Bob defends) of the rulebook's worked-example battle,
+    played by clicks up to the fight: both substitutions made, the loser to choose casualties."""
     created = create(server, scenario=SCENARIO.read_text(),
                      seats=[{"name": "Ann", "kind": "human"}, {"name": "Bob", "kind": "human"}])
-    errors: list[str] = []
     attacker = open_page(browser, server, created["links"][0], errors)
     defender = open_page(browser, server, created["links"][1], errors)
     wait_my_turn(attacker)
@@ -87,6 +87,14 @@ def test_defect3_the_casualty_choice_fits_1280x800_and_the_map_picks_the_unit(
     perform(attacker, "substitute resources")
     wait_my_turn(defender)
     perform(defender, "substitute ship")
+    return attacker, defender
+
+
+def test_defect3_the_casualty_choice_fits_1280x800_and_the_map_picks_the_unit(
+    browser: Browser, server: ServerThread, shots: Path
+) -> None:
+    errors: list[str] = []
+    _attacker, defender = fight_the_worked_example_battle(browser, server, errors)
     wait_my_turn(defender)
     close_dialogs(defender)
     assert sorted(legal(defender)) == ["casualty shields", "casualty swords"]
