@@ -6,12 +6,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Self
 
-from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError
+from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, ScenarioError, State
 from bloodforge.core.editable import ContentSource, files_source
 
 from . import people, rules
 from .board import gems, income, seat_of
 from .content import DATA_DIR, FACTION_NAMES, FACTIONS, Content, DeckData, MapData, UnitsData, load_content
+from .evaluation import KingdomsJudge
+from .evaluation import evaluate as judge_position
 from .model import KBase
 from .observation import observe, resample
 from .params import KingdomsParams
@@ -21,6 +23,10 @@ from .queries import odds
 from .render import render
 from .scenario import build as build_scenario
 from .static import static_info
+
+#: the search's settings for this game (search_options explains them)
+SEARCH_OPTIONS: dict[str, Any] = {"plans": "root", "rollout": "greedy", "rollout_turns": 1, "rollout_depth": 400,
+                                  "exploration": 0.7}
 
 GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("buy", ("unit",), "phase 1: buy a unit (set aside until phase 5)", types=("unit",), label="Buy {unit}"),
@@ -180,6 +186,11 @@ class KingdomsState(KBase):
             out[f"gems.{faction}"] = float(gems(self, f))
         return out
 
+    def turn_marker(self) -> tuple[int, int]:
+        """A new faction's turn begins when the round or the active faction changes (the
+        search's rollouts stop at the end of a turn, evaluation.py judges there)."""
+        return (self.round, self.active)
+
     def policy_observation(self, seat: int) -> dict[str, Any]:
         """The greedy policy's fields only (policy_view.py): the full observation was two thirds
         of a greedy game's time."""
@@ -268,6 +279,22 @@ class KingdomsGame(Game):
 
     def policy(self, **options: Any) -> KingdomsPolicy:
         return KingdomsPolicy(**options)
+
+    def search_options(self) -> dict[str, Any]:
+        """The search weighs the policy's whole plans at the root (policy.plans: a purchase or a
+        combat move is one option, the rest of the phase is played without a new search; a
+        2-player game then has about 100 searched decisions per seat instead of 600-800 with
+        a choice), plays greedy rollouts to the end of the faction's turn and judges there
+        (evaluation.py). Screening numbers: docs/lab.md, "How the settings were found"."""
+        return dict(SEARCH_OPTIONS)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's share of the win from its own observation (evaluation.py: gems, income,
+        army and treasury of each side, the lead as logistic shares); the search's cut-off."""
+        judge = self.__dict__.get("_judge")
+        if judge is None:
+            judge = self.__dict__["_judge"] = KingdomsJudge(self.static_info())
+        return judge_position(state, judge)
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)

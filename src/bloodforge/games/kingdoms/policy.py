@@ -37,6 +37,14 @@ NEAR_WIN_THRESHOLD = 0.5
 HOLD_THRESHOLD = 0.3
 LAND = ("infantry", "cavalry")
 AIR = ("griffin", "dragon")
+# the search's alternatives to the policy's own combat move (issue 21): bolder and more
+# cautious attack thresholds; ending the phase at once (no attack) is always offered too
+PLAN_THRESHOLDS = (0.5, 0.85)
+# a plan is one phase of one faction's turn; a phase never takes more steps than this
+MAX_PLAN_STEPS = 200
+# battle decisions the search weighs step by step (stand or retreat, press or retreat); every
+# other decision inside a battle (casualties, order of battles, cards) is the policy's alone
+SEARCHED_BATTLE_KINDS = frozenset({"stand", "press"})
 
 
 class KingdomsPolicy:
@@ -49,6 +57,10 @@ class KingdomsPolicy:
         # 0 switches the kingmaking defence off (the policy before issue 20 item 11)
         self.leader_weight = float(options.get("leader", LEADER_WEIGHT))
         self.leader_march = bool(options.get("leader_march", False))
+        #: the land units bought while crowns allow, best first; the search's purchase plans
+        #: try one kind only (the policy's own order is cavalry, then infantry)
+        self._buy_order: tuple[str, ...] = ("cavalry", "infantry")
+        self._options = dict(options)
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
         self._units: dict[str, UnitData] = {}
@@ -87,6 +99,80 @@ class KingdomsPolicy:
                 self._odds.clear()
             r = self._odds[key] = battle_odds(self._units, att, dfn, sea=sea)
         return r
+
+    # -- plans for the search (a PlanningPolicy) ---------------------------------------------------
+    def fork(self) -> KingdomsPolicy:
+        """A policy with the same options sharing the static facts and the odds cache (the
+        policy keeps no memory of a game between calls, so nothing else carries over)."""
+        fresh = KingdomsPolicy(**self._options)
+        fresh._buy_order = self._buy_order
+        if self._static is not None:
+            fresh._static, fresh._units, fresh._dist = self._static, self._units, self._dist
+            fresh._adj, fresh._seas = self._adj, self._seas
+        fresh._odds = self._odds
+        return fresh
+
+    def _variant(self, **changes: Any) -> KingdomsPolicy:
+        """A fork with some habits changed (attack threshold, unit order, air, sea)."""
+        fresh = self.fork()
+        for key, value in changes.items():
+            setattr(fresh, key, value)
+        return fresh
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """Candidate plans, the policy's own first, each one whole phase of the faction's turn.
+
+        Why: a turn is dozens of single steps (a greedy 2-player game has 1,400-2,600 plies,
+        590-770 decisions with a choice per seat); searching each one at a second apiece costs
+        10-18 CPU-minutes a game and most of them (which unit to move next, where to place)
+        hardly matter. Here the search weighs only what changes a game: the purchase (the
+        policy's, land units of one kind only, no air, no sea) and the combat move (the policy's
+        at its attack threshold, bolder, more cautious, or no attack), and in a battle whether
+        to stand or retreat, press or retreat (None: the legal actions). Every other decision
+        is the policy's own choice as the only plan, which the search plays without searching.
+
+        A plan is found by playing the variant policy on a resample of the hidden state
+        (`resample_hidden`), never on the real one: a mercenary card drawn in a purchase plan
+        is a sampled card, so a plan depends only on the seat's observation and `rng`.
+        """
+        self._prepare(state)
+        legal = state.legal_actions(seat)
+        if len(legal) <= 1:
+            return None
+        kinds = {a.kind for a in legal}
+        if kinds & SEARCHED_BATTLE_KINDS:
+            return None
+        obs = state.policy_observation(seat)
+        phase = obs["phase"]
+        if obs["battle"] is not None or kinds & {"disband", "target", "merc", "hit", "fight"} \
+                or phase not in ("purchase", "combat_move"):
+            return [[str(self.choose(state, seat, rng))]]
+        sample = state.resample_hidden(seat, rng)
+        if phase == "purchase":
+            variants = [self, self._variant(_buy_order=("cavalry",)), self._variant(_buy_order=("infantry",)),
+                        self._variant(use_air=False), self._variant(use_sea=False)]
+        else:
+            variants = [self, *(self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS)]
+        plans = [self._play_phase(sample.clone(), seat, variant, rng) for variant in variants]
+        plans.append(["done"])
+        return plans
+
+    @staticmethod
+    def _play_phase(state: State, seat: int, policy: KingdomsPolicy, rng: Rng) -> list[str]:
+        """The steps `policy` takes from here to the end of this phase of this faction's turn
+        (`state` is played on)."""
+        start = state.policy_observation(seat)
+        steps: list[str] = []
+        while len(steps) < MAX_PLAN_STEPS and not state.is_terminal() and state.actors() == [seat]:
+            obs = state.policy_observation(seat)
+            if obs["phase"] != start["phase"] or obs["active"] != start["active"] or obs["battle"] is not None:
+                break
+            action = policy.choose(state, seat, rng)
+            steps.append(str(action))
+            state.apply_unchecked(action, seat)
+            if action.kind == "done":
+                break
+        return steps
 
     # -- the decision -------------------------------------------------------------------------------
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
@@ -297,7 +383,7 @@ class KingdomsPolicy:
                 for want in ("dragon", "griffin"):
                     if Action("buy", (want,)) in legal:
                         return Action("buy", (want,))
-            for want in ("cavalry", "infantry"):
+            for want in self._buy_order:
                 a = Action("buy", (want,))
                 if a in legal and (want == "infantry" or treasury >= 8):
                     return a
