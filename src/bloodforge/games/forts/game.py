@@ -9,9 +9,11 @@ from typing import Any, Self
 from bloodforge.core import Action, ActionSpec, Game, GameInfo, GameParams, ParameterError, Rng, State
 from bloodforge.core.editable import ContentSource, files_source
 from bloodforge.core.errors import DataFileError
+from bloodforge.core.policy import shares_from_values
 
 from . import rules_turn
 from .content import DEFAULT_CONTENT, Content, ContentFile, load_content
+from .evaluation import seat_value
 from .model import INDEPENDENT, Model
 from .observation import observe, phase_name, resample_hands, static_info
 from .params import FortsParams
@@ -115,6 +117,11 @@ class FortsState(State):
 
     def phase_name(self) -> str:
         return phase_name(self.cfg, self.m)
+
+    def turn_marker(self) -> int:
+        """The turn number: it changes when the game's `begin` starts the next seat's turn
+        (a search cuts its rollouts there, every option at the same point of the turn order)."""
+        return self.m.turn_number
 
     def seat_roles(self) -> list[str]:
         return self.cfg.seat_names
@@ -294,6 +301,21 @@ class FortsGame(Game):
 
     def policy(self, **options: Any) -> FortsPolicy:
         return FortsPolicy(**options)
+
+    def search_options(self) -> dict[str, Any]:
+        """SEARCH_OPTIONS_PLACEHOLDER"""
+        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 2, "rollout_depth": 80}
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's share of the win: its forts, a running 5-fort hold, army strength, room
+        under the quota and currency against the best rival's, in logits fitted on greedy games
+        (evaluation.py). Every number read is public, so the one public observation is what
+        each seat observes of them; a finished game scores its returns."""
+        if state.is_terminal():
+            return state.returns()
+        obs = state.observation(None)
+        goal = self.content.data.forts_to_win
+        return shares_from_values([seat_value(obs, s, goal) for s in range(state.num_players)], 1.0)
 
     def static_info(self) -> dict[str, Any]:
         return static_info(self.config)

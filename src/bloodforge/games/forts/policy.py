@@ -57,10 +57,63 @@ class _Map:
 
 
 class FortsPolicy:
-    def __init__(self, hero_mix: float = 0.25, **options: Any) -> None:
+    """Greedy one-step play, and (as a `PlanningPolicy`) its best candidate actions for a search.
+
+    Options: `hero_mix` (how often it holds its cards back in a battle), `plan_width` (how many
+    candidate actions it offers a searcher, its own choice first)."""
+
+    def __init__(self, hero_mix: float = 0.25, plan_width: int = 4, **options: Any) -> None:
         del options
         self.hero_mix = hero_mix
+        self.plan_width = plan_width
         self._maps: dict[int, _Map] = {}
+
+    def fork(self) -> FortsPolicy:
+        """A copy for one rollout. The policy keeps no memory of a game (each decision reads the
+        observation afresh), so the copy only shares the per-game map it precomputed."""
+        new = FortsPolicy(self.hero_mix, self.plan_width)
+        new._maps = self._maps
+        return new
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """Its own choice first, then the next best actions by its own scores, `plan_width` in
+        all, each a one-step plan. *Why one step:* every Five Forts action is whole (a unit
+        action names its units, origin and target), so a searcher needs no compound plans,
+        only the few actions worth comparing: of 10-25 legal moves and attacks most split an
+        army in ways the heuristic rightly never plays, and a second of search spread over all
+        of them sees each on a handful of samples. In a battle or a disbanding (few options,
+        all sensible) every legal action is offered."""
+        legal = state.legal_actions(seat)
+        if len(legal) <= 1:
+            return None
+        own = self.choose(state, seat, rng)
+        kinds = {a.kind for a in legal}
+        if kinds & {"commit", "lose", "retreat", "advance", "disband", "pass"}:
+            ranked = [a for a in legal if a != own]
+        else:
+            obs = state.observation(seat)
+            mp = self._map(state)
+            goals = self._goals(obs, mp, seat)
+            scored = [(self._turn_score(obs, mp, seat, a, goals), i, a) for i, a in enumerate(legal) if a != own]
+            ranked = [a for _, _, a in sorted(scored, key=lambda x: (-x[0], x[1]))]
+        return [[str(a)] for a in [own, *ranked][: max(1, self.plan_width)]]
+
+    def _turn_score(self, obs: dict[str, Any], mp: _Map, seat: int, a: Action, goals: list[int]) -> float:
+        """How the turn's choice ranks an action (without its tie-breaking noise): recruits
+        first, then a hero purchase, then moves and attacks by score, `end` at the threshold a
+        move must beat; `act` (ending planning unused) last."""
+        if a.kind == "recruit":
+            t = mp.index[a.args[0]]
+            return 1000.0 + 10.0 * (a.args[1] == "cavalry") + mp.fort[t]
+        if a.kind == "buy":
+            return 500.0
+        if a.kind == "move":
+            return self._move_score(obs, mp, seat, a, goals)
+        if a.kind == "attack":
+            return self._attack_score(obs, mp, seat, a)
+        if a.kind == "end":
+            return 0.3
+        return -100.0
 
     def _map(self, state: State) -> _Map:
         key = id(state.game)

@@ -1,0 +1,161 @@
+"""The search's hooks in Five Forts (issue 21): the evaluation (`FortsGame.evaluate`), the
+search settings (`search_options`), the policy's plans and the turn marker.
+
+The evaluation must judge each seat from what it observes (a resample of the hidden cards gives
+the same numbers), give shares that sum to 1 and favour the side clearly ahead, and agree with
+the returns once the game is over. Positions come from the scenario helper and a few seeded
+greedy plies, so every test here takes well under a second.
+"""
+
+from __future__ import annotations
+
+import pytest
+from forts_helpers import army, scenario
+
+import bloodforge
+from bloodforge.agents.mcts import MctsAgent, _settings
+from bloodforge.core import PlanningPolicy, Rng
+from bloodforge.core.policy import shares_from_values
+from bloodforge.games.forts.evaluation import HOLD, seat_value
+from bloodforge.games.forts.game import FortsGame, FortsState
+from bloodforge.games.forts.policy import FortsPolicy
+
+
+def _greedy_plies(seed: int, plies: int, players: int = 2) -> FortsState:
+    """A position `plies` greedy decisions into a seeded game (hands are bought by then)."""
+    state = bloodforge.load_game("forts", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, FortsState)
+    policy = state.game.policy()
+    rng = Rng(seed)
+    for _ in range(plies):
+        if state.is_terminal():
+            break
+        seat = state.actors()[0]
+        state.apply_unchecked(policy.choose(state, seat, rng), seat)
+    return state
+
+
+@pytest.fixture(scope="module")
+def midgame() -> FortsState:
+    state = _greedy_plies(7, 45)
+    assert not state.is_terminal()
+    assert any(state.m.hands), "the position should hold hidden hero cards"
+    return state
+
+
+def _ahead() -> FortsState:
+    """Red holds four forts with a large army; Green only its home with two infantry."""
+    return scenario({
+        "redhall": army(0, 1, 0), "ironkeep": army(0, 1, 2), "ashgate": army(0, 1, 1),
+        "thornwall": army(0, 2, 1), "greymere": army(0, 1, 0), "greenhall": army(1, 2, 0),
+    }, currency=[3, 0])
+
+
+def test_evaluation_reads_only_each_seats_observation_a_resample_gives_the_same_shares(midgame: FortsState) -> None:
+    game = midgame.game
+    shares = game.evaluate(midgame)
+    changed = False
+    for seat in range(midgame.num_players):
+        for k in range(3):
+            resampled = midgame.resample_hidden(seat, Rng(100 + k))
+            changed |= resampled.m.hands != midgame.m.hands
+            assert game.evaluate(resampled) == shares
+    assert changed, "some resample should have dealt other hidden hands"
+    # each seat's value is the one it computes from its own observation
+    goal = game.content.data.forts_to_win
+    own = [seat_value(midgame.observation(s), s, goal) for s in range(midgame.num_players)]
+    assert shares == shares_from_values(own, 1.0)
+
+
+def test_evaluation_shares_sum_to_one_and_favour_the_side_clearly_ahead() -> None:
+    state = _ahead()
+    shares = state.game.evaluate(state)
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[0] > 0.9 > 0.1 > shares[1]
+    # the same position seen with the seats' fortunes swapped favours Green as clearly
+    swapped = scenario({
+        "greenhall": army(1, 1, 0), "wolfkeep": army(1, 1, 2), "oakgate": army(1, 1, 1),
+        "fernwall": army(1, 2, 1), "greenmere": army(1, 1, 0), "redhall": army(0, 2, 0),
+    }, currency=[0, 3])
+    assert swapped.game.evaluate(swapped) == pytest.approx(shares[::-1])
+
+
+def test_evaluation_a_running_five_fort_hold_is_all_but_a_win() -> None:
+    forts = {"redhall": army(0, 1), "ironkeep": army(0, 1), "ashgate": army(0, 1), "thornwall": army(0, 1),
+             "sandgate": army(0, 1), "greenhall": army(1, 2, 2), "wolfkeep": army(1, 0, 2)}
+    held = scenario(forts, turn_seat=1, held_since=[0, None])
+    not_yet = scenario(forts, turn_seat=1, held_since=[None, None])
+    assert held.game.evaluate(held)[0] > 0.99
+    assert held.game.evaluate(held)[0] - not_yet.game.evaluate(not_yet)[0] > 0.2
+    goal = held.game.content.data.forts_to_win
+    gap = seat_value(held.observation(0), 0, goal) - seat_value(not_yet.observation(0), 0, goal)
+    assert gap == pytest.approx(HOLD)
+
+
+def test_evaluation_of_a_finished_game_is_its_returns() -> None:
+    state = _greedy_plies(3, 10_000)
+    assert state.is_terminal()
+    assert state.game.evaluate(state) == state.returns()
+    assert sorted(state.returns()) == [0.0, 1.0]
+
+
+def test_evaluation_four_players_shares_sum_to_one(midgame: FortsState) -> None:
+    state = _greedy_plies(5, 60, players=4)
+    shares = state.game.evaluate(state)
+    assert len(shares) == 4
+    assert sum(shares) == pytest.approx(1.0)
+    assert all(0.0 < s < 1.0 for s in shares)
+
+
+def test_search_options_are_valid_settings_and_the_search_plays_a_legal_action(midgame: FortsState) -> None:
+    game = midgame.game
+    assert isinstance(game, FortsGame)
+    options = game.search_options()
+    settings = _settings(options)  # a wrong name or value raises
+    assert settings.rollout in ("light", "greedy")
+    if settings.plans != "off":
+        assert isinstance(game.policy(), PlanningPolicy)
+    if settings.rollout_turns:
+        assert midgame.turn_marker() is not None
+    seat = midgame.actors()[0]
+    agent = MctsAgent(seat, seed=1, iterations=12)
+    action = agent.select_action(midgame.clone())
+    assert action in midgame.legal_actions(seat)
+
+
+def test_plans_offer_the_policys_own_choice_first_then_distinct_legal_actions(midgame: FortsState) -> None:
+    policy = FortsPolicy(plan_width=4)
+    assert isinstance(policy, PlanningPolicy)
+    state = _greedy_plies(11, 12)
+    seat = state.actors()[0]
+    plans = policy.plans(state, seat, Rng(9))
+    assert plans is not None
+    assert plans[0] == [str(policy.choose(state, seat, Rng(9)))]
+    legal = {str(a) for a in state.legal_actions(seat)}
+    texts = [p[0] for p in plans]
+    assert all(len(p) == 1 for p in plans)
+    assert set(texts) <= legal
+    assert len(set(texts)) == len(texts)
+    assert len(plans) == min(4, len(legal))
+    fork = policy.fork()
+    assert fork is not policy
+    assert fork.plan_width == 4
+    assert fork.choose(state, seat, Rng(9)) == policy.choose(state, seat, Rng(9))
+
+
+def test_turn_marker_changes_exactly_when_a_new_turn_begins() -> None:
+    state = _greedy_plies(2, 0)
+    policy = state.game.policy()
+    rng = Rng(2)
+    marker = state.turn_marker()
+    changes = 0
+    for _ in range(60):
+        seat = state.actors()[0]
+        before = (state.m.turn_seat, state.m.turn_number)
+        state.apply_unchecked(policy.choose(state, seat, rng), seat)
+        began = (state.m.turn_seat, state.m.turn_number) != before
+        assert (state.turn_marker() != marker) == began
+        if began:
+            changes += 1
+        marker = state.turn_marker()
+    assert changes >= 2
