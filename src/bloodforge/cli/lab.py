@@ -27,6 +27,7 @@ from bloodforge.lab.experiments import (
     write_result,
 )
 from bloodforge.lab.jobs import GameResult
+from bloodforge.lab.levels import DEFAULT_LADDER, LevelsConfig, run_levels, write_levels
 from bloodforge.lab.merge import merge_runs, read_run
 from bloodforge.lab.runner import BACKENDS
 
@@ -199,6 +200,57 @@ def sweep_command(
                      params=_base_params(game, players, param), agents=[x for x in agents.split(",") if x],
                      games=games, seed=seed, variants=variants)
     _run(exp, out, backend, workers)
+
+
+@app.command("levels", help="Strength levels on an Elo scale (random = 0): a ladder of agents, Bradley-Terry.")
+def levels_command(
+    game: Annotated[str, typer.Argument(metavar="GAME")],
+    players: Players = None,
+    param: Param = None,
+    seed: Seed = 0,
+    games_per_pair: Annotated[int, typer.Option(help="games of each pair with a searching agent")] = 8,
+    cheap_games: Annotated[int, typer.Option(help="games of each pair without a searching agent")] = 40,
+    rung: Annotated[list[str] | None, typer.Option(
+        help="the ladder, weakest first, starting with random (repeatable; default: random, greedy 1 and 10, "
+        "mcts 1, 3 and 10 with clock=cpu)")] = None,
+    out: Out = Path("lab-results/levels.json"),
+    levels_out: Annotated[Path | None, typer.Option(help="the game's levels file (default: beside --out; "
+                                                        "shipped as src/bloodforge/agents/levels/GAME.json)")] = None,
+    backend: Backend = "process",
+    workers: Workers = 1,
+) -> None:
+    """Each rung plays its neighbours only; a stopped run continues from `<out>.games.jsonl`."""
+    try:
+        config = LevelsConfig(game=game, params=_base_params(game, players, param), ladder=rung or list(DEFAULT_LADDER),
+                              seed=seed, games_per_pair=games_per_pair, cheap_games=cheap_games)
+    except ValueError as err:
+        raise typer.BadParameter(str(err)) from None
+    columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=console) as progress:
+        task: list[Any] = []
+
+        def stage(label: str, total: int) -> None:
+            task.append(progress.add_task(label, total=total))
+
+        try:
+            doc, levels = run_levels(config, work_dir=out.parent, result_path=str(out), backend=backend,
+                                     workers=workers, games_log=games_log_path(out),
+                                     on_result=lambda _r: progress.advance(task[-1]), on_stage=stage)
+        except (BloodforgeError, ValueError) as err:
+            raise typer.BadParameter(str(err)) from None
+    write_result(doc, out)
+    target = levels_out or out.with_name(out.stem + ".levels.json")
+    write_levels(levels, target)
+    print_summary(doc)
+    t = Table(title=f"levels of {game} (Bradley-Terry Elo, random = 0; {levels.interval})")
+    for col in ("agent", "level", "seconds", "Elo", "95% interval", "how", "games"):
+        t.add_column(col)
+    for agent, entries in levels.agents.items():
+        for e in entries:
+            t.add_row(agent, str(e.level), "" if e.seconds is None else f"{e.seconds:g}", f"{e.elo:+d}",
+                      f"[{e.low:+d}, {e.high:+d}]", "measured" if e.measured else "interpolated", str(e.games))
+    Console().print(t)
+    console.print(f"wrote {out} and {target} ({doc['run']['wall_seconds']} s wall)")
 
 
 @app.command("merge", help="Pool the games of several runs of one experiment (result documents or games logs).")

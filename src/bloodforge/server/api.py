@@ -16,6 +16,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Request
 
 import bloodforge
 from bloodforge.agents import agent_names
+from bloodforge.agents.levels import load_levels
 from bloodforge.core import Game
 
 from .errors import ApiError
@@ -117,7 +118,7 @@ def _games(ids: tuple[str, ...], agents: tuple[str, ...]) -> list[GameDescriptio
         out.append(GameDescription(
             id=g["id"], name=g["name"], summary=g["summary"], min_players=g["min_players"],
             max_players=g["max_players"], version=g["version"], parameters=g["parameters"],
-            grammar=grammar_of(sample), agents=list(agents),
+            grammar=grammar_of(sample), agents=list(agents), levels=load_levels(g["id"]),
         ))
     return out
 

@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from bloodforge.agents.levels import GameLevels
+
 MAX_SEED = 2**63 - 1
 #: Parameters one table may set (every game has far fewer; more is refused before validation).
 MAX_PARAMS = 64
@@ -159,6 +161,9 @@ class GameDescription(BaseModel):
     parameters: dict[str, Any]
     grammar: list[dict[str, Any]]
     agents: list[str]
+    levels: GameLevels | None = Field(
+        default=None, description="what the AI levels are worth here: Elo measured in the lab, random player = 0 "
+        "(docs/lab.md, \"Strength levels\"); none when nobody measured this game")
 
 
 class ErrorBody(BaseModel):

@@ -201,6 +201,46 @@ async function showRoles(g, n) {
 const AGENT_NAMES = { greedy: "AI", mcts: "AI (search)", random: "AI (random moves)" };
 const agentName = (a) => AGENT_NAMES[a] || `AI (${humanise(a)})`;
 
+// ---- what a level is worth: Elo measured in the lab (GET /api/games, `levels`) -------------
+
+/** The game's measured levels if they were measured at this table size (an Elo from two-player
+ * games says nothing about a four-player table), else null. */
+export function levelsFor(g, players) {
+  const lv = g && g.levels;
+  return lv && lv.players === players ? lv : null;
+}
+
+/** One level of one AI on the game's scale, or null: only levels the lab measured or that lie
+ * between two measured ones have an Elo; the others show none. */
+export function levelEntry(g, agent, level, players) {
+  const lv = levelsFor(g, players);
+  return (lv && (lv.agents[agent] || []).find((e) => e.level === level)) || null;
+}
+
+/** "Level 7 · Elo ~640"; "(estimated)" for a level between two measured ones; "Level 7" alone
+ * where nothing was measured. */
+export function levelText(entry, level) {
+  if (!entry) return `Level ${level}`;
+  return `Level ${level} · Elo ~${entry.elo}${entry.measured ? "" : " (estimated)"}`;
+}
+
+const ELO_MEANING = "Elo compares the AI levels of this game on one scale: 0 is a player who moves at random, "
+  + "and 400 points more means winning about 10 games in 11 against it.";
+
+/** The sentence beside a seat's level: the interval and how the number was found. */
+export function levelNote(g, agent, level, players) {
+  const lv = levelsFor(g, players);
+  if (!lv) return { text: "", title: "" };
+  const how = `Measured by the lab on ${lv.date} in ${lv.players}-player games.`;
+  if (agent === "random") return { text: "Elo 0 (moves at random)", title: `${ELO_MEANING} ${how}` };
+  const e = levelEntry(g, agent, level, players);
+  if (!e) return { text: "", title: "" };
+  const range = `likely between ${e.low} and ${e.high}`;
+  const text = e.measured ? `Elo ~${e.elo}, ${range} (${e.games} games)`
+    : `Elo ~${e.elo}, ${range} (estimated from the levels around it)`;
+  return { text, title: `${ELO_MEANING} ${how}` };
+}
+
 function renderSeats() {
   const g = currentGame();
   const n = Number($("players").value);
@@ -213,8 +253,23 @@ function renderSeats() {
       ...agents.map((a) => el("option", { value: `agent:${a}`, text: agentName(a) })));
     kind.value = i === 0 ? "human" : (agents.includes("greedy") ? "agent:greedy" : `agent:${agents[0]}`);
     const strength = el("select", { class: "seat-strength", "aria-label": `Seat ${no} strength` },
-      ...Array.from({ length: 10 }, (_, k) => el("option", { value: k + 1, text: `strength ${k + 1}` })));
+      ...Array.from({ length: 10 }, (_, k) => el("option", { value: k + 1, text: `Level ${k + 1}` })));
     strength.value = "10";
+    const elo = el("span", { class: "seat-elo muted small" });
+    // the levels' words follow the chosen AI: each AI has its own Elo per level
+    const showLevels = () => {
+      const agent = kind.value.startsWith("agent:") ? kind.value.slice(6) : "";
+      for (const opt of strength.options) {
+        const level = Number(opt.value);
+        opt.textContent = levelText(levelEntry(g, agent, level, n), level);
+      }
+      const note = levelNote(g, agent, Number(strength.value), n);
+      elo.textContent = kind.value === "human" ? "" : note.text;
+      elo.title = note.title;
+      strength.title = note.title;
+      elo.hidden = !elo.textContent;
+    };
+    strength.addEventListener("change", showLevels);
     const name = el("input", { class: "seat-name", maxlength: 40, "aria-label": `Seat ${no} name`, placeholder: i === 0 ? "Your name" : `Player ${no}` });
     const remembered = localStorage.getItem("bloodforge.name") || "";
     // The remembered name is a person's: only the first human seat gets it, never an AI seat.
@@ -224,10 +279,11 @@ function renderSeats() {
       if (!human && name.value === remembered) name.value = "";
       if (human && i === 0 && !name.value) name.value = remembered;
       name.placeholder = human ? (i === 0 ? "Your name" : `Player ${no}`) : "AI (name optional)";
+      showLevels();
     };
     kind.addEventListener("change", sync);
     sync();
-    box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${no}` }), name, kind, strength,
+    box.append(el("div", { class: "seat-row", dataset: { seat: String(i) } }, el("span", { class: "seat-no", text: `Seat ${no}` }), name, kind, strength, elo,
       el("span", { class: "seat-role" }),
       el("span", { class: "field-error", dataset: { errorFor: `seat-${i}` } })));
   }

@@ -1,0 +1,108 @@
+"""What the AI levels of each game are worth: measured Elo per level, shipped as data.
+
+`bloodforge lab levels GAME` plays a ladder of agents (random, greedy and the search at a few
+strengths), fits Bradley-Terry ratings with the random player anchored at Elo 0 and writes one
+`<game>.json` here. The server reads these files so that the lobby can say what "level 7" means
+in this game ("Elo ~640"), and a newcomer can compare the levels of different AIs on one scale.
+
+*Why data and not code:* the numbers come from a lab run (its command, date and sample sizes are
+inside the file) and change only when someone measures again; a level nobody measured and no
+measured level brackets has no entry, so nothing shows an Elo that was not earned in games.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+#: Where the shipped files live (package data: `agents/levels/*.json`).
+LEVELS_DIR = Path(__file__).resolve().parent
+
+
+class LevelEntry(BaseModel):
+    """One level of one agent on the game's Elo scale (random = 0)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    level: int = Field(ge=1, le=10, description="the lobby's strength 1-10")
+    seconds: float | None = Field(None, description="search time per decision (the search agent), else none")
+    elo: int = Field(description="Bradley-Terry Elo, random player = 0")
+    low: int = Field(description="lower end of the 95% interval")
+    high: int = Field(description="upper end of the 95% interval")
+    measured: bool = Field(description="played in the lab run (else interpolated between measured levels)")
+    games: int = Field(ge=0, description="games this level played in the run (0 when interpolated)")
+
+    @model_validator(mode="after")
+    def _ordered(self) -> LevelEntry:
+        if not self.low <= self.elo <= self.high:
+            raise ValueError(f"level {self.level}: Elo {self.elo} outside its interval [{self.low}, {self.high}]")
+        if self.measured != (self.games > 0):
+            raise ValueError(f"level {self.level}: a measured level has games, an interpolated one none")
+        return self
+
+
+class PairRecord(BaseModel):
+    """One rung pair of the ladder: the score of `a` against `b`."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    a: str
+    b: str
+    games: int = Field(ge=1)
+    score: float = Field(ge=0, description="a's wins, draws counting half")
+
+
+class GameLevels(BaseModel):
+    """A game's levels file (`agents/levels/<game>.json`)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: str
+    players: int = Field(ge=2, description="the table size the ladder was played at")
+    scale: Literal["bradley-terry-elo"] = "bradley-terry-elo"
+    anchor: Literal["random"] = Field("random", description="the agent whose Elo is 0 by definition")
+    interval: str = Field(description="how the intervals were computed, in words")
+    interpolation: str = Field(description="how unmeasured levels were filled in, in words")
+    command: str = Field(description="the command that reproduces the run")
+    date: str = Field(description="the day of the run (UTC, YYYY-MM-DD)")
+    seed: int
+    games: int = Field(ge=1, description="games in the whole run")
+    result: str = Field(description="the lab's result document of the run (path in the repository)")
+    pairs: list[PairRecord]
+    agents: dict[str, list[LevelEntry]] = Field(
+        description="agent name -> its levels (only measured levels and those between two measured ones)")
+
+    @model_validator(mode="after")
+    def _levels_unique(self) -> GameLevels:
+        for agent, entries in self.agents.items():
+            levels = [e.level for e in entries]
+            if len(set(levels)) != len(levels) or levels != sorted(levels):
+                raise ValueError(f"{agent}: levels must be distinct and in order, got {levels}")
+        return self
+
+    def entry(self, agent: str, level: int) -> LevelEntry | None:
+        return next((e for e in self.agents.get(agent, []) if e.level == level), None)
+
+
+def levels_path(game_id: str, directory: Path | None = None) -> Path:
+    return (directory or LEVELS_DIR) / f"{game_id}.json"
+
+
+def load_levels(game_id: str, directory: Path | None = None) -> GameLevels | None:
+    """The game's shipped levels, or None when nobody measured them. A file that does not
+    validate is an error naming it (a broken data file must not silently hide the levels)."""
+    path = levels_path(game_id, directory)
+    if not path.is_file():
+        return None
+    try:
+        levels = GameLevels.model_validate_json(path.read_text(encoding="utf-8"))
+    except ValidationError as err:
+        raise ValueError(f"{path}: not a valid levels file: {err}") from None
+    if levels.game != game_id:
+        raise ValueError(f"{path}: holds the levels of {levels.game!r}, not {game_id!r}")
+    return levels
+
+
+__all__ = ["LEVELS_DIR", "GameLevels", "LevelEntry", "PairRecord", "levels_path", "load_levels"]

@@ -1,0 +1,368 @@
+"""Strength levels that mean something: the lobby's levels 1-10 on a measured Elo scale.
+
+`bloodforge lab levels GAME` plays a *ladder* of agents, each rung only against its neighbours
+(random - greedy 1 - greedy 10 - search 1 - search 3 - search 10 by default), fits Bradley-Terry
+ratings to all the games with the random player anchored at Elo 0, and writes
+
+* the lab's result document (every game with its seed, agents, returns and digest, the matchup
+  summary of the pairs played, and the levels), as a matchup writes it, and
+* the game's levels file (`agents/levels/<game>.json`, `bloodforge.agents.levels.GameLevels`),
+  which the server ships to the lobby.
+
+*Why a ladder and not a round robin:* a game with the search at one second a decision costs a
+CPU minute or more; a round robin of six rungs is fifteen pairs, a ladder five, and each rung is
+compared with the rungs nearest to it, where a game says most about the difference (a pair
+that one side sweeps only bounds it). *Why interpolation:* the lobby has ten levels per agent and
+measuring each would cost ten times as much; the levels between two measured ones are
+interpolated (the search linearly in the logarithm of its seconds per decision, since its
+strength grows with each doubling of time rather than each added tenth of a second; greedy
+linearly in the level, since its share of random moves is linear in it), marked as such in the
+file and on screen. A level outside the measured range gets no number.
+
+Intervals: a bootstrap over seeds (each pair's seeds drawn with replacement, both seat-swapped
+games of a seed together, `bootstrap` times; the ratings refitted and anchored each time), 95%
+percentile intervals. *Why the bootstrap:* on a chain the uncertainties add up along the way
+from random to each rung, which the bootstrap gives without the asymptotics of the Fisher
+information (poor for pairs near a sweep, common here).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from bloodforge.agents.levels import GameLevels, LevelEntry, PairRecord
+from bloodforge.agents.mcts import STRENGTH_SECONDS
+from bloodforge.buildinfo import build_info
+
+from .experiments import Experiment, ExperimentError, check_experiment, matchup_jobs, summarise_matchup
+from .jobs import AgentSpec, GameResult, Job
+from .runner import OnResult, run_jobs
+from .stats import bradley_terry
+
+#: The default ladder, weakest first: each rung plays its neighbours.
+DEFAULT_LADDER = (
+    "random",
+    "greedy:strength=1",
+    "greedy:strength=10",
+    "mcts:strength=1:clock=cpu",
+    "mcts:strength=3:clock=cpu",
+    "mcts:strength=10:clock=cpu",
+)
+
+#: The agent every rating is measured from (Elo 0).
+ANCHOR = "random"
+
+#: Agents whose levels are search time: interpolated in log seconds; others linearly in the level.
+SEARCH_AGENTS = ("mcts",)
+
+#: Bootstrap resamples for the intervals.
+BOOTSTRAP = 400
+
+
+class LevelsConfig(BaseModel):
+    """A levels run: the ladder, who plays whom, and how many games each pair plays."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    params: dict[str, Any] = Field(default_factory=dict)
+    ladder: list[str] = Field(default_factory=lambda: list(DEFAULT_LADDER))
+    seed: int = 0
+    games_per_pair: int = Field(8, ge=1, description="games of every pair with a searching agent")
+    cheap_games: int = Field(40, ge=1, description="games of every pair without a searching agent (cheap)")
+    bootstrap: int = Field(BOOTSTRAP, ge=50)
+    max_plies: int = Field(200_000, ge=1)
+
+    @model_validator(mode="after")
+    def _ladder(self) -> LevelsConfig:
+        if len(self.ladder) < 2:
+            raise ValueError("a ladder needs at least two rungs")
+        specs = [AgentSpec.parse(a) for a in self.ladder]
+        if specs[0].name != ANCHOR or specs[0].options:
+            raise ValueError(f"the ladder starts with {ANCHOR!r} (the anchor, Elo 0)")
+        keys = [rung_key(s) for s in specs]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"every rung must be a different agent or level: {self.ladder}")
+        return self
+
+    @property
+    def players(self) -> int:
+        return int(self.params.get("players", 2))
+
+    def specs(self) -> list[AgentSpec]:
+        return [AgentSpec.parse(a) for a in self.ladder]
+
+    def pairs(self) -> list[tuple[int, int]]:
+        """Neighbours on the ladder: (0, 1), (1, 2), ..."""
+        return [(i, i + 1) for i in range(len(self.ladder) - 1)]
+
+    def games_of(self, a: int, b: int) -> int:
+        specs = self.specs()
+        searching = any(specs[i].name in SEARCH_AGENTS for i in (a, b))
+        return self.games_per_pair if searching else self.cheap_games
+
+    def command(self) -> str:
+        """The command line that reproduces this run (output paths left out)."""
+        parts = ["bloodforge lab levels", self.game]
+        if "players" in self.params:
+            parts.append(f"--players {self.params['players']}")
+        for key, value in sorted(self.params.items()):
+            if key != "players":
+                parts.append(f"--param {key}={json.dumps(value)}")
+        parts += [f"--seed {self.seed}", f"--games-per-pair {self.games_per_pair}", f"--cheap-games {self.cheap_games}"]
+        if self.ladder != list(DEFAULT_LADDER):
+            parts += [f"--rung {r}" for r in self.ladder]
+        return " ".join(parts)
+
+
+def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
+    """(agent, level) of a rung: the level is the `strength` option (greedy's default is 10)."""
+    if spec.name == ANCHOR:
+        return spec.name, None
+    strength = spec.options.get("strength", 10 if spec.name == "greedy" else None)
+    if not isinstance(strength, int) or isinstance(strength, bool) or not 1 <= strength <= 10:
+        raise ValueError(f"rung {spec.label!r}: give its level as strength=1..10")
+    return spec.name, strength
+
+
+# -- the jobs ---------------------------------------------------------------------------------------
+def levels_jobs(config: LevelsConfig) -> list[Job]:
+    """Every pair's games, on the same seeds, each rung of a pair in every seat in turn; tags
+    name the rungs by their ladder index, as a matchup of the whole ladder would."""
+    specs = config.specs()
+    jobs: list[Job] = []
+    for a, b in config.pairs():
+        exp = Experiment(kind="matchup", game=config.game, params=config.params, agents=[config.ladder[a],
+                         config.ladder[b]], games=config.games_of(a, b), seed=config.seed,
+                         max_plies=config.max_plies)
+        for job in matchup_jobs(exp, 0, 1, [specs[a], specs[b]]):
+            jobs.append(job.model_copy(update={"index": len(jobs), "tags": {**job.tags, "pair": [a, b]}}))
+    return jobs
+
+
+def ladder_experiment(config: LevelsConfig) -> Experiment:
+    """The run as a matchup experiment of the whole ladder (what the summary and `lab report`
+    read); `games` is the search pairs' count."""
+    return Experiment(kind="matchup", name=f"{config.game} levels", game=config.game, params=config.params,
+                      agents=config.ladder, games=config.games_per_pair, seed=config.seed,
+                      max_plies=config.max_plies,
+                      description="strength ladder: each rung against its neighbours only (bloodforge lab levels)")
+
+
+# -- the fit ----------------------------------------------------------------------------------------
+def anchored_ratings(wins: Sequence[Sequence[float]], anchor: int = 0) -> list[float]:
+    """Bradley-Terry Elo (`stats.bradley_terry`, half a virtual draw per pair that met) shifted
+    so that rung `anchor` (the random player) is exactly 0."""
+    ratings = bradley_terry(wins)
+    return [r - ratings[anchor] for r in ratings]
+
+
+def wins_matrix(k: int, scores: Mapping[tuple[int, int], Sequence[float]]) -> list[list[float]]:
+    """`wins[i][j]`: i's score against j, from each pair's list of the first rung's returns."""
+    wins = [[0.0] * k for _ in range(k)]
+    for (a, b), s in scores.items():
+        wins[a][b] += sum(s)
+        wins[b][a] += len(s) - sum(s)
+    return wins
+
+
+def pair_scores(results: Sequence[GameResult]) -> dict[tuple[int, int], dict[int, list[float]]]:
+    """Per pair, per seed: the first rung's returns in that seed's games (all seats)."""
+    out: dict[tuple[int, int], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        a, b = r.tags["pair"]
+        out[(a, b)][r.seed].append(r.returns[int(r.tags["a_seat"])])
+    return out
+
+
+def fit_with_intervals(k: int, by_seed: dict[tuple[int, int], dict[int, list[float]]], reps: int,
+                       seed: int) -> list[tuple[float, float, float]]:
+    """(Elo, low, high) of every rung: the fit on all games and the 95% percentile interval of
+    `reps` refits on seeds drawn with replacement within each pair (a seed's seat-swapped games
+    stay together). Deterministic for a given `seed`."""
+    flat = {p: [x for games in seeds.values() for x in games] for p, seeds in by_seed.items()}
+    point = anchored_ratings(wins_matrix(k, flat))
+    rng = random.Random(seed)
+    samples: list[list[float]] = [[] for _ in range(k)]
+    groups = {p: [seeds[s] for s in sorted(seeds)] for p, seeds in by_seed.items()}
+    for _ in range(reps):
+        drawn = {p: [x for _ in g for x in g[rng.randrange(len(g))]] for p, g in groups.items()}
+        for i, r in enumerate(anchored_ratings(wins_matrix(k, drawn))):
+            samples[i].append(r)
+    out = []
+    for i in range(k):
+        s = sorted(samples[i])
+        low, high = _percentile(s, 0.025), _percentile(s, 0.975)
+        out.append((point[i], min(low, point[i]), max(high, point[i])))
+    return out
+
+
+def _percentile(sorted_values: Sequence[float], q: float) -> float:
+    if not sorted_values:
+        return math.nan
+    pos = q * (len(sorted_values) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (pos - lo) * (sorted_values[hi] - sorted_values[lo])
+
+
+# -- levels ------------------------------------------------------------------------------------------
+def _axis(agent: str, level: int) -> float:
+    return math.log(level) if agent in SEARCH_AGENTS else float(level)
+
+
+def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]) -> list[LevelEntry]:
+    """Every level of `agent` from its measured ones: those measured as they are, each level
+    between two measured ones interpolated (Elo and both interval ends) on the agent's axis,
+    none outside the measured range (no extrapolation)."""
+
+    def seconds(level: int) -> float | None:
+        return round(STRENGTH_SECONDS * level, 3) if agent in SEARCH_AGENTS else None
+
+    known = sorted(measured)
+    out = []
+    for level in range(known[0], known[-1] + 1):
+        if level in measured:
+            elo, low, high, games = measured[level]
+            out.append(LevelEntry(level=level, seconds=seconds(level), elo=round(elo), low=round(low),
+                                  high=round(high), measured=True, games=games))
+            continue
+        below = max(x for x in known if x < level)
+        above = min(x for x in known if x > level)
+        t = (_axis(agent, level) - _axis(agent, below)) / (_axis(agent, above) - _axis(agent, below))
+        lo_v, hi_v = measured[below], measured[above]
+        vals = [lo_v[i] + t * (hi_v[i] - lo_v[i]) for i in range(3)]
+        out.append(LevelEntry(level=level, seconds=seconds(level), elo=round(vals[0]), low=round(vals[1]),
+                              high=round(vals[2]), measured=False, games=0))
+    return out
+
+
+def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
+              date: str | None = None) -> GameLevels:
+    """The game's levels file from the run's games."""
+    specs = config.specs()
+    k = len(specs)
+    by_seed = pair_scores(results)
+    if not by_seed:
+        raise ExperimentError("no games were played: nothing to fit")
+    fitted = fit_with_intervals(k, by_seed, config.bootstrap, config.seed)
+    games_of_rung = [0] * k
+    pairs = []
+    for (a, b), seeds in sorted(by_seed.items()):
+        scores = [x for g in seeds.values() for x in g]
+        games_of_rung[a] += len(scores)
+        games_of_rung[b] += len(scores)
+        pairs.append(PairRecord(a=config.ladder[a], b=config.ladder[b], games=len(scores),
+                                score=round(sum(scores), 6)))
+    measured: dict[str, dict[int, tuple[float, float, float, int]]] = defaultdict(dict)
+    for i, spec in enumerate(specs):
+        agent, level = rung_key(spec)
+        if level is not None and games_of_rung[i]:
+            measured[agent][level] = (*fitted[i], games_of_rung[i])
+    return GameLevels(
+        game=config.game, players=config.players,
+        interval=f"95% percentile bootstrap over seeds ({config.bootstrap} resamples; each pair's seeds drawn "
+                 "with replacement, a seed's seat-swapped games together)",
+        interpolation="levels between two measured ones: the search linearly in log seconds per decision, "
+                      "greedy linearly in the level; none outside the measured range",
+        command=config.command(), date=date or datetime.now(UTC).strftime("%Y-%m-%d"), seed=config.seed,
+        games=len(results), result=result_path, pairs=pairs,
+        agents={agent: level_table(agent, m) for agent, m in measured.items()},
+    )
+
+
+# -- running ----------------------------------------------------------------------------------------
+def _key(seed: int, tags: dict[str, Any], agents: Sequence[str]) -> str:
+    return json.dumps([seed, tags, list(agents)], sort_keys=True)
+
+
+def read_games_log(path: Path, config: LevelsConfig) -> dict[str, GameResult]:
+    """Games a previous run of the same ladder finished (its games log), by what was played
+    (seed, pair, seat, agents); an absent log or one of another game, parameters or ladder gives
+    none. *Why:* at a CPU minute a game, a run that was stopped continues where it was, and a run
+    with more games per pair keeps the games of a smaller one (the same seeds come first)."""
+    if not path.is_file():
+        return {}
+    lines = path.read_text(encoding="utf-8").splitlines()
+    same = ("game", "params", "ladder", "seed", "max_plies")
+    old = json.loads(lines[0]).get("levels") if lines else None
+    if not isinstance(old, dict) or any(old.get(k) != getattr(config, k) for k in same):
+        return {}
+    done = {}
+    for line in lines[1:]:
+        try:
+            r = GameResult.model_validate_json(line)
+        except ValueError:
+            continue  # a line cut short when the run was stopped
+        done[_key(r.seed, r.tags, r.agents)] = r
+    return done
+
+
+def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backend: str = "process",
+               workers: int = 1, games_log: Path | None = None, on_result: OnResult | None = None,
+               on_stage: Callable[[str, int], None] | None = None) -> tuple[dict[str, Any], GameLevels]:
+    """Play the ladder (continuing from `games_log` when it holds games of this config) and
+    return the result document and the levels."""
+    exp = ladder_experiment(config)
+    check_experiment(exp, work_dir)
+    jobs = levels_jobs(config)
+    logged = read_games_log(games_log, config) if games_log is not None else {}
+    done: dict[int, GameResult] = {}
+    for job in jobs:
+        old = logged.get(_key(job.seed, job.tags, [s.label for s in job.agents]))
+        if old is not None:
+            done[job.index] = old.model_copy(update={"index": job.index})
+    if games_log is not None:
+        games_log.parent.mkdir(parents=True, exist_ok=True)
+        header = {"experiment": exp.model_dump(mode="json"), "levels": config.model_dump(mode="json")}
+        lines = [json.dumps(header)] + [done[i].model_dump_json(exclude={"record"}) for i in sorted(done)]
+        games_log.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    start = time.perf_counter()
+    results = dict(done)
+    for a, b in config.pairs():
+        todo = [j for j in jobs if j.tags["pair"] == [a, b] and j.index not in results]
+        if on_stage is not None:
+            on_stage(f"{config.ladder[a]} vs {config.ladder[b]}", len(todo))
+        for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
+            results[r.index] = r
+    ordered = [results[i] for i in sorted(results)]
+    levels = levels_of(config, ordered, result_path)
+    summary = summarise_matchup(exp, ordered)
+    doc = {
+        "experiment": exp.model_dump(mode="json"),
+        "levels_config": config.model_dump(mode="json"),
+        "summary": summary,
+        "levels": levels.model_dump(mode="json"),
+        "games": [r.model_dump(mode="json", exclude={"record"}) for r in ordered],
+        "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
+                "wall_seconds": round(time.perf_counter() - start, 2),
+                "game_seconds": round(sum(r.seconds for r in ordered), 2),
+                "resumed_games": len(done)},
+    }
+    return doc, levels
+
+
+def _logger(path: Path | None, on_result: OnResult | None) -> OnResult:
+    def log(r: GameResult) -> None:
+        if path is not None:
+            with path.open("a", encoding="utf-8") as f:
+                f.write(r.model_dump_json(exclude={"record"}) + "\n")
+        if on_result is not None:
+            on_result(r)
+
+    return log
+
+
+def write_levels(levels: GameLevels, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(levels.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,142 @@
+"""Strength levels (docs/lab.md, "Strength levels"): the ladder's Bradley-Terry fit anchored at
+random = 0, its bootstrap intervals, interpolation between measured levels, the levels file and
+a whole (tiny) ladder run that continues from its games log."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+from pydantic import ValidationError
+
+from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
+from bloodforge.lab.levels import (
+    LevelsConfig,
+    anchored_ratings,
+    fit_with_intervals,
+    level_table,
+    levels_jobs,
+    run_levels,
+    wins_matrix,
+)
+from bloodforge.lab.stats import elo_difference
+
+
+def expected(d: float) -> float:
+    """Expected score of a player `d` Elo above its opponent."""
+    return float(1.0 / (1.0 + 10.0 ** (-d / 400.0)))
+
+
+TRUE = [0.0, 150.0, 420.0, 600.0, 900.0]  # a ladder of known strengths, random first
+
+
+def test_a_synthetic_chain_is_recovered_with_random_at_zero() -> None:
+    n = 4000
+    scores = {(i, i + 1): [expected(TRUE[i] - TRUE[i + 1])] * n for i in range(len(TRUE) - 1)}
+    ratings = anchored_ratings(wins_matrix(len(TRUE), scores))
+    assert ratings[0] == 0.0, "the random player is the anchor, exactly 0"
+    for got, want in zip(ratings, TRUE, strict=True):
+        assert got == pytest.approx(want, abs=5.0)
+
+
+def test_the_anchor_is_random_whatever_the_mean() -> None:
+    # the same ladder shifted by +300 for every rung but random: random stays 0, the others move
+    shifted = [0.0, *(t + 300 for t in TRUE[1:])]
+    scores = {(i, i + 1): [expected(shifted[i] - shifted[i + 1])] * 4000 for i in range(4)}
+    ratings = anchored_ratings(wins_matrix(5, scores))
+    assert ratings[0] == 0.0
+    assert ratings[1] == pytest.approx(450.0, abs=10.0)
+    assert ratings[4] == pytest.approx(1200.0, abs=10.0)
+
+
+def test_bootstrap_intervals_cover_the_truth_and_widen_along_the_chain() -> None:
+    rng = random.Random(5)
+    by_seed: dict[tuple[int, int], dict[int, list[float]]] = {}
+    for i in range(len(TRUE) - 1):
+        p = expected(TRUE[i] - TRUE[i + 1])
+        by_seed[(i, i + 1)] = {s: [float(rng.random() < p), float(rng.random() < p)] for s in range(100)}
+    fitted = fit_with_intervals(len(TRUE), by_seed, reps=100, seed=1)
+    assert fitted[0] == (0.0, 0.0, 0.0)
+    for (elo, low, high), want in zip(fitted[1:], TRUE[1:], strict=True):
+        assert low <= elo <= high
+        assert low <= want <= high
+    widths = [high - low for _, low, high in fitted[1:]]
+    assert widths[-1] > widths[0], "uncertainty adds up from random along the ladder"
+
+
+def test_levels_between_measured_ones_are_interpolated_and_none_outside() -> None:
+    search = level_table("mcts", {1: (100, 50, 150, 12), 3: (300, 200, 400, 12), 10: (700, 500, 900, 6)})
+    assert [e.level for e in search] == list(range(1, 11))
+    by = {e.level: e for e in search}
+    assert [lv for lv, e in by.items() if e.measured] == [1, 3, 10]
+    # linear in log seconds: level 2 sits log 2 / log 3 of the way from level 1 to level 3
+    assert by[2].elo == round(100 + math.log(2) / math.log(3) * 200)
+    assert by[2].seconds == pytest.approx(0.2)
+    assert by[2].games == 0
+    assert by[5].low == round(200 + (math.log(5) - math.log(3)) / (math.log(10) - math.log(3)) * 300)
+    greedy = level_table("greedy", {3: (10, 0, 20, 40), 7: (50, 40, 60, 40)})
+    assert [e.level for e in greedy] == [3, 4, 5, 6, 7], "no level outside the measured ones"
+    assert greedy[2].elo == 30
+    assert greedy[2].seconds is None
+
+
+def test_a_ladder_starts_at_random_and_names_each_level() -> None:
+    with pytest.raises(ValidationError, match="starts with 'random'"):
+        LevelsConfig(game="toy_bids", ladder=["greedy", "random"])
+    with pytest.raises(ValidationError, match=r"strength=1\.\.10"):
+        LevelsConfig(game="toy_bids", ladder=["random", "mcts:seconds=1"])
+    with pytest.raises(ValidationError, match="different"):
+        LevelsConfig(game="toy_bids", ladder=["random", "greedy", "greedy:strength=10"])
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, games_per_pair=4, cheap_games=6)
+    jobs = levels_jobs(config)
+    pairs = [tuple(j.tags["pair"]) for j in jobs]
+    assert sorted(set(pairs)) == [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)], "neighbours only"
+    assert pairs.count((0, 1)) == 6, "pairs without search play cheap_games"
+    assert pairs.count((2, 3)) == 4, "search pairs play games_per_pair"
+    assert "--seed 0 --games-per-pair 4 --cheap-games 6" in config.command()
+
+
+def test_a_level_entry_must_hold_its_interval_and_say_if_measured() -> None:
+    with pytest.raises(ValidationError, match="outside its interval"):
+        LevelEntry(level=2, elo=10, low=20, high=30, measured=True, games=4)
+    with pytest.raises(ValidationError, match="measured level has games"):
+        LevelEntry(level=2, elo=10, low=0, high=30, measured=True, games=0)
+
+
+def test_every_shipped_levels_file_validates() -> None:
+    for path in sorted(LEVELS_DIR.glob("*.json")):
+        levels = load_levels(path.stem)
+        assert levels is not None
+        assert levels.game == path.stem
+        assert levels.games == sum(p.games for p in levels.pairs)
+        for entries in levels.agents.values():
+            assert all(e.measured == (e.games > 0) for e in entries)
+    assert load_levels("no_such_game") is None
+
+
+def test_a_tiny_ladder_runs_writes_its_levels_and_continues_from_its_log(tmp_path: Path) -> None:
+    ladder = ["random", "mcts:strength=1:iterations=2", "mcts:strength=4:iterations=8"]
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, ladder=ladder, games_per_pair=2, bootstrap=50)
+    log = tmp_path / "levels.json.games.jsonl"
+    doc, levels = run_levels(config, work_dir=tmp_path, result_path="levels.json", backend="local", games_log=log)
+    assert len(doc["games"]) == 4
+    assert all(g["digest_kind"] == "chain" for g in doc["games"])
+    assert doc["summary"]["kind"] == "matchup"
+    assert len(doc["summary"]["pairs"]) == 2
+    assert [e.level for e in levels.agents["mcts"]] == [1, 2, 3, 4]
+    assert [e.measured for e in levels.agents["mcts"]] == [True, False, False, True]
+    # the fit is the anchored Bradley-Terry of the same games
+    score = sum(g["returns"][g["tags"]["a_seat"]] for g in doc["games"] if g["tags"]["pair"] == [0, 1])
+    assert levels.agents["mcts"][0].elo == round(-elo_difference((score + 0.5) / 3))
+    GameLevels.model_validate_json(json.dumps(levels.model_dump(mode="json")))
+    # twice the games: the first run's games are kept, the rest played
+    more = config.model_copy(update={"games_per_pair": 4})
+    doc2, _ = run_levels(more, work_dir=tmp_path, result_path="levels.json", backend="local", games_log=log)
+    assert doc2["run"]["resumed_games"] == 4
+    assert len(doc2["games"]) == 8
+    first = {(g["seed"], g["tags"]["a_seat"], tuple(g["tags"]["pair"])): g["digest"] for g in doc["games"]}
+    again = {(g["seed"], g["tags"]["a_seat"], tuple(g["tags"]["pair"])): g["digest"] for g in doc2["games"]}
+    assert all(again[k] == v for k, v in first.items())
