@@ -97,6 +97,10 @@ def test_a_ladder_starts_at_random_and_names_each_level() -> None:
     assert pairs.count((0, 1)) == 6, "pairs without search play cheap_games"
     assert pairs.count((2, 3)) == 4, "search pairs play games_per_pair"
     assert "--seed 0 --games-per-pair 4 --cheap-games 6" in config.command()
+    # cheap pairs first, then the search pairs seed by seed: a run stopped early has every pair
+    assert set(pairs[:12]) == {(0, 1), (1, 2)}
+    assert [(j.seed, tuple(j.tags["pair"])) for j in jobs[12:18:2]] == [(0, (2, 3)), (0, (3, 4)), (0, (4, 5))]
+    assert [j.index for j in jobs] == list(range(len(jobs)))
 
 
 def test_a_level_entry_must_hold_its_interval_and_say_if_measured() -> None:

@@ -138,16 +138,24 @@ def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
 # -- the jobs ---------------------------------------------------------------------------------------
 def levels_jobs(config: LevelsConfig) -> list[Job]:
     """Every pair's games, on the same seeds, each rung of a pair in every seat in turn; tags
-    name the rungs by their ladder index, as a matchup of the whole ladder would."""
+    name the rungs by their ladder index, as a matchup of the whole ladder would.
+
+    Order: the pairs without a searching agent first (seconds in all), then the search pairs
+    seed by seed, interleaved (seed 1 of every pair, then seed 2, ...). *Why:* a run stopped
+    for lack of CPU time still has games of every pair, so every level gets a number, only a
+    less certain one, instead of the strongest levels none."""
     specs = config.specs()
-    jobs: list[Job] = []
-    for a, b in config.pairs():
+    found: list[tuple[tuple[int, int, int, int], Job]] = []
+    for p, (a, b) in enumerate(config.pairs()):
         exp = Experiment(kind="matchup", game=config.game, params=config.params, agents=[config.ladder[a],
                          config.ladder[b]], games=config.games_of(a, b), seed=config.seed,
                          max_plies=config.max_plies)
+        searching = int(any(specs[i].name in SEARCH_AGENTS for i in (a, b)))
         for job in matchup_jobs(exp, 0, 1, [specs[a], specs[b]]):
-            jobs.append(job.model_copy(update={"index": len(jobs), "tags": {**job.tags, "pair": [a, b]}}))
-    return jobs
+            order = (searching, job.seed if searching else 0, p, job.index)
+            found.append((order, job.model_copy(update={"tags": {**job.tags, "pair": [a, b]}})))
+    found.sort(key=lambda x: x[0])
+    return [job.model_copy(update={"index": i}) for i, (_, job) in enumerate(found)]
 
 
 def ladder_experiment(config: LevelsConfig) -> Experiment:
@@ -329,12 +337,11 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
         games_log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     start = time.perf_counter()
     results = dict(done)
-    for a, b in config.pairs():
-        todo = [j for j in jobs if j.tags["pair"] == [a, b] and j.index not in results]
-        if on_stage is not None:
-            on_stage(f"{config.ladder[a]} vs {config.ladder[b]}", len(todo))
-        for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
-            results[r.index] = r
+    todo = [j for j in jobs if j.index not in results]
+    if on_stage is not None:
+        on_stage(f"{config.game} ladder ({len(results)} games already played)", len(todo))
+    for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
+        results[r.index] = r
     ordered = [results[i] for i in sorted(results)]
     levels = levels_of(config, ordered, result_path)
     summary = summarise_matchup(exp, ordered)
