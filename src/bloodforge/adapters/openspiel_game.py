@@ -10,6 +10,8 @@ JSON object of any other parameter, as a string). What it declares to OpenSpiel:
   own seeded RNG inside `apply`, so there are no explicit chance nodes;
 * imperfect information with observation strings (the seat's JSON observation); the seat's
   whole readable log plus that observation as the information-state string;
+  `resample_from_infostate(seat, rng)` (what OpenSpiel's IS-MCTS asks) is the engine's
+  `resample_hidden(seat, rng)`: a state the seat cannot tell from the true one;
 * general-sum terminal rewards: the returns, 1 shared among the winners (general rather than
   constant sum because in some games a side without a seat, a boss, can win: all seats get 0);
 * `num_distinct_actions` = `max_actions`: action id i is the i-th legal action now (see
@@ -19,12 +21,13 @@ JSON object of any other parameter, as a string). What it declares to OpenSpiel:
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
 import bloodforge
-from bloodforge.core import Game, State
+from bloodforge.core import Game, Rng, State
 
 from .encoding import MAX_ACTIONS, numbered_actions
 
@@ -105,9 +108,14 @@ class _Held:
 
 
 class BloodforgeSpielState(pyspiel.State):  # type: ignore[misc]
-    def __init__(self, game: BloodforgeSpielGame, state: State | None = None) -> None:
+    """`first`: the seat asked first when several seats commit at once (default: the first of
+    `actors()`). A searcher for that seat sets it, so its own secret choice comes first in
+    its tree and never follows a commitment it could not see (as `agents.mcts` does)."""
+
+    def __init__(self, game: BloodforgeSpielGame, state: State | None = None, first: int | None = None) -> None:
         super().__init__(game)
         self._held = _Held(game.inner.new_initial_state() if state is None else state)
+        self.first = first
 
     @property
     def inner(self) -> State:
@@ -116,7 +124,8 @@ class BloodforgeSpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         if self.inner.is_terminal():
             return int(pyspiel.PlayerId.TERMINAL)
-        return self.inner.actors()[0]
+        actors = self.inner.actors()
+        return self.first if self.first in actors else actors[0]
 
     def _legal_actions(self, player: int) -> list[int]:
         if player not in self.inner.actors():
@@ -124,7 +133,7 @@ class BloodforgeSpielState(pyspiel.State):  # type: ignore[misc]
         return list(range(len(numbered_actions(self.inner, player, MAX_ACTIONS))))
 
     def _apply_action(self, action: int) -> None:
-        seat = self.inner.actors()[0]
+        seat = self.current_player()
         legal = numbered_actions(self.inner, seat, MAX_ACTIONS)
         if not 0 <= action < len(legal):
             raise ValueError(f"action {action} is not one of the {len(legal)} legal actions of seat {seat}")
@@ -142,12 +151,28 @@ class BloodforgeSpielState(pyspiel.State):  # type: ignore[misc]
             return [0.0] * self.inner.num_players
         return [float(r) for r in self.inner.returns()]
 
-    def observation_string(self, player: int) -> str:
-        return json.dumps(self.inner.observation(player), sort_keys=True, separators=(",", ":"))
+    def observation_string(self, player: int | None = None) -> str:
+        """`player` defaults to the seat to move, as pyspiel's own no-argument form does."""
+        seat = self.current_player() if player is None else player
+        return json.dumps(self.inner.observation(seat), sort_keys=True, separators=(",", ":"))
 
-    def information_state_string(self, player: int) -> str:
-        return json.dumps({"log": self.inner.event_log(player), "now": self.inner.observation(player)},
+    def information_state_string(self, player: int | None = None) -> str:
+        seat = self.current_player() if player is None else player
+        return json.dumps({"log": self.inner.event_log(seat), "now": self.inner.observation(seat)},
                           sort_keys=True, separators=(",", ":"))
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Rng | Callable[[], float]
+                                ) -> BloodforgeSpielState:
+        """A state `player_id` cannot tell from this one (same observation, same readable log):
+        the engine's `resample_hidden`, which draws the hidden part (hands, bag order, dice to
+        come) from the seat's own view and never copies the true hidden state. With a
+        bloodforge `Rng` the draw is reproducible; pyspiel's samplers (a function giving
+        uniforms in [0, 1)) seed one."""
+        if isinstance(probability_sampler, Rng):
+            rng = probability_sampler
+        else:
+            rng = Rng(int(probability_sampler() * 2**32) << 32 | int(probability_sampler() * 2**32))
+        return BloodforgeSpielState(self.get_game(), self.inner.resample_hidden(player_id, rng), self.first)
 
     def __str__(self) -> str:
         return self.inner.game.render_text(self.inner.observation(None))

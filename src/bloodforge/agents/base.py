@@ -55,4 +55,5 @@ def make_agent(name: str, seat: int, seed: int = 0, **options: Any) -> Agent:
 
 
 def _load_builtin_agents() -> None:
-    from . import greedy, mcts, random_agent  # noqa: F401  (importing registers them)
+    # openspiel_ismcts imports pyspiel only when such an agent is made
+    from . import greedy, mcts, openspiel_ismcts, random_agent  # noqa: F401  (importing registers them)
