@@ -9,6 +9,7 @@ what is tested here; the shipped files and the API are tested in tests/server/te
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, Route
@@ -52,7 +53,7 @@ def seat_levels(page: Page, seat: int) -> tuple[list[str], str, str]:
 
 
 def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
-    page: Page, server: ServerThread
+    page: Page, server: ServerThread, shots: Path
 ) -> None:
     page.route("**/api/games", serve_levels)
     page.goto(server.url + "/")
@@ -70,6 +71,7 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert "2-player games" in title
     page.select_option(f"{row} .seat-strength", "5")
     assert seat_levels(page, 1)[1] == "Elo ~500, likely between 400 and 600 (estimated from the levels around it)"
+    page.screenshot(path=str(shots / "lobby-levels.png"))
 
     # greedy: level 10 measured, the others not: no number where there is none
     page.select_option(f"{row} .seat-kind", "agent:greedy")
