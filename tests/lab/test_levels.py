@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 from pydantic import ValidationError
+from typer.testing import CliRunner
 
 from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
+from bloodforge.cli.main import app
 from bloodforge.lab.levels import (
     LevelsConfig,
     anchored_ratings,
@@ -144,3 +146,28 @@ def test_a_tiny_ladder_runs_writes_its_levels_and_continues_from_its_log(tmp_pat
     first = {(g["seed"], g["tags"]["a_seat"], tuple(g["tags"]["pair"])): g["digest"] for g in doc["games"]}
     again = {(g["seed"], g["tags"]["a_seat"], tuple(g["tags"]["pair"])): g["digest"] for g in doc2["games"]}
     assert all(again[k] == v for k, v in first.items())
+    # a run stopped early is fitted on the games its log holds, and says so
+    most = config.model_copy(update={"games_per_pair": 8})
+    doc3, stopped = run_levels(most, work_dir=tmp_path, result_path="levels.json", backend="local", games_log=log,
+                               fit_only=True)
+    assert len(doc3["games"]) == 8
+    assert stopped.command.endswith("(stopped after 8 of 16 games, then --fit-only)")
+
+
+def test_lab_levels_command_writes_the_result_and_the_levels_file(tmp_path: Path) -> None:
+    out = tmp_path / "levels.json"
+    res = CliRunner().invoke(app, [
+        "lab", "levels", "toy_bids", "--players", "2", "--seed", "3", "--games-per-pair", "2",
+        "--rung", "random", "--rung", "mcts:strength=2:iterations=3", "--out", str(out), "--backend", "local"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(out.read_text(encoding="utf-8"))
+    assert len(doc["games"]) == 2
+    assert doc["summary"]["kind"] == "matchup"
+    levels = GameLevels.model_validate_json((tmp_path / "levels.levels.json").read_text(encoding="utf-8"))
+    assert levels.command == ("bloodforge lab levels toy_bids --players 2 --seed 3 --games-per-pair 2 "
+                              "--cheap-games 40 --rung random --rung mcts:strength=2:iterations=3")
+    assert [e.level for e in levels.agents["mcts"]] == [2]
+    bad = CliRunner().invoke(app, ["lab", "levels", "toy_bids", "--rung", "greedy", "--rung", "random",
+                                   "--out", str(out)])
+    assert bad.exit_code != 0
+    assert "starts with 'random'" in " ".join(bad.output.replace("│", " ").split())

@@ -12,11 +12,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from bloodforge.core import BloodforgeError
+from bloodforge.core import BloodforgeError, format_validation_error
 from bloodforge.lab.experiments import (
     Experiment,
     FileEdit,
@@ -218,13 +219,15 @@ def levels_command(
                                                         "shipped as src/bloodforge/agents/levels/GAME.json)")] = None,
     backend: Backend = "process",
     workers: Workers = 1,
+    fit_only: Annotated[bool, typer.Option(
+        "--fit-only", help="play nothing: fit the games <out>.games.jsonl holds (a run stopped early)")] = False,
 ) -> None:
     """Each rung plays its neighbours only; a stopped run continues from `<out>.games.jsonl`."""
     try:
         config = LevelsConfig(game=game, params=_base_params(game, players, param), ladder=rung or list(DEFAULT_LADDER),
                               seed=seed, games_per_pair=games_per_pair, cheap_games=cheap_games)
-    except ValueError as err:
-        raise typer.BadParameter(str(err)) from None
+    except ValidationError as err:
+        raise typer.BadParameter(format_validation_error(err, "the ladder")) from None
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console) as progress:
         task: list[Any] = []
@@ -235,7 +238,8 @@ def levels_command(
         try:
             doc, levels = run_levels(config, work_dir=out.parent, result_path=str(out), backend=backend,
                                      workers=workers, games_log=games_log_path(out),
-                                     on_result=lambda _r: progress.advance(task[-1]), on_stage=stage)
+                                     on_result=lambda _r: progress.advance(task[-1]), on_stage=stage,
+                                     fit_only=fit_only)
         except (BloodforgeError, ValueError) as err:
             raise typer.BadParameter(str(err)) from None
     write_result(doc, out)

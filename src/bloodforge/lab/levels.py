@@ -256,8 +256,9 @@ def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]
 
 
 def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
-              date: str | None = None) -> GameLevels:
-    """The game's levels file from the run's games."""
+              date: str | None = None, planned: int | None = None) -> GameLevels:
+    """The game's levels file from the run's games (`planned`: the games the config asks for;
+    fewer were played when the run was stopped and fitted as it was, which the command says)."""
     specs = config.specs()
     k = len(specs)
     by_seed = pair_scores(results)
@@ -283,7 +284,9 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
                  "with replacement, a seed's seat-swapped games together)",
         interpolation="levels between two measured ones: the search linearly in log seconds per decision, "
                       "greedy linearly in the level; none outside the measured range",
-        command=config.command(), date=date or datetime.now(UTC).strftime("%Y-%m-%d"), seed=config.seed,
+        command=config.command() + ("" if planned is None or len(results) >= planned
+                                    else f" (stopped after {len(results)} of {planned} games, then --fit-only)"),
+        date=date or datetime.now(UTC).strftime("%Y-%m-%d"), seed=config.seed,
         games=len(results), result=result_path, pairs=pairs,
         agents={agent: level_table(agent, m) for agent, m in measured.items()},
     )
@@ -318,9 +321,11 @@ def read_games_log(path: Path, config: LevelsConfig) -> dict[str, GameResult]:
 
 def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backend: str = "process",
                workers: int = 1, games_log: Path | None = None, on_result: OnResult | None = None,
-               on_stage: Callable[[str, int], None] | None = None) -> tuple[dict[str, Any], GameLevels]:
+               on_stage: Callable[[str, int], None] | None = None,
+               fit_only: bool = False) -> tuple[dict[str, Any], GameLevels]:
     """Play the ladder (continuing from `games_log` when it holds games of this config) and
-    return the result document and the levels."""
+    return the result document and the levels. `fit_only`: play nothing, fit the games the log
+    holds (a run stopped for lack of CPU time; the games are interleaved so every pair has some)."""
     exp = ladder_experiment(config)
     check_experiment(exp, work_dir)
     jobs = levels_jobs(config)
@@ -337,13 +342,13 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
         games_log.write_text("\n".join(lines) + "\n", encoding="utf-8")
     start = time.perf_counter()
     results = dict(done)
-    todo = [j for j in jobs if j.index not in results]
+    todo = [] if fit_only else [j for j in jobs if j.index not in results]
     if on_stage is not None:
         on_stage(f"{config.game} ladder ({len(results)} games already played)", len(todo))
     for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
         results[r.index] = r
     ordered = [results[i] for i in sorted(results)]
-    levels = levels_of(config, ordered, result_path)
+    levels = levels_of(config, ordered, result_path, planned=len(jobs))
     summary = summarise_matchup(exp, ordered)
     doc = {
         "experiment": exp.model_dump(mode="json"),
