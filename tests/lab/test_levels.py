@@ -21,6 +21,7 @@ from bloodforge.lab.levels import (
     fit_with_intervals,
     level_table,
     levels_jobs,
+    levels_markdown,
     run_levels,
     wins_matrix,
 )
@@ -171,3 +172,15 @@ def test_lab_levels_command_writes_the_result_and_the_levels_file(tmp_path: Path
                                    "--out", str(out)])
     assert bad.exit_code != 0
     assert "starts with 'random'" in " ".join(bad.output.replace("│", " ").split())
+
+
+def test_the_levels_table_for_the_docs_marks_interpolated_levels() -> None:
+    levels = GameLevels(
+        game="toy_bids", players=2, interval="-", interpolation="-", command="-", date="2026-11-26", seed=0,
+        games=6, result="-", pairs=[{"a": "random", "b": "mcts:strength=1", "games": 6, "score": 1.0}],
+        agents={"mcts": level_table("mcts", {1: (200, 100, 300, 6), 3: (400, 250, 600, 6)})})
+    table = levels_markdown(levels).splitlines()
+    assert table[2] == "| random | — | — | 0 | (the anchor) | by definition | 6 |"
+    assert table[3] == "| mcts | 1 | 0.1 | +200 | [+100, +300] | measured | 6 |"
+    assert table[4].startswith("| mcts | 2 | 0.2 | +326 |")
+    assert table[4].endswith("| interpolated | — |")

@@ -378,3 +378,22 @@ def _logger(path: Path | None, on_result: OnResult | None) -> OnResult:
 def write_levels(levels: GameLevels, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(levels.model_dump(mode="json"), indent=1) + "\n", encoding="utf-8")
+
+
+def levels_markdown(levels: GameLevels) -> str:
+    """The levels as the Markdown table docs/lab.md shows (one row per level of each AI)."""
+    rows = ["| AI | level | seconds a decision | Elo | 95% interval | how | games |",
+            "| --- | --- | --- | --- | --- | --- | --- |",
+            f"| random | — | — | 0 | (the anchor) | by definition | {_anchor_games(levels)} |"]
+    for agent, entries in levels.agents.items():
+        for e in entries:
+            seconds = "—" if e.seconds is None else f"{e.seconds:g}"
+            how = "measured" if e.measured else "interpolated"
+            games = str(e.games) if e.measured else "—"
+            interval = f"[{e.low:+d}, {e.high:+d}]"
+            rows.append(f"| {agent} | {e.level} | {seconds} | {e.elo:+d} | {interval} | {how} | {games} |")
+    return "\n".join(rows)
+
+
+def _anchor_games(levels: GameLevels) -> int:
+    return sum(p.games for p in levels.pairs if ANCHOR in (p.a, p.b))
