@@ -23,6 +23,7 @@ from bloodforge.core.errors import DataFileError
 from . import player, setup, turns
 from .content import DATA_DIR, FILES, ArenaMap, Content, _read, load_content
 from .describe import cards as describe_cards
+from .evaluation import estimates
 from .hexes import Hex, canonical_hex, hex_id, to_pixel
 from .model import Board
 from .observation import observe, resample
@@ -59,6 +60,12 @@ GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("npc", ("unit", "step", "arg"), "the game: one step of a Boss or Rival", optional_args=1,
                types=("unit", "word", "word")),
 )
+
+
+#: The search agent's settings for the arena (`ArenaGame.search_options`); each is justified by
+#: the screening in docs/lab.md ("How the settings were found").
+SEARCH_OPTIONS: dict[str, Any] = {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 4,
+                                  "rollout_depth": 200}
 
 
 #: id of an arena map -> (the map, kept alive so its id is not reused; its cells; its central cells)
@@ -128,6 +135,11 @@ class ArenaState(World, State):
         """The winning seats share 1; when a side without seats (a Boss, Rivals) won, every
         seat lost and gets 0 (the contract allows an all-zero outcome for that; see Rulings)."""
         return winners_share(self.scores()) if any(self.scores()) else [0.0] * self.num_players
+
+    def turn_marker(self) -> tuple[int, int]:
+        """(round, turns finished this round): changes when a character's turn ends and when a
+        new round begins, so the search's rollouts can stop after whole turns."""
+        return (self.board.round, len(self.board.done))
 
     def npc_won(self) -> bool:
         """Did a side without seats (a Boss, Rivals) win? (The balance report counts this.)"""
@@ -398,6 +410,17 @@ class ArenaGame(Game):
 
     def policy(self, **options: Any) -> ArenaPolicy:
         return ArenaPolicy(**options)
+
+    def search_options(self) -> dict[str, Any]:
+        """Settings of the search agent for the arena; see docs/lab.md for the screening."""
+        return dict(SEARCH_OPTIONS)
+
+    def evaluate(self, state: State) -> list[float]:
+        """Each seat's estimated return from its own observation (evaluation.py: its side's
+        chance to be last standing from every combatant's health, shared as a win is;
+        an NPC side's chance is nobody's return)."""
+        facts = getattr(state, "observation_facts", state.observation)
+        return estimates([facts(seat) for seat in range(state.num_players)])
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)

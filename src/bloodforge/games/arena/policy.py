@@ -3,6 +3,10 @@
 It plays like an eager brawler: take all energy, invoke when it unlocks Triples, use every
 free bonus, close in on the weakest reachable enemy, hit it with the strongest attack, push
 foes into walls and each other, and answer NPC questions against the NPC's interest.
+
+It is also a `PlanningPolicy` for the search agent (`plans`): its few best-scored actions
+as one-step plans, its own choice first, and only its own choice where the choice is
+clear-cut (taking Blood Energy), so the search spends its time on the decisions that matter.
 """
 
 from __future__ import annotations
@@ -16,24 +20,58 @@ from .queries import Hex, distance, parse_hex
 RANK = {"singles": 1, "doubles": 2, "triples": 3}
 
 
+#: Actions the search does not weigh: the policy's choice is clear-cut (a rolled Blood Energy
+#: die is always worth taking: Energy pays for pacts and the Ultimate and the die stays).
+CLEAR_CUT = frozenset({"energy"})
+
+#: How many of the policy's best actions the search weighs at a decision (option `plan_width`).
+PLAN_WIDTH = 4
+
+
 class ArenaPolicy:
     def __init__(self, **options: Any) -> None:
         self.options = options
+        self.plan_width = int(options.get("plan_width", PLAN_WIDTH))
         self._info: tuple[object, dict[str, Any]] | None = None
 
-    def choose(self, state: State, seat: int, rng: Rng) -> Action:
-        legal = state.legal_actions(seat)
-        if len(legal) == 1:
-            return legal[0]
+    def _view(self, state: State, seat: int) -> _View:
         # the observation's facts without the words for people (observe(words=False))
         facts = getattr(state, "observation_facts", None)  # the arena's state; else the contract's
         obs: dict[str, Any] = facts(seat) if facts is not None else state.observation(seat)
         if self._info is None or self._info[0] is not state.game:
             self._info = (state.game, state.game.static_info())
-        view = _View(obs, self._info[1], seat)
+        return _View(obs, self._info[1], seat)
+
+    def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        legal = state.legal_actions(seat)
+        if len(legal) == 1:
+            return legal[0]
+        view = self._view(state, seat)
         best = max(legal, key=lambda a: (view.score(a), -legal.index(a)))
         del rng
         return best
+
+    def plans(self, state: State, seat: int, rng: Rng) -> list[list[str]] | None:
+        """The search's options here: the `plan_width` best-scored legal actions, each a
+        one-step plan, the policy's own choice (what `choose` plays) first; only that choice
+        when it is clear-cut (`CLEAR_CUT`). None when there is nothing to choose."""
+        del rng
+        legal = state.legal_actions(seat)
+        if len(legal) < 2:
+            return None
+        view = self._view(state, seat)
+        ranked = sorted(range(len(legal)), key=lambda i: (-view.score(legal[i]), i))
+        best = legal[ranked[0]]
+        if best.kind in CLEAR_CUT:
+            return [[str(best)]]
+        return [[str(legal[i])] for i in ranked[: max(1, self.plan_width)]]
+
+    def fork(self) -> ArenaPolicy:
+        """A fresh policy for one rollout (this one keeps no game memory; the static facts
+        are shared)."""
+        new = ArenaPolicy(**self.options)
+        new._info = self._info
+        return new
 
 
 class _View:

@@ -1,0 +1,153 @@
+"""The arena's search hooks (issue 21 item 1): `ArenaGame.evaluate` (evaluation.py), the search
+settings (`search_options`), the turn marker and the policy's plans.
+
+R-WIN-1 / R-MODE-1 / R-MODE-4: the last side standing wins; Rulings 2: when a Boss wins, every
+seat's return is 0. The evaluation estimates exactly those returns."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import pytest
+from arena_helpers import game, scenario
+
+from bloodforge.agents.mcts import _settings
+from bloodforge.core import Rng
+from bloodforge.games.arena.evaluation import estimates, side_chances
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.policy import ArenaPolicy
+
+FFA3 = {"players": 3, "boss": None}
+SOLO = {"players": 1, "boss": "malvarra"}
+COOP = {"players": 2, "mode": "team", "teams": [0, 0], "boss": "grevvar"}
+
+
+def _greedy(state: ArenaState, decisions: int, seed: int = 0) -> ArenaState:
+    """`state` played on by the greedy policy for `decisions` seat decisions (or to the end)."""
+    policy, rng = ArenaPolicy(), Rng(seed)
+    n = 0
+    while not state.is_terminal() and n < decisions:
+        seat = state.actors()[0]
+        state.apply(policy.choose(state, seat, rng), seat)
+        n += 1
+    return state
+
+
+@functools.cache
+def _midgame(params: tuple[tuple[str, object], ...], decisions: int = 120) -> ArenaState:
+    state = game(**dict(params)).new_initial_state()
+    assert isinstance(state, ArenaState)
+    return _greedy(state, decisions)
+
+
+def _mid(params: Mapping[str, object], decisions: int = 120) -> ArenaState:
+    key = tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in params.items()))
+    return _midgame(key, decisions).clone()
+
+
+@pytest.mark.parametrize("params", [FFA3, SOLO, COOP])
+def test_evaluation_reads_only_each_seats_observation(params: Mapping[str, object]) -> None:
+    """The estimate of every seat is the same for any hidden state consistent with what the
+    seats see: a resample of the hidden truth (hands, picks, deck order) changes nothing."""
+    state = _mid(params)
+    assert not state.is_terminal()
+    expected = state.game.evaluate(state)
+    for seat in range(state.num_players):
+        for k in range(2):
+            other = state.resample_hidden(seat, Rng(17 + k))
+            assert other.observation_facts(seat) == state.observation_facts(seat)
+            assert other.game.evaluate(other)[seat] == pytest.approx(expected[seat])
+    assert expected == estimates([state.observation_facts(s) for s in range(state.num_players)])
+
+
+def test_r_mode_1_ffa_shares_sum_to_one_without_npcs() -> None:
+    state = _mid(FFA3)
+    values = state.game.evaluate(state)
+    assert len(values) == 3
+    assert all(0 <= v <= 1 for v in values)
+    assert sum(values) == pytest.approx(1.0)
+
+
+def test_r_win_3_an_npc_sides_chance_is_nobodys_return() -> None:
+    """Solo against a Boss and a Rival: the seat's estimate plus the NPC sides' chances is 1,
+    and the seat's estimate is its own side's chance (below 1 while the Boss stands)."""
+    state = _mid(SOLO, 60)
+    obs = state.observation_facts(0)
+    chances = side_chances(obs)
+    assert sum(chances.values()) == pytest.approx(1.0)
+    mine = next(u["side"] for u in obs["units"] if u["seat"] == 0)
+    (value,) = state.game.evaluate(state)
+    assert value == pytest.approx(chances[mine])
+    assert 0 < value < 1
+
+
+def test_r_mode_4_coop_every_champion_gets_the_teams_estimate() -> None:
+    """Both seats on one team against the Boss: the same value for each, the team's chance
+    shared as a team win's return is (1/2 each), so the two sum to the team's chance."""
+    state = _mid(COOP, 60)
+    a, b = state.game.evaluate(state)
+    assert a == pytest.approx(b)
+    chances = side_chances(state.observation_facts(0))
+    assert a + b == pytest.approx(chances[0])
+    assert 0 < a + b < 1
+
+
+def test_a_clearly_winning_position_is_favoured() -> None:
+    """Vhrak at full health against an Ulwazi with 15 HP (no Boss): Vhrak is the favourite by
+    far; swap the health and the estimate swaps."""
+    params = {"players": 2, "boss": None}
+    units = [{"id": "vhrak", "hex": "0,0", "hp": 175}, {"id": "ulwazi", "hex": "3,0", "hp": 15}]
+    state = scenario(params, {"units": units, "order": ["vhrak", "ulwazi"], "active": "vhrak", "tiles": []})
+    vhrak, ulwazi = state.game.evaluate(state)
+    assert vhrak > 0.95
+    assert vhrak + ulwazi == pytest.approx(1.0)
+    units = [{"id": "vhrak", "hex": "0,0", "hp": 15}, {"id": "ulwazi", "hex": "3,0", "hp": 175}]
+    state = scenario(params, {"units": units, "order": ["vhrak", "ulwazi"], "active": "vhrak", "tiles": []})
+    assert state.game.evaluate(state)[1] > 0.95
+
+
+@pytest.mark.parametrize("params", [FFA3, SOLO, COOP])
+def test_r_win_1_terminal_estimate_is_the_returns(params: Mapping[str, object]) -> None:
+    state = _greedy(_mid(params), 100_000)
+    assert state.is_terminal()
+    assert state.game.evaluate(state) == pytest.approx(state.returns())
+
+
+def test_search_options_are_valid_settings_and_plans_are_on() -> None:
+    g = game(players=2)
+    options = g.search_options()
+    settings = _settings(options)  # raises on a wrong name or value
+    assert settings.plans == "root"
+    assert settings.rollout == "greedy"
+    assert settings.rollout_turns > 0
+
+
+def test_turn_marker_changes_once_per_finished_turn() -> None:
+    state = _mid(FFA3, 40)
+    before = state.turn_marker()
+    done = len(state.board.done)
+    _greedy(state, 1)
+    assert (state.turn_marker() == before) == (len(state.board.done) == done and state.board.round == before[0])
+
+
+def test_plans_start_with_the_policys_own_choice_and_skip_clear_cut_ones() -> None:
+    state = _mid(FFA3, 40)
+    policy = ArenaPolicy()
+    checked = clear_cut = 0
+    while checked < 25 and not state.is_terminal():
+        seat = state.actors()[0]
+        choice = policy.choose(state, seat, Rng(0))
+        plans = policy.plans(state, seat, Rng(0))
+        if plans is not None:
+            assert plans[0] == [str(choice)]
+            assert len(plans) <= policy.plan_width
+            assert len({p[0] for p in plans}) == len(plans)
+            if choice.kind == "energy":
+                assert plans == [[str(choice)]]
+                clear_cut += 1
+            checked += 1
+        state.apply(choice, seat)
+    assert checked == 25
+    assert clear_cut > 0
+    assert policy.fork().plan_width == policy.plan_width
