@@ -12,7 +12,7 @@ from bloodforge.games.kingdoms import KingdomsState
 from bloodforge.games.kingdoms.evaluation import KingdomsJudge
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
 
-from .helpers import F, fresh
+from .helpers import F, fresh, play, scenario
 
 
 @cache
@@ -113,14 +113,32 @@ def test_plans_depend_only_on_the_seats_observation() -> None:
         assert policy.plans(s.resample_hidden(seat, Rng(k)), seat, Rng(5)) == plans
 
 
-def test_the_search_weighs_stand_or_retreat_itself_and_plays_the_policy_elsewhere() -> None:
+def test_the_search_plays_the_policys_own_choice_in_phase_4() -> None:
     s = _at_phase("noncombat")
     seat = s.actors()[0]
     policy = KingdomsPolicy()
     plans = policy.plans(s, seat, Rng(6))
     assert plans is not None
-    assert len(plans) == 1
-    assert len(plans[0]) == 1
+    assert len(plans) == 1  # the only option: no search
+    assert plans[0] == [str(policy.choose(s, seat, Rng(6)))]
+
+
+def test_K72_the_search_weighs_stand_or_retreat_the_policys_choice_first() -> None:  # noqa: N802 - rule id
+    s = scenario({"active": "elves", "phase": "combat_move", "clear_units": True,
+                  "owner": {"amberford": "humans", "northgate": "humans", "thornbrake": "elves"},
+                  "pieces": [{"faction": "elves", "kind": "cavalry", "at": "thornbrake", "count": 3},
+                             {"faction": "humans", "kind": "infantry", "at": "amberford", "count": 1}]},
+                 rig={"dice": [6] * 30})
+    play(s, *["move thornbrake amberford cavalry"] * 3, "done", "fight amberford")
+    seat = s.actors()[0]
+    legal = [str(a) for a in s.legal_actions(seat)]
+    assert "stand" in legal
+    assert any(t.startswith("retreat") for t in legal)
+    policy = KingdomsPolicy()
+    plans = policy.plans(s, seat, Rng(7))
+    assert plans is not None
+    assert plans[0] == [str(policy.choose(s, seat, Rng(7)))]
+    assert sorted(p[0] for p in plans) == sorted(legal)
 
 
 def test_fork_plays_as_the_policy() -> None:

@@ -128,8 +128,9 @@ class KingdomsPolicy:
         hardly matter. Here the search weighs only what changes a game: the purchase (the
         policy's, land units of one kind only, no air, no sea) and the combat move (the policy's
         at its attack threshold, bolder, more cautious, or no attack), and in a battle whether
-        to stand or retreat, press or retreat (None: the legal actions). Every other decision
-        is the policy's own choice as the only plan, which the search plays without searching.
+        to stand or retreat, press or retreat (each legal action, the policy's own first).
+        Every other decision is the policy's own choice as the only plan, which the search
+        plays without searching.
 
         A plan is found by playing the variant policy on a resample of the hidden state
         (`resample_hidden`), never on the real one: a mercenary card drawn in a purchase plan
@@ -141,7 +142,8 @@ class KingdomsPolicy:
             return None
         kinds = {a.kind for a in legal}
         if kinds & SEARCHED_BATTLE_KINDS:
-            return None
+            own = self.choose(state, seat, rng)
+            return [[str(own)], *([str(a)] for a in legal if a != own)]
         obs = state.policy_observation(seat)
         phase = obs["phase"]
         if obs["battle"] is not None or kinds & {"disband", "target", "merc", "hit", "fight"} \
