@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import bloodforge
+from bloodforge.agents import base as agents_base
+from bloodforge.agents.random_agent import RandomAgent
+from bloodforge.core import Action, State
 from bloodforge.lab.experiments import Experiment, SprtSpec, run_experiment
 from bloodforge.lab.jobs import AgentSpec, GameResult, Job, play_job
 from bloodforge.lab.runner import run_jobs
@@ -71,3 +76,36 @@ def test_ray_backend_gives_identical_aggregates(tmp_path: Path) -> None:
     ray = run_experiment(exp, work_dir=tmp_path, backend="ray", workers=2)
     assert ray["summary"] == local["summary"]
     assert [g["digest"] for g in ray["games"]] == [g["digest"] for g in local["games"]]
+
+
+class _GateAgent(RandomAgent):
+    """A random player whose first move waits for a file (`wait_for`) or creates one (`release`)."""
+
+    def __init__(self, seat: int, seed: int = 0, wait_for: str = "", release: str = "", **options: Any) -> None:
+        super().__init__(seat, seed, **options)
+        self.wait_for, self.release = wait_for, release
+
+    def select_action(self, state: State) -> Action:
+        if self.release:
+            Path(self.release).touch()
+        deadline = time.monotonic() + 30
+        while self.wait_for and not Path(self.wait_for).exists():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the later game never ran while this one waited")
+            time.sleep(0.02)
+        return super().select_action(state)
+
+
+def test_a_long_first_game_does_not_idle_the_other_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 21 item 6 (speed of verdicts): game 0 cannot end before game 6 has started. A pool
+    that refills only when its oldest game ends has at most 2 x 2 games in flight, never reaches
+    game 6, and game 0 gives up after 30 s; a pool that refills as any game ends gets there,
+    and the results still come in job order. (Ray shares the scheduler, `_in_order`; its workers
+    do not see test-registered games and agents.)"""
+    monkeypatch.setitem(agents_base._AGENTS, "test_gate", _GateAgent)
+    flag = str(tmp_path / "released")
+    jobs = bid_jobs(8)
+    jobs[0] = jobs[0].model_copy(update={"agents": [AgentSpec(name="test_gate", options={"wait_for": flag})] * 3})
+    jobs[6] = jobs[6].model_copy(update={"agents": [AgentSpec(name="test_gate", options={"release": flag})] * 3})
+    results = run_jobs(jobs, backend="process", workers=2)
+    assert [r.index for r in results] == list(range(8))
