@@ -18,7 +18,7 @@ from bloodforge.core import PlanningPolicy, Rng
 from bloodforge.core.policy import shares_from_values
 from bloodforge.games.forts.evaluation import HOLD, seat_value
 from bloodforge.games.forts.game import FortsGame, FortsState
-from bloodforge.games.forts.policy import FortsPolicy
+from bloodforge.games.forts.policy import FortsPolicy, MapFacts
 
 
 def _greedy_plies(seed: int, plies: int, players: int = 2) -> FortsState:
@@ -62,8 +62,8 @@ def test_evaluation_reads_only_each_seats_observation_a_resample_gives_the_same_
             assert game.evaluate(resampled) == shares
     assert changed, "some resample should have dealt other hidden hands"
     # each seat's value is the one it computes from its own observation
-    goal = game.content.data.forts_to_win
-    own = [seat_value(midgame.observation(s), s, goal) for s in range(midgame.num_players)]
+    facts = MapFacts(game.static_info())
+    own = [seat_value(midgame.observation(s), s, facts) for s in range(midgame.num_players)]
     assert shares == shares_from_values(own, 1.0)
 
 
@@ -82,13 +82,14 @@ def test_evaluation_shares_sum_to_one_and_favour_the_side_clearly_ahead() -> Non
 
 def test_evaluation_a_running_five_fort_hold_is_all_but_a_win() -> None:
     forts = {"redhall": army(0, 1), "ironkeep": army(0, 1), "ashgate": army(0, 1), "thornwall": army(0, 1),
-             "sandgate": army(0, 1), "greenhall": army(1, 2, 2), "wolfkeep": army(1, 0, 2)}
+             "sandgate": army(0, 1), "greenhall": army(1, 2, 2), "wolfkeep": army(1, 0, 3),
+             "oakgate": army(1, 1, 2), "fernwall": army(1, 1, 2)}
     held = scenario(forts, turn_seat=1, held_since=[0, None])
     not_yet = scenario(forts, turn_seat=1, held_since=[None, None])
     assert held.game.evaluate(held)[0] > 0.99
-    assert held.game.evaluate(held)[0] - not_yet.game.evaluate(not_yet)[0] > 0.2
-    goal = held.game.content.data.forts_to_win
-    gap = seat_value(held.observation(0), 0, goal) - seat_value(not_yet.observation(0), 0, goal)
+    assert not_yet.game.evaluate(not_yet)[0] < 0.9
+    facts = MapFacts(held.game.static_info())
+    gap = seat_value(held.observation(0), 0, facts) - seat_value(not_yet.observation(0), 0, facts)
     assert gap == pytest.approx(HOLD)
 
 

@@ -17,7 +17,7 @@ from .evaluation import seat_value
 from .model import INDEPENDENT, Model
 from .observation import observe, phase_name, resample_hands, static_info
 from .params import FortsParams
-from .policy import FortsPolicy
+from .policy import FortsPolicy, MapFacts
 from .queries import battle_odds
 from .render import render
 from .rules import Config, forts_of, seat_names_for, strength_of
@@ -307,15 +307,18 @@ class FortsGame(Game):
         return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 2, "rollout_depth": 80}
 
     def evaluate(self, state: State) -> list[float]:
-        """Each seat's share of the win: its forts, a running 5-fort hold, army strength, room
-        under the quota and currency against the best rival's, in logits fitted on greedy games
-        (evaluation.py). Every number read is public, so the one public observation is what
-        each seat observes of them; a finished game scores its returns."""
+        """Each seat's share of the win: its forts, a running 5-fort hold, the forts it threatens
+        and those it exposes, army strength, room under the quota, currency and hero cards
+        against the best rival's, in logits fitted on greedy games (evaluation.py). Every number
+        read is public, so the one public observation is what each seat observes of them; a
+        finished game scores its returns."""
         if state.is_terminal():
             return state.returns()
         obs = state.observation(None)
-        goal = self.content.data.forts_to_win
-        return shares_from_values([seat_value(obs, s, goal) for s in range(state.num_players)], 1.0)
+        facts = self.__dict__.get("_map_facts")
+        if facts is None:
+            facts = self.__dict__["_map_facts"] = MapFacts(self.static_info())
+        return shares_from_values([seat_value(obs, s, facts) for s in range(state.num_players)], 1.0)
 
     def static_info(self) -> dict[str, Any]:
         return static_info(self.config)

@@ -163,16 +163,7 @@ class FortsPolicy:
         return v + 0.5
 
     def _defence(self, obs: dict[str, Any], mp: _Map, t: int) -> int:
-        terr = obs["territories"][t]
-        ctrl = terr["controller"]
-        strength = int(terr["infantry"]) + 2 * int(terr["cavalry"])
-        home_owner = obs["homes"].index(mp.ids[t]) if mp.ids[t] in obs["homes"] else -1
-        defender = ctrl if isinstance(ctrl, int) else -2
-        b = mp.bonus
-        bonus = defence_bonus_value(mp.fort[t], home_of_defender=home_owner == defender and defender >= 0,
-                                    territory=int(b["territory"]), great_fort=int(b["great_fort"]),
-                                    home=int(b["home"]))
-        return strength + bonus
+        return defence_of(obs, mp, t)
 
     # -- decisions ----------------------------------------------------------------------------
     def _heroes(self, obs: dict[str, Any], mp: _Map, seat: int, legal: list[Action], rng: Rng) -> Action:
@@ -321,8 +312,27 @@ class FortsPolicy:
         return win * value - expected_loss - self._leaving_loss(obs, mp, seat, t, inf + cav) * lose + attack * 0.05
 
 
+def defence_of(obs: dict[str, Any], mp: _Map, t: int) -> int:
+    """What an attacker of territory `t` must beat before the dice: its army's strength plus
+    the best defence bonus of whoever holds it (an empty home counts for its owner)."""
+    terr = obs["territories"][t]
+    ctrl = terr["controller"]
+    strength = int(terr["infantry"]) + 2 * int(terr["cavalry"])
+    home_owner = obs["homes"].index(mp.ids[t]) if mp.ids[t] in obs["homes"] else -1
+    defender = ctrl if isinstance(ctrl, int) else -2
+    b = mp.bonus
+    bonus = defence_bonus_value(mp.fort[t], home_of_defender=home_owner == defender and defender >= 0,
+                                territory=int(b["territory"]), great_fort=int(b["great_fort"]),
+                                home=int(b["home"]))
+    return strength + bonus
+
+
 def hand_ids(obs: dict[str, Any]) -> list[str]:
     return [str(card["id"]) for card in obs["hand"]]
 
 
-__all__ = ["FortsPolicy"]
+#: The static facts of a map the policy reads (distances, forts, the battle numbers), made once
+#: per game; the evaluation (evaluation.py) reads the same.
+MapFacts = _Map
+
+__all__ = ["FortsPolicy", "MapFacts", "defence_of"]
