@@ -75,6 +75,14 @@ class LogEvent:
         )
 
 
+_new = object.__new__
+_set_text = LogEvent.__dict__["text"].__set__
+_set_visible = LogEvent.__dict__["visible"].__set__
+_set_masked = LogEvent.__dict__["masked"].__set__
+_set_kind = LogEvent.__dict__["kind"].__set__
+_set_data = LogEvent.__dict__["data"].__set__
+
+
 def seats(*members: int | Iterable[int]) -> frozenset[int]:
     """A visibility set from seats and groups of seats: `seats(2)`, `seats(team)`, `seats(0, 3)`."""
     out: set[int] = set()
@@ -128,7 +136,15 @@ class EventLog:
     ) -> LogEvent:
         """Append an event readable by `to` (a seat or seats; None: everyone) and return it."""
         visible = None if to is None else seats(to)
-        event = LogEvent(text, visible, masked, kind, data)
+        # LogEvent(text, visible, masked, kind, data), through the slots directly: a frozen
+        # dataclass's __init__ costs twice as much, and games log several lines per action
+        # (issue 23). The same object: fields, equality and hash are the dataclass's.
+        event = _new(LogEvent)
+        _set_text(event, text)
+        _set_visible(event, visible)
+        _set_masked(event, masked)
+        _set_kind(event, kind)
+        _set_data(event, data)
         self.append(event)
         return event
 

@@ -7,12 +7,14 @@ from collections import Counter
 from .model import ATTACK, BE, TEMP, Die, Unit
 from .world import World
 
+_WORDS = {ATTACK: "Attack", TEMP: "Temporary Attack", BE: "Blood Energy"}
+
 
 def die_word(w: World, kind: str) -> str:
     """A die kind as players name it ("Temporary Attack", "Bleed"), for log lines."""
-    words = {ATTACK: "Attack", TEMP: "Temporary Attack", BE: "Blood Energy"}
-    if kind in words:
-        return words[kind]
+    word = _WORDS.get(kind)
+    if word is not None:
+        return word
     try:
         return w.content.special_die(kind).name
     except KeyError:

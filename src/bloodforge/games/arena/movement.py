@@ -9,6 +9,7 @@ and unsafe shortest paths from the same table.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from .hexes import Hex, distance, neighbours
@@ -122,20 +123,44 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     origin = mover.hex
     assert origin is not None
     key, table = _memo(w, mover, max_steps, origin)
-    found = table.get(key)
-    if found is not None:
-        return sorted(found)
     reach_key = ("reach", *key)
     ends: list[Hex] | None = table.get(reach_key)
+    if ends is None and (found := table.get(key)) is not None:
+        ends = table[reach_key] = sorted(found)  # sorted once, not at every call
     if ends is None:
         occupied, stop, around = _obstacles(w, mover, origin)
         uid = mover.uid
-        ends = sorted(h for h in _reach(max_steps, origin, stop, around)
-                      if h == origin or (o := occupied.get(h)) is None or o == uid)
+        # What the walk reads lies within `max_steps` of the origin: the hexes it may not
+        # enter and the figures' spaces it may not end on there. Keyed by those, the answer is
+        # the same in every position and game on this map (issue 23: a move elsewhere on the
+        # board takes a new layout, and asked again a search it cannot change).
+        others = [h for h, o in occupied.items() if o != uid and h != origin]
+        geo_key = (w.cells, origin, max_steps, _near(stop, origin, max_steps), _near(others, origin, max_steps))
+        ends = _ENDS.get(geo_key)
+        if ends is None:
+            ends = sorted(h for h in _reach(max_steps, origin, stop, around)
+                          if h == origin or (o := occupied.get(h)) is None or o == uid)
+            if len(_ENDS) >= _GEO_SIZE:
+                _ENDS.clear()
+            _ENDS[geo_key] = ends
         if len(table) >= _MEMO_SIZE:
             table.clear()
         table[reach_key] = ends
     return list(ends)
+
+
+def _near(hexes: Iterable[Hex], origin: Hex, radius: int) -> frozenset[Hex]:
+    """The hexes within `radius` of `origin` (hex distance inlined)."""
+    oq, or_ = origin
+    return frozenset(h for h in hexes
+                     if (abs(h[0] - oq) + abs(h[1] - or_) + abs(h[0] - oq + h[1] - or_)) // 2 <= radius)
+
+
+#: Answers of the walk over hexes by what it reads (see `destinations`): pure
+#: functions of the map, the origin, the steps and the obstacles near the origin, so shared by
+#: every state in the process. Their values are never changed (callers copy).
+_GEO_SIZE = 8192
+_ENDS: dict[tuple[Any, ...], list[Hex]] = {}
 
 
 def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
@@ -157,6 +182,14 @@ def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
             table.clear()
         table[to_key] = routes
     return routes
+
+
+def search_key(w: World, mover: Unit, max_steps: int) -> tuple[Any, ...]:
+    """Everything a search of `mover` from its space reads (the memo key of `explore`), for
+    callers that memoise what they derive from a search in `World.layout_memo`."""
+    origin = mover.hex
+    assert origin is not None
+    return _memo(w, mover, max_steps, origin)[0]
 
 
 def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any, ...], dict[Any, Any]]:

@@ -25,7 +25,7 @@ from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
-from .movement import Route, destinations, explore, explore_within, safe_steps, shortest
+from .movement import Route, destinations, explore, explore_within, safe_steps, search_key, shortest
 from .world import World
 
 
@@ -131,13 +131,35 @@ def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: Iterable[Hex]) 
     return out
 
 
+def reachable_foes(w: World, u: Unit, atk: Attack, a: Attrs) -> list[Unit]:
+    """`accessible` over `destinations(w, u, a.movement)`: the enemies some reachable end hex
+    puts in Range (N9).
+
+    *Why a memo:* an NPC asks this when it decides whether to invoke, again for its target
+    step, and again when a tie is handed to a player, while the layout stays the same (issue
+    23). Keyed by what it reads: the layout (who stands where and lives, so the foes and the
+    minions an attack originates from), the NPC, its flying, space, Movement and Range, and
+    the attack's origin; sides and having HP at all are fixed in play. Stored as unit ids in
+    the layout memo that clones share."""
+    key = ("access", w.board.layout, u.uid, u.is_flying, u.hex, a.movement, a.range, a.from_minion, atk.origin)
+    table = w.layout_memo()
+    uids: list[str] | None = table.get(key)
+    if uids is None:
+        uids = [e.uid for e in accessible(w, u, atk, a, () if a.from_minion else destinations(w, u, a.movement))]
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = uids
+    units = w.board.units
+    return [units[x] for x in uids]
+
+
 def wants_invoke(w: World, u: Unit) -> bool:
     """N6 (R-NPC-7, TB5)."""
     if u.invoked or u.attacked or u.energy < ultimate_cost(w, u) or u.rolled_category == "triples":
         return False
     atk = chosen_attack(w, u, invoked=True)
     a = attributes(w, u, atk)
-    return bool(accessible(w, u, atk, a, destinations(w, u, a.movement)))
+    return bool(reachable_foes(w, u, atk, a))
 
 
 def preference(w: World, u: Unit, e: Unit, rule: str) -> tuple[int, ...]:
@@ -190,6 +212,24 @@ def move_options(u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> 
     return [(h, r) for h, r in sorted(keep.items()) if len(r.tiles) == low_tiles]
 
 
+def move_toward(w: World, u: Unit, a: Attrs, t: Unit) -> list[tuple[Hex, Route]]:
+    """`move_options` over `explore_within` toward `t` (N11), memoised: the move step asks it,
+    again when a tie is handed to a player and again when the answer comes back, with the
+    layout unchanged (issue 23). Keyed by what the search reads (`movement.search_key`: the
+    mover, its space, Movement, hazard hits this turn and the layout, so `t`'s space too) plus
+    the target and the Range and origin of the attack."""
+    assert t.hex is not None
+    key = ("toward", t.uid, a.range, a.from_minion, *search_key(w, u, a.movement))
+    table = w.layout_memo()
+    found: list[tuple[Hex, Route]] | None = table.get(key)
+    if found is None:
+        found = move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = found
+    return found
+
+
 def goal(w: World, u: Unit) -> Unit | None:
     """N14 goal: the damageable enemy with most HP (non-minions first; ties to the slowest)."""
     tier = best_tier(w, u, foes(w, u), "most_hp")
@@ -238,7 +278,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if stage == "target":
-        acc = accessible(w, u, atk, a, destinations(w, u, a.movement))
+        acc = reachable_foes(w, u, atk, a)
         tier = best_tier(w, u, acc, target_rule(w, u))
         if not tier:
             return ("idle",)
@@ -249,7 +289,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
             if u.hex is not None and (a.from_minion or distance(u.hex, t.hex) <= a.range):
                 opts = []  # N11: in Range already (as move_options says, without a route search)
             else:
-                opts = move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))
+                opts = move_toward(w, u, a, t)
             if len(opts) == 1:
                 return ("move", hex_id(opts[0][0]))
             if len(opts) > 1:
@@ -322,13 +362,13 @@ def ask(w: World, u: Unit) -> None:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if b.stage == "target":
-        acc = accessible(w, u, atk, a, destinations(w, u, a.movement))
+        acc = reachable_foes(w, u, atk, a)
         options = [e.uid for e in best_tier(w, u, acc, target_rule(w, u))]
         kind = "npc_target"
     elif b.stage == "move":
         t = w.unit(str(b.npc_plan["target"]))
         assert t.hex is not None
-        options = [hex_id(h) for h, _ in move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))]
+        options = [hex_id(h) for h, _ in move_toward(w, u, a, t)]
         kind = "npc_move"
     else:
         options = [hex_id(h) for h, _ in approach_options(w, u, explore(w, u, movement_of(w, u)))]
@@ -364,7 +404,7 @@ def move_npc(w: World, u: Unit, h: Hex) -> None:
     a = attributes(w, u, atk)
     t = w.unit(str(w.board.npc_plan["target"]))
     assert t.hex is not None
-    route = dict(move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range)))[h]
+    route = dict(move_toward(w, u, a, t))[h]
     u.moved = True
     walk(w, u, route.path)
     w.board.stage = "attack"

@@ -32,9 +32,7 @@ def legal(w: World, seat: int) -> list[Action]:
         return target_actions(w, u)
     out: list[Action] = [act("energy", str(i)) for i in energy_dice_ready(u)]
     if not u.moved:
-        here = u.hex
-        moves = _MOVES  # made once per hex (`_move_action`), read inline: dozens a call
-        out += [moves.get(h) or _move_action(h) for h in destinations(w, u, attack.movement_of(w, u)) if h != here]
+        out += _move_actions(w, u, attack.movement_of(w, u))
     if not u.attacked:
         out += [act("attack", a.id) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
@@ -56,12 +54,35 @@ def legal(w: World, seat: int) -> list[Action]:
         if m.alive and m.hex is not None and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
-                uid, here = m.uid, m.hex
-                made = _MINION_MOVES
-                out += [made.get((uid, h)) or _minion_action(uid, h) for h in destinations(w, m, spec.movement)
-                        if h != here]
+                out += _move_actions(w, m, spec.movement)
     out.append(act("end"))
     return out
+
+
+def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
+    """The `move <hex>` actions of a Champion (or the `minion <id> <hex>` actions of its
+    minion) to every destination but its own space, in `destinations` order.
+
+    *Why a memo:* legal actions list them at every step of a turn and the layout seldom
+    changes in between (issue 23: building dozens of actions per call was ~5 % of six-seat
+    playouts). Keyed by what `destinations` reads (the layout, the mover, its flying, space
+    and Movement), in the layout memo that clones share; callers copy it (`out +=`)."""
+    here = mover.hex
+    key = ("move_actions", w.board.layout, mover.uid, mover.kind, mover.is_flying, here, steps)
+    table = w.layout_memo()
+    found: list[Action] | None = table.get(key)
+    if found is None:
+        ends = destinations(w, mover, steps)
+        if mover.kind == "minion":
+            uid, made = mover.uid, _MINION_MOVES
+            found = [made.get((uid, h)) or _minion_action(uid, h) for h in ends if h != here]
+        else:
+            moves = _MOVES  # made once per hex (`_move_action`)
+            found = [moves.get(h) or _move_action(h) for h in ends if h != here]
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = found
+    return found
 
 
 _MOVES: dict[Hex, Action] = {}

@@ -181,11 +181,30 @@ def npc_start(w: World, u: Unit) -> Hex:
     want = parse_hex(text) if text is not None else None
     occupied = w.occupied()
     blocked = w.blocking_tiles()
-    free = [h for h in sorted(w.cells) if h not in occupied and h not in blocked]
     if want is None or want not in w.cells:
-        free = [h for h in w.central if h not in occupied and h not in blocked] or free
+        free = [h for h in w.central if h not in occupied and h not in blocked]
+        if not free:
+            free = [h for h in _cells_by_distance(w.cells, None) if h not in occupied and h not in blocked]
         return free[0]
-    return min(free, key=lambda h: (distance(h, want), h))
+    # the free cell with the least (distance, hex): the first free one in that order
+    return next(h for h in _cells_by_distance(w.cells, want) if h not in occupied and h not in blocked)
+
+
+_BY_DISTANCE: dict[tuple[frozenset[Hex], Hex | None], tuple[Hex, ...]] = {}
+
+
+def _cells_by_distance(cells: frozenset[Hex], want: Hex | None) -> tuple[Hex, ...]:
+    """The arena's cells by (hex distance to `want`, hex), or sorted when `want` is None:
+    worked out once per map and start space (every NPC's placement in every game asked;
+    issue 23)."""
+    key = (cells, want)
+    found = _BY_DISTANCE.get(key)
+    if found is None:
+        if len(_BY_DISTANCE) > 256:
+            _BY_DISTANCE.clear()
+        order = sorted(cells) if want is None else sorted(cells, key=lambda h: (distance(h, want), h))
+        found = _BY_DISTANCE[key] = tuple(order)
+    return found
 
 
 def place_options(w: World) -> list[Hex]:
@@ -193,7 +212,7 @@ def place_options(w: World) -> list[Hex]:
     occupied = w.occupied()
     blocked = w.blocking_tiles()
     free = [h for h in w.central if h not in occupied and h not in blocked]
-    return free or [h for h in sorted(w.cells) if h not in occupied and h not in blocked]
+    return free or [h for h in _cells_by_distance(w.cells, None) if h not in occupied and h not in blocked]
 
 
 def place(w: World, u: Unit, h: Hex) -> None:
