@@ -303,8 +303,19 @@ class FortsGame(Game):
         return FortsPolicy(**options)
 
     def search_options(self) -> dict[str, Any]:
-        """SEARCH_OPTIONS_PLACEHOLDER"""
-        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 2, "rollout_depth": 80}
+        """The policy-improvement search that won Bloodstones, guarded against noise: the
+        policy's own choice and its next three best actions (`FortsPolicy.plans`), each played
+        on the same samples by the greedy policy for both sides to the start of the searcher's
+        next turn (after the rival's reply, where the victory check and income happen) and
+        judged there by `evaluate`; another action replaces the policy's only if it is better
+        by a standard error of the paired gain (`z=1`). Screening at one CPU second against
+        greedy, seat-swapped (docs/lab.md, "How the settings were found"): the default tree
+        with random rollouts chose to end turns (a random rollout wrecks the acting side);
+        this search without the guard and with hero cards unvalued 3/6 (seeds 100-102), to
+        the end of two rounds 0/3 (seeds 200-201); with threat, exposure and hero cards in
+        the evaluation and `z=1` 8/8 (seeds 300-303)."""
+        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 2, "rollout_depth": 80,
+                "z": 1.0}
 
     def evaluate(self, state: State) -> list[float]:
         """Each seat's share of the win: its forts, a running 5-fort hold, the forts it threatens
