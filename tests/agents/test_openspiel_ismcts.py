@@ -18,6 +18,7 @@ from bloodforge.agents import agent_names, make_agent
 from bloodforge.agents import openspiel_ismcts as module
 from bloodforge.agents.openspiel_ismcts import OpenSpielIsmctsAgent
 from bloodforge.core import Rng, State, register_game, unregister_game
+from bloodforge.lab.jobs import AgentSpec
 from tests.toy_bids import BidsGame
 
 GAME_IDS = [g["id"] for g in bloodforge.list_games()]
@@ -51,9 +52,15 @@ def advanced(game_id: str, seed: int) -> State:
     return _STATES[key].clone()
 
 
-def test_the_agent_is_registered_by_name() -> None:
+def test_the_agent_is_registered_by_name_and_the_lab_builds_it_from_its_spec() -> None:
+    """The lab's workers make agents from `name:key=value` specs (lab/jobs.py): the command
+    line's `openspiel-ismcts:seconds=1` is one CPU second a decision."""
     assert "openspiel-ismcts" in agent_names()
     assert isinstance(make_agent("openspiel-ismcts", seat=1, seed=2, simulations=5), OpenSpielIsmctsAgent)
+    agent = AgentSpec.parse("openspiel-ismcts:seconds=1:uct_c=1.5").make(seat=1, seed=9)
+    assert isinstance(agent, OpenSpielIsmctsAgent)
+    s = agent.settings
+    assert (s.seconds, s.clock, s.uct_c, agent.simulations) == (1.0, "cpu", 1.5, None)
 
 
 # -- the adapter: resample_from_infostate is the engine's resample_hidden ----------------------
