@@ -160,3 +160,13 @@ def test_turn_marker_changes_exactly_when_a_new_turn_begins() -> None:
             changes += 1
         marker = state.turn_marker()
     assert changes >= 2
+
+
+def test_evaluation_buying_a_hero_card_does_not_lower_the_buyers_share() -> None:
+    """Greedy always buys, so the fitted weights could not see a card's worth; judged without
+    it, a search never bought one (it saw 3 currency lost and nothing gained)."""
+    state = scenario({"redhall": army(0, 2, 1), "greenhall": army(1, 2, 1)}, currency=[3, 3])
+    before = state.game.evaluate(state)[0]
+    state.apply("buy", 0)
+    assert state.m.hands[0]
+    assert state.game.evaluate(state)[0] >= before
