@@ -15,13 +15,16 @@ from typer.testing import CliRunner
 
 from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
 from bloodforge.cli.main import app
+from bloodforge.lab.experiments import ExperimentError
 from bloodforge.lab.levels import (
     LevelsConfig,
     anchored_ratings,
     fit_with_intervals,
+    included_games,
     level_table,
     levels_jobs,
     levels_markdown,
+    pair_scores,
     run_levels,
     wins_matrix,
 )
@@ -57,10 +60,10 @@ def test_the_anchor_is_random_whatever_the_mean() -> None:
 
 def test_bootstrap_intervals_cover_the_truth_and_widen_along_the_chain() -> None:
     rng = random.Random(5)
-    by_seed: dict[tuple[int, int], dict[int, list[float]]] = {}
+    by_seed: dict[tuple[int, int], dict[str, list[float]]] = {}
     for i in range(len(TRUE) - 1):
         p = expected(TRUE[i] - TRUE[i + 1])
-        by_seed[(i, i + 1)] = {s: [float(rng.random() < p), float(rng.random() < p)] for s in range(100)}
+        by_seed[(i, i + 1)] = {str(s): [float(rng.random() < p), float(rng.random() < p)] for s in range(100)}
     fitted = fit_with_intervals(len(TRUE), by_seed, reps=100, seed=1)
     assert fitted[0] == (0.0, 0.0, 0.0)
     for (elo, low, high), want in zip(fitted[1:], TRUE[1:], strict=True):
@@ -184,3 +187,23 @@ def test_the_levels_table_for_the_docs_marks_interpolated_levels() -> None:
     assert table[3] == "| mcts | 1 | 0.1 | +200 | [+100, +300] | measured | 6 |"
     assert table[4].startswith("| mcts | 2 | 0.2 | +326 |")
     assert table[4].endswith("| interpolated | — |")
+
+
+def test_games_of_another_run_between_two_rungs_are_fitted_too(tmp_path: Path) -> None:
+    """`--include`: a published matchup (mcts:seconds=1 against greedy) adds its games to the pair
+    of the rungs it names in other words (strength 10 = one second; greedy's default is 10)."""
+    config = LevelsConfig(game="toy_bids", params={"players": 2},
+                          ladder=["random", "greedy:strength=10", "mcts:strength=10:clock=cpu"])
+    doc = {"experiment": {"game": "toy_bids", "params": {"players": 2}}, "games": [
+        {"agents": ["mcts:seconds=1:clock=cpu", "greedy"], "returns": [1.0, 0.0], "seed": 5},
+        {"agents": ["greedy", "mcts:clock=cpu:seconds=1.0"], "returns": [1.0, 0.0], "seed": 5},
+        {"agents": ["greedy", "mcts:seconds=1:clock=cpu"], "returns": [0.5, 0.5], "seed": 6},
+        {"agents": ["greedy", "mcts:seconds=0.5:clock=cpu"], "returns": [1.0, 0.0], "seed": 7},  # no rung
+    ]}
+    included = included_games(config, [("other.json", doc)])
+    assert included == [("other.json", 1, 2, 5, 0.0), ("other.json", 1, 2, 5, 1.0), ("other.json", 1, 2, 6, 0.5)]
+    elsewhere = {"experiment": {"game": "toy_bids", "params": {"players": 3}}, "games": []}
+    with pytest.raises(ExperimentError, match="not of 'toy_bids'"):
+        included_games(config, [("x.json", elsewhere)])
+    by_seed = pair_scores([], included)
+    assert by_seed[(1, 2)] == {"other.json#000000000005": [0.0, 1.0], "other.json#000000000006": [0.5]}

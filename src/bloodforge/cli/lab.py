@@ -221,11 +221,15 @@ def levels_command(
     workers: Workers = 1,
     fit_only: Annotated[bool, typer.Option(
         "--fit-only", help="play nothing: fit the games <out>.games.jsonl holds (a run stopped early)")] = False,
+    include: Annotated[list[str] | None, typer.Option(
+        help="a result document of another run of this game (e.g. a published matchup): its games between two "
+        "rungs are fitted too (repeatable)")] = None,
 ) -> None:
     """Each rung plays its neighbours only; a stopped run continues from `<out>.games.jsonl`."""
     try:
         config = LevelsConfig(game=game, params=_base_params(game, players, param), ladder=rung or list(DEFAULT_LADDER),
-                              seed=seed, games_per_pair=games_per_pair, cheap_games=cheap_games)
+                              seed=seed, games_per_pair=games_per_pair, cheap_games=cheap_games,
+                              include=include or [])
     except ValidationError as err:
         raise typer.BadParameter(format_validation_error(err, "the ladder")) from None
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())

@@ -82,6 +82,9 @@ class LevelsConfig(BaseModel):
     cheap_games: int = Field(40, ge=1, description="games of every pair without a searching agent (cheap)")
     bootstrap: int = Field(BOOTSTRAP, ge=50)
     max_plies: int = Field(200_000, ge=1)
+    include: list[str] = Field(default_factory=list, description=(
+        "result documents of other lab runs of this game (e.g. a published matchup) whose games between two "
+        "rungs are fitted too"))
 
     @model_validator(mode="after")
     def _ladder(self) -> LevelsConfig:
@@ -122,6 +125,7 @@ class LevelsConfig(BaseModel):
         parts += [f"--seed {self.seed}", f"--games-per-pair {self.games_per_pair}", f"--cheap-games {self.cheap_games}"]
         if self.ladder != list(DEFAULT_LADDER):
             parts += [f"--rung {r}" for r in self.ladder]
+        parts += [f"--include {path}" for path in self.include]
         return " ".join(parts)
 
 
@@ -133,6 +137,51 @@ def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
     if not isinstance(strength, int) or isinstance(strength, bool) or not 1 <= strength <= 10:
         raise ValueError(f"rung {spec.label!r}: give its level as strength=1..10")
     return spec.name, strength
+
+
+def same_agent(spec: AgentSpec) -> tuple[str, str]:
+    """What an agent plays like, whatever it was called: the search's `strength=k` is
+    `seconds=0.1k`, greedy's missing strength is 10. Two specs with the same value are one rung."""
+    options = dict(spec.options)
+    if spec.name in SEARCH_AGENTS and "strength" in options:
+        options["seconds"] = STRENGTH_SECONDS * int(options.pop("strength"))
+    if "seconds" in options:
+        options["seconds"] = round(float(options["seconds"]), 6)
+    if spec.name == "greedy":
+        options.setdefault("strength", 10)
+    return spec.name, json.dumps(options, sort_keys=True)
+
+
+#: A game of another run: (its document, rung a, rung b, seed, a's return).
+Included = tuple[str, int, int, int, float]
+
+
+def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any]]]) -> list[Included]:
+    """The games of other lab result documents played between exactly two rungs of the ladder
+    (one seat against the rest), as that pair's games. A document of another game or other
+    parameters is refused: its Elo would be on another scale."""
+    rungs = {same_agent(s): i for i, s in enumerate(config.specs())}
+    out: list[Included] = []
+    for path, doc in docs:
+        exp = doc.get("experiment", {})
+        if exp.get("game") != config.game or exp.get("params", {}) != config.params:
+            raise ExperimentError(f"{path}: a run of {exp.get('game')!r} with {exp.get('params')}, "
+                                  f"not of {config.game!r} with {config.params}")
+        for g in doc.get("games", []):
+            try:
+                seats = [rungs.get(same_agent(AgentSpec.parse(label))) for label in g["agents"]]
+            except ValueError:
+                continue
+            if None in seats or len(set(seats)) != 2:
+                continue
+            a, b = sorted({s for s in seats if s is not None})
+            alone = [seat for seat, r in enumerate(seats) if seats.count(r) == 1]
+            if not alone:
+                continue
+            seat = alone[0]
+            score = g["returns"][seat] if seats[seat] == a else 1.0 - g["returns"][seat]
+            out.append((path, a, b, int(g["seed"]), float(score)))
+    return out
 
 
 # -- the jobs ---------------------------------------------------------------------------------------
@@ -184,16 +233,23 @@ def wins_matrix(k: int, scores: Mapping[tuple[int, int], Sequence[float]]) -> li
     return wins
 
 
-def pair_scores(results: Sequence[GameResult]) -> dict[tuple[int, int], dict[int, list[float]]]:
-    """Per pair, per seed: the first rung's returns in that seed's games (all seats)."""
-    out: dict[tuple[int, int], dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
+#: Per pair, per seed group ("<document>#<seed>"): the first rung's returns in those games.
+BySeed = dict[tuple[int, int], dict[str, list[float]]]
+
+
+def pair_scores(results: Sequence[GameResult], included: Sequence[Included] = ()) -> BySeed:
+    """Per pair, per seed: the first rung's returns in that seed's games (all seats); games of
+    other runs in groups of their own (their document and seed)."""
+    out: BySeed = defaultdict(lambda: defaultdict(list))
     for r in results:
         a, b = r.tags["pair"]
-        out[(a, b)][r.seed].append(r.returns[int(r.tags["a_seat"])])
+        out[(a, b)][f"#{r.seed:012d}"].append(r.returns[int(r.tags["a_seat"])])
+    for path, a, b, seed, score in included:
+        out[(a, b)][f"{path}#{seed:012d}"].append(score)
     return out
 
 
-def fit_with_intervals(k: int, by_seed: dict[tuple[int, int], dict[int, list[float]]], reps: int,
+def fit_with_intervals(k: int, by_seed: BySeed, reps: int,
                        seed: int) -> list[tuple[float, float, float]]:
     """(Elo, low, high) of every rung: the fit on all games and the 95% percentile interval of
     `reps` refits on seeds drawn with replacement within each pair (a seed's seat-swapped games
@@ -256,23 +312,29 @@ def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]
 
 
 def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
-              date: str | None = None, planned: int | None = None) -> GameLevels:
-    """The game's levels file from the run's games (`planned`: the games the config asks for;
-    fewer were played when the run was stopped and fitted as it was, which the command says)."""
+              date: str | None = None, planned: int | None = None,
+              included: Sequence[Included] = ()) -> GameLevels:
+    """The game's levels file from the run's games and those `included` from other runs
+    (`planned`: the games the config asks for; fewer were played when the run was stopped and
+    fitted as it was, which the command says)."""
     specs = config.specs()
     k = len(specs)
-    by_seed = pair_scores(results)
+    by_seed = pair_scores(results, included)
     if not by_seed:
         raise ExperimentError("no games were played: nothing to fit")
     fitted = fit_with_intervals(k, by_seed, config.bootstrap, config.seed)
     games_of_rung = [0] * k
     pairs = []
-    for (a, b), seeds in sorted(by_seed.items()):
-        scores = [x for g in seeds.values() for x in g]
+    sources: dict[tuple[str | None, int, int], list[float]] = defaultdict(list)
+    for (a, b), seeds in by_seed.items():
+        for group, scores in seeds.items():
+            source = group.rsplit("#", 1)[0] or None
+            sources[(source, a, b)] += scores
+    for (source, a, b), scores in sorted(sources.items(), key=lambda x: (x[0][0] or "", x[0][1], x[0][2])):
         games_of_rung[a] += len(scores)
         games_of_rung[b] += len(scores)
         pairs.append(PairRecord(a=config.ladder[a], b=config.ladder[b], games=len(scores),
-                                score=round(sum(scores), 6)))
+                                score=round(sum(scores), 6), result=source))
     measured: dict[str, dict[int, tuple[float, float, float, int]]] = defaultdict(dict)
     for i, spec in enumerate(specs):
         agent, level = rung_key(spec)
@@ -287,7 +349,7 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
         command=config.command() + ("" if planned is None or len(results) >= planned
                                     else f" (stopped after {len(results)} of {planned} games, then --fit-only)"),
         date=date or datetime.now(UTC).strftime("%Y-%m-%d"), seed=config.seed,
-        games=len(results), result=result_path, pairs=pairs,
+        games=len(results) + len(included), result=result_path, pairs=pairs,
         agents={agent: level_table(agent, m) for agent, m in measured.items()},
     )
 
@@ -348,13 +410,15 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
     for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
         results[r.index] = r
     ordered = [results[i] for i in sorted(results)]
-    levels = levels_of(config, ordered, result_path, planned=len(jobs))
+    included = included_games(config, [(path, _read_doc(path)) for path in config.include])
+    levels = levels_of(config, ordered, result_path, planned=len(jobs), included=included)
     summary = summarise_matchup(exp, ordered)
     doc = {
         "experiment": exp.model_dump(mode="json"),
         "levels_config": config.model_dump(mode="json"),
         "summary": summary,
         "levels": levels.model_dump(mode="json"),
+        "included": {path: sum(1 for x in included if x[0] == path) for path in config.include},
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in ordered],
         "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
                 "wall_seconds": round(time.perf_counter() - start, 2),
@@ -362,6 +426,14 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
                 "resumed_games": len(done)},
     }
     return doc, levels
+
+
+def _read_doc(path: str) -> dict[str, Any]:
+    try:
+        doc: dict[str, Any] = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError) as err:
+        raise ExperimentError(f"{path}: not a lab result document ({err})") from None
+    return doc
 
 
 def _logger(path: Path | None, on_result: OnResult | None) -> OnResult:

@@ -52,6 +52,8 @@ class PairRecord(BaseModel):
     b: str
     games: int = Field(ge=1)
     score: float = Field(ge=0, description="a's wins, draws counting half")
+    result: str | None = Field(None, description="the result document of another lab run these games come from "
+                               "(`--include`); none: the levels run itself")
 
 
 class GameLevels(BaseModel):
@@ -68,7 +70,7 @@ class GameLevels(BaseModel):
     command: str = Field(description="the command that reproduces the run")
     date: str = Field(description="the day of the run (UTC, YYYY-MM-DD)")
     seed: int
-    games: int = Field(ge=1, description="games in the whole run")
+    games: int = Field(ge=1, description="games in the fit: the run's and those included from other runs")
     result: str = Field(description="the lab's result document of the run (path in the repository)")
     pairs: list[PairRecord]
     agents: dict[str, list[LevelEntry]] = Field(
