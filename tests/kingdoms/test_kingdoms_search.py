@@ -80,7 +80,7 @@ def test_evaluation_of_a_finished_game_is_its_returns() -> None:
 
 
 def test_plans_are_whole_phases_of_legal_steps_whose_first_is_the_policys_own() -> None:
-    for phase in ("purchase", "combat_move"):
+    for phase in ("combat_move",):
         s = _at_phase(phase)
         seat = s.actors()[0]
         policy = KingdomsPolicy()
@@ -113,14 +113,15 @@ def test_plans_depend_only_on_the_seats_observation() -> None:
         assert policy.plans(s.resample_hidden(seat, Rng(k)), seat, Rng(5)) == plans
 
 
-def test_the_search_plays_the_policys_own_choice_in_phase_4() -> None:
-    s = _at_phase("noncombat")
-    seat = s.actors()[0]
-    policy = KingdomsPolicy()
-    plans = policy.plans(s, seat, Rng(6))
-    assert plans is not None
-    assert len(plans) == 1  # the only option: no search
-    assert plans[0] == [str(policy.choose(s, seat, Rng(6)))]
+def test_the_search_plays_the_policys_own_purchase_and_phase_4() -> None:
+    for phase in ("purchase", "noncombat"):
+        s = _at_phase(phase)
+        seat = s.actors()[0]
+        policy = KingdomsPolicy()
+        plans = policy.plans(s, seat, Rng(6))
+        assert plans is not None
+        assert len(plans) == 1  # the only option: no search
+        assert plans[0] == [str(policy.choose(s, seat, Rng(6)))]
 
 
 def test_K72_the_search_weighs_stand_or_retreat_the_policys_choice_first() -> None:  # noqa: N802 - rule id
@@ -150,7 +151,7 @@ def test_fork_plays_as_the_policy() -> None:
 
 
 def test_search_options_are_valid_settings_and_a_plan_is_played_without_a_new_search() -> None:
-    s = _at_phase("purchase").clone()
+    s = _at_phase("combat_move").clone()
     settings = SearchSettings(**s.game.search_options())
     assert settings.plans == "root"
     assert settings.rollout == "greedy"

@@ -20,8 +20,8 @@ from .policy import START_GEMS
 #: crowns a victory gem is worth beyond its territory's income (a gem is a third of the way
 #: from the start's 6 to the win's 9 in the team game)
 GEM_WORTH = 25.0
-#: and each gem past 7 (one short of the win) as much again: the side there wins unless the
-#: other takes a gem back at once
+#: and each gem from one short of the win on (8 of a team's 9, 6 of a lone faction's 7) as much
+#: again: the side there wins unless the other takes a gem back at once
 NEAR_WIN_WORTH = 25.0
 #: turns of income a territory is worth (it pays every turn, and supply lives on it)
 INCOME_TURNS = 3.0
@@ -72,7 +72,7 @@ class KingdomsJudge:
         for t, g in gems.items():
             # a side's gems beyond its start; a team of two starts with 6 and wins at 9
             extra = g - START_GEMS * sizes[t]
-            worth[t] += GEM_WORTH * extra + NEAR_WIN_WORTH * max(0, extra - (1 if sizes[t] > 1 else 3))
+            worth[t] += GEM_WORTH * extra + NEAR_WIN_WORTH * max(0, extra - (1 if sizes[t] > 1 else 2))
         return worth
 
     def seat_value(self, obs: dict[str, Any], seat: int) -> float:

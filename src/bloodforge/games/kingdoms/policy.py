@@ -57,9 +57,6 @@ class KingdomsPolicy:
         # 0 switches the kingmaking defence off (the policy before issue 20 item 11)
         self.leader_weight = float(options.get("leader", LEADER_WEIGHT))
         self.leader_march = bool(options.get("leader_march", False))
-        #: the land units bought while crowns allow, best first; the search's purchase plans
-        #: try one kind only (the policy's own order is cavalry, then infantry)
-        self._buy_order: tuple[str, ...] = ("cavalry", "infantry")
         self._options = dict(options)
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
@@ -105,7 +102,6 @@ class KingdomsPolicy:
         """A policy with the same options sharing the static facts and the odds cache (the
         policy keeps no memory of a game between calls, so nothing else carries over)."""
         fresh = KingdomsPolicy(**self._options)
-        fresh._buy_order = self._buy_order
         if self._static is not None:
             fresh._static, fresh._units, fresh._dist = self._static, self._units, self._dist
             fresh._adj, fresh._seas = self._adj, self._seas
@@ -113,7 +109,7 @@ class KingdomsPolicy:
         return fresh
 
     def _variant(self, **changes: Any) -> KingdomsPolicy:
-        """A fork with some habits changed (attack threshold, unit order, air, sea)."""
+        """A fork with some habits changed (the attack threshold)."""
         fresh = self.fork()
         for key, value in changes.items():
             setattr(fresh, key, value)
@@ -125,16 +121,19 @@ class KingdomsPolicy:
         Why: a turn is dozens of single steps (a greedy 2-player game has 1,400-2,600 plies,
         590-770 decisions with a choice per seat); searching each one at a second apiece costs
         10-18 CPU-minutes a game and most of them (which unit to move next, where to place)
-        hardly matter. Here the search weighs only what changes a game: the purchase (the
-        policy's, land units of one kind only, no air, no sea) and the combat move (the policy's
-        at its attack threshold, bolder, more cautious, or no attack), and in a battle whether
-        to stand or retreat, press or retreat (each legal action, the policy's own first).
+        hardly matter. Here the search weighs only what changes a game: the combat move (the
+        policy's at its attack threshold, bolder, more cautious, or no attack), and in a battle
+        whether to stand or retreat, press or retreat (each legal action, the policy's own
+        first). Purchases are the policy's alone: judged at the end of the turn, when the units
+        bought have just been placed, no alternative (land units of one kind only, no air, no
+        sea, saving the crowns) ever beat it in 128 paired searches (docs/lab.md), so they only
+        cost time.
         Every other decision is the policy's own choice as the only plan, which the search
         plays without searching.
 
         A plan is found by playing the variant policy on a resample of the hidden state
-        (`resample_hidden`), never on the real one: a mercenary card drawn in a purchase plan
-        is a sampled card, so a plan depends only on the seat's observation and `rng`.
+        (`resample_hidden`), never on the real one, so a plan depends only on the seat's
+        observation and `rng`.
         """
         self._prepare(state)
         legal = state.legal_actions(seat)
@@ -147,14 +146,10 @@ class KingdomsPolicy:
         obs = state.policy_observation(seat)
         phase = obs["phase"]
         if obs["battle"] is not None or kinds & {"disband", "target", "merc", "hit", "fight"} \
-                or phase not in ("purchase", "combat_move"):
+                or phase != "combat_move":
             return [[str(self.choose(state, seat, rng))]]
         sample = state.resample_hidden(seat, rng)
-        if phase == "purchase":
-            variants = [self, self._variant(_buy_order=("cavalry",)), self._variant(_buy_order=("infantry",)),
-                        self._variant(use_air=False), self._variant(use_sea=False)]
-        else:
-            variants = [self, *(self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS)]
+        variants = [self, *(self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS)]
         plans = [self._play_phase(sample.clone(), seat, variant, rng) for variant in variants]
         plans.append(["done"])
         return plans
@@ -385,7 +380,7 @@ class KingdomsPolicy:
                 for want in ("dragon", "griffin"):
                     if Action("buy", (want,)) in legal:
                         return Action("buy", (want,))
-            for want in self._buy_order:
+            for want in ("cavalry", "infantry"):
                 a = Action("buy", (want,))
                 if a in legal and (want == "infantry" or treasury >= 8):
                     return a
