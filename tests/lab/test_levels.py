@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
 from bloodforge.cli.main import app
 from bloodforge.lab.experiments import ExperimentError
+from bloodforge.lab.jobs import AgentSpec
 from bloodforge.lab.levels import (
     LevelsConfig,
     anchored_ratings,
@@ -124,6 +125,10 @@ def test_every_shipped_levels_file_validates() -> None:
         assert levels.games == sum(p.games for p in levels.pairs)
         for entries in levels.agents.values():
             assert all(e.measured == (e.games > 0) for e in entries)
+        # the rungs are the lobby's AIs: a level and (in the lab) the CPU clock, nothing else
+        for pair in levels.pairs:
+            for label in (pair.a, pair.b):
+                assert set(AgentSpec.parse(label).options) <= {"strength", "clock"}, (path.name, label)
     assert load_levels("no_such_game") is None
 
 
