@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bloodforge
 from bloodforge.core import Rng
-from bloodforge.games.arena import player
+from bloodforge.games.arena import npc, player
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import distance, neighbours
 from bloodforge.games.arena.movement import destinations, explore
@@ -65,3 +65,30 @@ def test_issue23_destinations_follow_an_obstacle_placed_beside_the_mover_in_a_cl
     assert after == sorted(explore(clone, cu, 3))
     assert destinations(state, u, 3) == before == sorted(explore(state, u, 3))
     assert far  # the original still reaches its farthest hexes
+
+
+def test_issue23_n9_reachable_foes_equal_the_search_over_every_end_hex() -> None:
+    """N9 (R-TGT-1): the enemies an NPC can reach, decided by hex distance where it settles
+    the question and by the reachable end hexes otherwise, equal `accessible` over every end
+    hex, for every NPC and attack category in positions of random games (solo and six seats)."""
+    compared = 0
+    for players, seed in ((1, 5), (6, 6)):
+        state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+        assert isinstance(state, ArenaState)
+        rng = Rng(seed)
+        ply = 0
+        while not state.is_terminal() and ply < 400:
+            if ply % 9 == 0:
+                for u in state.board.units.values():
+                    if u.alive and u.hex is not None and u.kind in ("boss", "rival"):
+                        for invoked in (False, True):
+                            atk = npc.chosen_attack(state, u, invoked)
+                            a = npc.attributes(state, u, atk)
+                            want = [e.uid for e in npc.accessible(state, u, atk, a, destinations(state, u, a.movement))]
+                            state.route_memo = None  # decided afresh, not read off the memo
+                            assert [e.uid for e in npc.reachable_foes(state, u, atk, a)] == want, (players, ply, u.uid)
+                            compared += 1
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+            ply += 1
+    assert compared > 40

@@ -27,6 +27,9 @@ def mix_seed(*parts: int | str) -> int:
     return h
 
 
+_LIMITS: dict[int, int] = {}  # n -> the largest multiple of n not above 2**64 (randbelow's rejection bound)
+
+
 def _splitmix_output(z: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -51,11 +54,22 @@ class Rng:
             raise ValueError(f"randbelow needs a positive bound, got {n}")
         if n == 1:
             return 0
-        limit = _MASK + 1 - ((_MASK + 1) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if len(_LIMITS) > 4096:
+                _LIMITS.clear()
+            limit = _LIMITS[n] = _MASK + 1 - ((_MASK + 1) % n)
+        # `next_u64` and `_splitmix_output` inlined, the same numbers: every die roll, shuffle
+        # and random choice of every game comes through here (issue 23)
+        state = self.state
         while True:
-            x = self.next_u64()
-            if x < limit:
-                return x % n
+            state = (state + _GOLDEN) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            z ^= z >> 31
+            if z < limit:
+                self.state = state
+                return z % n
 
     def randint(self, low: int, high: int) -> int:
         """Uniform integer in [low, high], both ends included (like a die)."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .content import CATEGORY_RANK, Attack, Effect
+from .content import CATEGORY_RANK, Attack, Content, Effect
 from .dice import base_damage, gain_die, remove_die
 from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
@@ -54,14 +54,29 @@ def offered_attacks(w: World, u: Unit) -> list[Attack]:
 
 
 def base_attributes(w: World, u: Unit) -> tuple[int, int, int]:
+    """Printed Movement, Range and Targets, looked up once per content and figure kind (every
+    Movement, Range and Targets the rules read asks this: issue 23)."""
+    content = w.content
+    key = (id(content), u.kind, u.content_id)
+    found = _BASE.get(key)
+    if found is not None and found[0] is content:
+        return found[1]
     if u.kind == "boss":
-        b = w.content.boss(u.content_id)
-        return b.movement, b.range, b.targets
-    if u.kind == "minion":
-        m = w.content.minion(u.content_id)
-        return m.movement, m.range, m.targets
-    c = w.content.champion(u.content_id)
-    return c.movement, c.range, c.targets
+        b = content.boss(u.content_id)
+        out = (b.movement, b.range, b.targets)
+    elif u.kind == "minion":
+        m = content.minion(u.content_id)
+        out = (m.movement, m.range, m.targets)
+    else:
+        c = content.champion(u.content_id)
+        out = (c.movement, c.range, c.targets)
+    if len(_BASE) > 4096:
+        _BASE.clear()
+    _BASE[key] = (content, out)  # the content kept: its id is never reused while it is here
+    return out
+
+
+_BASE: dict[tuple[int, str, str], tuple[Content, tuple[int, int, int]]] = {}
 
 
 def movement_of(w: World, u: Unit) -> int:

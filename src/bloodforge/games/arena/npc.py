@@ -145,12 +145,48 @@ def reachable_foes(w: World, u: Unit, atk: Attack, a: Attrs) -> list[Unit]:
     table = w.layout_memo()
     uids: list[str] | None = table.get(key)
     if uids is None:
-        uids = [e.uid for e in accessible(w, u, atk, a, () if a.from_minion else destinations(w, u, a.movement))]
+        if a.from_minion or u.hex is None:
+            uids = [e.uid for e in accessible(w, u, atk, a, () if a.from_minion else destinations(w, u, a.movement))]
+        else:
+            uids = _reachable_by_walking(w, u, a)
         if len(table) >= 1024:
             table.clear()
         table[key] = uids
     units = w.board.units
     return [units[x] for x in uids]
+
+
+def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
+    """`accessible` over `destinations` for an attack from the NPC's own space, with the
+    search only when hex distances leave it open: an enemy within Range of the start is in
+    (the start is an end hex), one farther than Movement + Range is out (no end hex lies
+    farther than Movement from the start); only those in between need the reachable hexes."""
+    assert u.hex is not None
+    oq, or_ = u.hex
+    reach, far = a.range, a.movement + a.range
+    found = foes(w, u)
+    inside: list[bool | None] = []
+    open_ = False
+    for e in found:
+        assert e.hex is not None  # `foes` reads figures on the board
+        dq, dr = e.hex[0] - oq, e.hex[1] - or_
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if d <= reach:
+            inside.append(True)
+        elif d > far:
+            inside.append(False)
+        else:
+            inside.append(None)
+            open_ = True
+    if open_:
+        spots = destinations(w, u, a.movement)
+        for i, e in enumerate(found):
+            if inside[i] is None:
+                assert e.hex is not None
+                q, r = e.hex
+                inside[i] = any((abs(h[0] - q) + abs(h[1] - r) + abs(h[0] - q + h[1] - r)) // 2 <= reach
+                                for h in spots)
+    return [e.uid for e, ok in zip(found, inside, strict=True) if ok]
 
 
 def wants_invoke(w: World, u: Unit) -> bool:

@@ -12,7 +12,7 @@ from .effects import check_end, drain, walk
 from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
-from .model import BE, Unit
+from .model import ATTACK, BE, TEMP, Unit
 from .movement import destinations, routes_to, safest
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
@@ -40,7 +40,9 @@ def legal(w: World, seat: int) -> list[Action]:
         if card is not None and card.bonus is not None:
             out.append(act("bonus", "card"))
     for i, d in enumerate(u.pool):
-        if d.is_special and d.face is not None and not d.fresh and not d.used \
+        if d.kind in _PLAIN_DICE:  # `not d.is_special`, inlined: asked for every die at every step
+            continue
+        if d.face is not None and not d.fresh and not d.used \
                 and w.content.special_die(d.kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
             out.append(act("spell", str(i)))
     for p in w.content.champion(u.content_id).pacts:
@@ -85,6 +87,7 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
     return found
 
 
+_PLAIN_DICE = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
 _MOVES: dict[Hex, Action] = {}
 _MINION_MOVES: dict[tuple[str, Hex], Action] = {}
 
