@@ -12,7 +12,7 @@ from collections.abc import Mapping
 import pytest
 from arena_helpers import game, scenario
 
-from bloodforge.agents.mcts import _settings
+from bloodforge.agents.mcts import MctsAgent, _settings
 from bloodforge.core import Rng
 from bloodforge.games.arena.evaluation import estimates, side_chances
 from bloodforge.games.arena.game import ArenaState
@@ -151,3 +151,27 @@ def test_plans_start_with_the_policys_own_choice_and_skip_clear_cut_ones() -> No
     assert checked == 25
     assert clear_cut > 0
     assert policy.fork().plan_width == policy.plan_width
+
+
+def test_the_search_weighs_only_the_policys_plans_with_the_games_settings() -> None:
+    """`mcts` with the arena's own settings: a clear-cut decision (taking Blood Energy) is
+    played at once, without a sample; elsewhere the choice is one of the policy's plans."""
+    state = _mid(FFA3, 40)
+    policy = ArenaPolicy()
+    searched = energy = 0
+    while (searched < 2 or energy < 1) and not state.is_terminal():
+        seat = state.actors()[0]
+        plans = policy.plans(state, seat, Rng(0))
+        agent = MctsAgent(seat, seed=3, iterations=8, rollout_turns=1)  # cheap; the rest as the game sets
+        action = agent.select_action(state)
+        if plans is not None and len(plans) == 1 and plans[0][0].startswith("energy"):
+            assert agent.last_iterations == 0
+            assert str(action) == plans[0][0]
+            energy += 1
+        elif plans is not None and len([p for p in plans if p != ["cancel"]]) > 1:  # never searched
+            assert agent.last_iterations > 0
+            assert [str(action)] in plans
+            searched += 1
+        state.apply(action, seat)
+    assert searched >= 2
+    assert energy >= 1
