@@ -26,6 +26,7 @@ from bloodforge.lab.levels import (
     levels_jobs,
     levels_markdown,
     pair_scores,
+    rated_rungs,
     run_levels,
     wins_matrix,
 )
@@ -175,7 +176,9 @@ def test_lab_levels_command_writes_the_result_and_the_levels_file(tmp_path: Path
     levels = GameLevels.model_validate_json((tmp_path / "levels.levels.json").read_text(encoding="utf-8"))
     assert levels.command == ("bloodforge lab levels toy_bids --players 2 --seed 3 --games-per-pair 2 "
                               "--cheap-games 40 --rung random --rung mcts:strength=2:iterations=3")
-    assert [e.level for e in levels.agents["mcts"]] == [2]
+    (pair,) = levels.pairs
+    swept = pair.score in (0.0, pair.games)
+    assert [e.level for e in levels.agents.get("mcts", [])] == ([] if swept else [2])
     bad = CliRunner().invoke(app, ["lab", "levels", "toy_bids", "--rung", "greedy", "--rung", "random",
                                    "--out", str(out)])
     assert bad.exit_code != 0
@@ -212,3 +215,12 @@ def test_games_of_another_run_between_two_rungs_are_fitted_too(tmp_path: Path) -
         included_games(config, [("x.json", elsewhere)])
     by_seed = pair_scores([], included)
     assert by_seed[(1, 2)] == {"other.json#000000000005": [0.0, 1.0], "other.json#000000000006": [0.5]}
+
+
+def test_a_rung_reached_from_random_only_across_a_sweep_gets_no_number() -> None:
+    """A 40-0 pair bounds the gap from below only; the fit's number for it would be the half
+    virtual draw's. Rungs beyond it are left out, unless another pair joins them to random."""
+    swept = {(0, 1): [0.0] * 40, (1, 2): [0.3] * 10, (0, 3): [0.5] * 4}
+    assert rated_rungs(swept) == {3}
+    assert rated_rungs({**swept, (2, 3): [0.5, 0.0]}) == {1, 2, 3}
+    assert rated_rungs({(0, 1): [1.0] * 8, (1, 2): [0.5] * 8}) == set()

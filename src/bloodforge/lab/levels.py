@@ -311,6 +311,26 @@ def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]
     return out
 
 
+def rated_rungs(scores: Mapping[tuple[int, int], Sequence[float]]) -> set[int]:
+    """The rungs with a finite Elo: those joined to the anchor (rung 0) by pairs that neither
+    side swept. *Why:* a pair one side won every game of says only that the gap is large; the
+    fit's finite number for it comes from its half virtual draw, not from the games, and every
+    resample sweeps too, so the bootstrap interval would look exact. A rung reached from random
+    only across a sweep gets no number (the lobby shows its level alone)."""
+    linked: dict[int, set[int]] = defaultdict(set)
+    for (a, b), s in scores.items():
+        if s and 0 < sum(s) < len(s):
+            linked[a].add(b)
+            linked[b].add(a)
+    seen = {0}
+    todo = [0]
+    while todo:
+        for other in linked[todo.pop()] - seen:
+            seen.add(other)
+            todo.append(other)
+    return seen - {0}
+
+
 def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
               date: str | None = None, planned: int | None = None,
               included: Sequence[Included] = ()) -> GameLevels:
@@ -335,10 +355,11 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
         games_of_rung[b] += len(scores)
         pairs.append(PairRecord(a=config.ladder[a], b=config.ladder[b], games=len(scores),
                                 score=round(sum(scores), 6), result=source))
+    rated = rated_rungs({pair: [x for g in seeds.values() for x in g] for pair, seeds in by_seed.items()})
     measured: dict[str, dict[int, tuple[float, float, float, int]]] = defaultdict(dict)
     for i, spec in enumerate(specs):
         agent, level = rung_key(spec)
-        if level is not None and games_of_rung[i]:
+        if level is not None and i in rated:
             measured[agent][level] = (*fitted[i], games_of_rung[i])
     return GameLevels(
         game=config.game, players=config.players,
