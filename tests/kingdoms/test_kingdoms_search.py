@@ -1,3 +1,4 @@
+# ruff: noqa: N802  (test names carry the rule ids, K72, K133, in capitals)
 """Issue 21 item 1: the search's hooks for Kingdoms of Blood — the evaluation at the rollouts'
 cut-off (evaluation.py), the policy's plans (one phase of a faction's turn each) and the
 game's search settings."""
@@ -9,7 +10,7 @@ from functools import cache
 from bloodforge.agents.mcts import MctsAgent, SearchSettings
 from bloodforge.core import Rng
 from bloodforge.games.kingdoms import KingdomsState
-from bloodforge.games.kingdoms.evaluation import KingdomsJudge
+from bloodforge.games.kingdoms.evaluation import GEM_WORTH, NEAR_WIN_WORTH, KingdomsJudge
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
 
 from .helpers import F, fresh, play, scenario
@@ -124,7 +125,7 @@ def test_the_search_plays_the_policys_own_purchase_and_phase_4() -> None:
         assert plans[0] == [str(policy.choose(s, seat, Rng(6)))]
 
 
-def test_K72_the_search_weighs_stand_or_retreat_the_policys_choice_first() -> None:  # noqa: N802 - rule id
+def test_K72_the_search_weighs_stand_or_retreat_the_policys_choice_first() -> None:
     s = scenario({"active": "elves", "phase": "combat_move", "clear_units": True,
                   "owner": {"amberford": "humans", "northgate": "humans", "thornbrake": "elves"},
                   "pieces": [{"faction": "elves", "kind": "cavalry", "at": "thornbrake", "count": 3},
@@ -165,3 +166,20 @@ def test_search_options_are_valid_settings_and_a_plan_is_played_without_a_new_se
         nxt = agent.planned_steps[0]
         assert str(agent.select_action(s)) == nxt
         assert agent.last_iterations == 0
+
+
+def test_K133_K136_a_gem_short_of_the_win_is_worth_more_alone_and_in_a_team() -> None:
+    judge = _judge(fresh(players=4))
+
+    def worth(gems: list[int], teams: list[int]) -> float:
+        obs = {"factions": [{"faction": f, "team": t, "treasury": 0, "gems": g}
+                            for f, t, g in zip(("elves", "humans", "dwarves", "undead"), teams, gems, strict=True)],
+               "owner": {}, "pieces": []}
+        return judge.side_values(obs)[teams[0]]
+
+    alone = [0, 1, 2, 3]
+    assert worth([5, 3, 3, 3], alone) - worth([4, 3, 3, 3], alone) == GEM_WORTH
+    assert worth([6, 3, 3, 3], alone) - worth([5, 3, 3, 3], alone) == GEM_WORTH + NEAR_WIN_WORTH  # 7 wins
+    team = [0, 1, 0, 1]
+    assert worth([4, 3, 3, 3], team) - worth([3, 3, 3, 3], team) == GEM_WORTH
+    assert worth([5, 3, 3, 3], team) - worth([4, 3, 3, 3], team) == GEM_WORTH + NEAR_WIN_WORTH  # 9 wins
