@@ -17,7 +17,26 @@ def attacks_of(w: World, u: Unit) -> list[Attack]:
 
 
 def attack_by_id(w: World, u: Unit, attack_id: str) -> Attack:
-    return next(a for a in attacks_of(w, u) if a.id == attack_id)
+    """The figure's attack `attack_id` (the first of equal ids, as a search over the list
+    finds it), from a table made once per content and figure (legal actions ask at every
+    target step: issue 23). StopIteration when it has none, as that search raised."""
+    content = w.content
+    key = (id(content), u.kind, u.content_id)
+    entry = _ATTACKS.get(key)
+    if entry is None or entry[0] is not content:
+        table: dict[str, Attack] = {}
+        for a in attacks_of(w, u):
+            table.setdefault(a.id, a)
+        if len(_ATTACKS) > 4096:
+            _ATTACKS.clear()
+        entry = _ATTACKS[key] = (content, table)
+    found = entry[1].get(attack_id)
+    if found is None:
+        raise StopIteration(attack_id)
+    return found
+
+
+_ATTACKS: dict[tuple[int, str, str], tuple[Content, dict[str, Attack]]] = {}
 
 
 def available_rank(u: Unit) -> int:

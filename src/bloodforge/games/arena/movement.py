@@ -134,8 +134,8 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
         # enter and the figures' spaces it may not end on there. Keyed by those, the answer is
         # the same in every position and game on this map (issue 23: a move elsewhere on the
         # board takes a new layout, and asked again a search it cannot change).
-        others = [h for h, o in occupied.items() if o != uid and h != origin]
-        geo_key = (w.cells, origin, max_steps, _near(stop, origin, max_steps), _near(others, origin, max_steps))
+        geo_key = (w.cells, origin, max_steps, _near(stop, origin, max_steps),
+                   _near_others(occupied, uid, origin, max_steps))
         ends = _ENDS.get(geo_key)
         if ends is None:
             ends = sorted(h for h in _reach(max_steps, origin, stop, around)
@@ -150,10 +150,28 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
 
 
 def _near(hexes: Iterable[Hex], origin: Hex, radius: int) -> frozenset[Hex]:
-    """The hexes within `radius` of `origin` (hex distance inlined)."""
+    """The hexes within `radius` of `origin` (hex distance inlined; a plain loop: asked at
+    every walk, it must cost less than the walk)."""
     oq, or_ = origin
-    return frozenset(h for h in hexes
-                     if (abs(h[0] - oq) + abs(h[1] - or_) + abs(h[0] - oq + h[1] - or_)) // 2 <= radius)
+    out = []
+    for h in hexes:
+        dq, dr = h[0] - oq, h[1] - or_
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
+            out.append(h)
+    return frozenset(out)
+
+
+def _near_others(occupied: dict[Hex, str], uid: str, origin: Hex, radius: int) -> frozenset[Hex]:
+    """The spaces of figures other than `uid` within `radius` of `origin` (its own space left
+    out): where the walk may not end."""
+    oq, or_ = origin
+    out = []
+    for h, o in occupied.items():
+        if o != uid and h != origin:
+            dq, dr = h[0] - oq, h[1] - or_
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
+                out.append(h)
+    return frozenset(out)
 
 
 #: Answers of the walk over hexes by what it reads (see `destinations`): pure
