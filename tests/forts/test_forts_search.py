@@ -170,3 +170,17 @@ def test_evaluation_buying_a_hero_card_does_not_lower_the_buyers_share() -> None
     state.apply("buy", 0)
     assert state.m.hands[0]
     assert state.game.evaluate(state)[0] >= before
+
+
+def test_the_paired_guard_keeps_the_policys_action_after_a_single_sample() -> None:
+    """`z=1` asks another action to beat the policy's by a standard error of the paired gain;
+    after one sample there is no standard error, so the policy's action stays (the spread of
+    one sample used to come out 0, and the guard let any single lucky sample through: here
+    one sample puts `end` above recruiting)."""
+    state = _greedy_plies(7, 22)
+    seat = state.actors()[0]
+    own = state.game.policy().choose(state, seat, Rng(Rng(4).next_u64()))
+    assert own.kind == "recruit"
+    bold = MctsAgent(seat, seed=4, iterations=1, z=0.0).select_action(state.clone())
+    assert bold != own
+    assert MctsAgent(seat, seed=4, iterations=1).select_action(state.clone()) == own

@@ -287,7 +287,9 @@ class MctsAgent(Agent):
             return options[0]
         gain = (totals[best] - totals[0]) / n
         spread = math.sqrt(max(0.0, squares[best] / n - gain * gain) / max(1, n - 1))
-        chosen = best if gain > self.margin + self.z * spread else 0
+        # a standard error needs two samples: after one, a guard (z > 0) is not met
+        guarded = self.z > 0 and n < 2
+        chosen = best if not guarded and gain > self.margin + self.z * spread else 0
         self.last_value = totals[chosen] / n
         return options[chosen]
 
