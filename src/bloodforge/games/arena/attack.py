@@ -64,12 +64,40 @@ def offered_attacks(w: World, u: Unit) -> list[Attack]:
     found: list[Attack] | None = table.get(key)  # what it reads: the layout, the attacker, its rank and Range
     if found is None:
         options = attack_options(w, u)
-        reaching = [a for a in options if in_range(w, u, a)]
+        nearest = _nearest_enemy(w, u)  # one pass over the figures for every attack from its space
+        reaching = []
+        for a in options:
+            if a.origin == "self":
+                if nearest is not None and range_of(w, u, a) >= nearest:
+                    reaching.append(a)
+            elif in_range(w, u, a):
+                reaching.append(a)
         found = reaching or options[:1]
         if len(table) >= 1024:
             table.clear()
         table[key] = found
     return list(found)
+
+
+def _nearest_enemy(w: World, u: Unit) -> int | None:
+    """Hex distance from `u` to its nearest damageable enemy on the board (None: none, or `u`
+    is off the board): an attack from `u`'s space has someone in Range exactly when its Range
+    reaches this far (what `in_range` finds, for all of a player's attacks at once)."""
+    here = u.hex
+    if here is None:
+        return None
+    q, s = here
+    side = u.side
+    best: int | None = None
+    for e in w.board.units.values():
+        at = e.hex
+        if at is None or not e.alive or e.side == side or e.hp is None:
+            continue
+        dq, dr = at[0] - q, at[1] - s
+        d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+        if best is None or d < best:
+            best = d
+    return best
 
 
 def base_attributes(w: World, u: Unit) -> tuple[int, int, int]:
