@@ -283,17 +283,18 @@ class KingdomsGame(Game):
     def search_options(self) -> dict[str, Any]:
         """The search weighs the policy's whole combat moves (policy.plans: the policy's own at
         its attack threshold, bolder, more cautious, none) and a battle's stand/press or retreat;
-        everything else is the policy's (a 2-player game then has 50-120 searched decisions
-        per seat instead of 520-1,800 with a choice). Every option is played on the same
-        samples (`paired`: the same dice and hidden units for all), on by the greedy policy to
-        the end of the faction's turn, and judged there (evaluation.py); the policy's own
-        option stays unless another does better on average.
+        everything else is the policy's (a 2-player game then has 60-140 searched decisions
+        per seat instead of 520-1,800 with a choice: 1-2.5 CPU-minutes a game at one second).
+        Every option is played on the same samples (`paired`: the same dice and hidden units
+        for all), on by the greedy policy to the end of the faction's turn, and judged there
+        (evaluation.py); the policy's own option stays unless another does better on average.
 
         Screening against greedy, 2 players, seats swapped, 0.25 CPU s a decision (docs/lab.md):
         a UCB tree over the plans 2/8 (seeds 100-107; greedy in its seat 3/8) — a few noisy
         samples per option made it leave the policy's move half the time; `paired` with a
         guard of one standard error 3/6 (greedy 3/6, it never left the policy's purchase or
-        move); `paired` without the guard (today's) 4/6 (greedy 2/6)."""
+        move); `paired` without the guard (today's) 4/6 (greedy 2/6), then at one CPU second
+        2/4 (greedy 2/4): no clear gain over greedy yet, no verification run."""
         return dict(SEARCH_OPTIONS)
 
     def evaluate(self, state: State) -> list[float]:
