@@ -294,7 +294,8 @@ class KingdomsGame(Game):
         samples per option made it leave the policy's move half the time; `paired` with a
         guard of one standard error 3/6 (greedy 3/6, it never left the policy's purchase or
         move); `paired` without the guard (today's) 4/6 (greedy 2/6), then at one CPU second
-        2/4 (greedy 2/4): no clear gain over greedy yet, no verification run."""
+        2/4 (greedy 2/4), and 2/6 at 0.25 s on fresh seeds (greedy 3/6): 8/16 where greedy
+        won 7/16, no gain over greedy yet, so no verification run."""
         return dict(SEARCH_OPTIONS)
 
     def evaluate(self, state: State) -> list[float]:
