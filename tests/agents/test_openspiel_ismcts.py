@@ -19,6 +19,7 @@ from bloodforge.agents import openspiel_ismcts as module
 from bloodforge.agents.openspiel_ismcts import OpenSpielIsmctsAgent
 from bloodforge.core import Rng, State, register_game, unregister_game
 from bloodforge.lab.jobs import AgentSpec
+from bloodforge.server.aiwork import SEARCH_AGENTS, decide_packed, pack
 from tests.toy_bids import BidsGame
 
 GAME_IDS = [g["id"] for g in bloodforge.list_games()]
@@ -217,3 +218,15 @@ def test_without_open_spiel_the_agent_says_what_to_install(monkeypatch: pytest.M
     finally:
         monkeypatch.undo()
         module._openspiel.cache_clear()
+
+
+def test_a_server_table_seating_it_searches_in_the_worker_processes() -> None:
+    """A table made through the API may seat the anchor (the lobby does not offer it): its
+    search goes to the server's worker processes like `mcts` (a thread would stall the event
+    loop), so the agent and the position must survive the trip there and back."""
+    assert "openspiel-ismcts" in SEARCH_AGENTS
+    state = advanced("witch", 3)
+    seat = state.actors()[0]
+    action, kept = decide_packed(*pack(state), seat, "openspiel-ismcts", 7, 1, None)
+    assert action in state.legal_actions(seat)
+    assert isinstance(kept, bytes)

@@ -417,3 +417,12 @@ def test_each_seat_row_says_what_the_seat_plays_at_that_player_count(page: Page,
     page.wait_for_function("() => document.querySelector('.seat-row[data-seat=\"1\"] .seat-role').textContent")
     assert role.inner_text() == "plays Elves + Dwarves"
     assert page.locator('.seat-row[data-seat="1"] .seat-role').inner_text() == "plays Humans + Undead"
+
+
+def test_the_seat_menu_offers_the_players_ais_only(page: Page, lobby_server: ServerThread) -> None:
+    """The server registers research agents too (OpenSpiel's IS-MCTS, the lab's yardstick; the
+    `heuristic` alias of greedy): a newcomer's seat menu offers a human and the three AIs."""
+    assert "openspiel-ismcts" in call(lobby_server, "GET", "/api/games")[0]["agents"]
+    open_lobby(page, lobby_server)
+    kinds = page.locator('.seat-row[data-seat="1"] .seat-kind option').all_inner_texts()
+    assert sorted(kinds) == sorted(["Human", "AI", "AI (search)", "AI (random moves)"])

@@ -49,7 +49,9 @@ def decide(
 
 
 #: Agents that search (a second or more per move at full strength): they run in the processes.
-SEARCH_AGENTS = frozenset({"mcts"})
+#: `openspiel-ismcts` is the lab's outside anchor; the lobby does not offer it, but a table made
+#: through the API may seat it, and its search must not stall the event loop either.
+SEARCH_AGENTS = frozenset({"mcts", "openspiel-ismcts"})
 #: Agents whose decision is one legal-action list and a choice (what the server computes for
 #: every human seat's view anyway): they decide on the event loop, since a hand-off to a
 #: thread and back cost more CPU than the decision.

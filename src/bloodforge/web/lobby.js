@@ -245,7 +245,8 @@ function renderSeats() {
   const g = currentGame();
   const n = Number($("players").value);
   const box = clear($("seats"));
-  const agents = g.agents.filter((a) => a !== "heuristic");
+  // the players' AIs only: research agents (OpenSpiel's IS-MCTS, the lab's yardstick) stay API-only
+  const agents = g.agents.filter((a) => a in AGENT_NAMES);
   for (let i = 0; i < n; i++) {
     const no = i + 1;
     const kind = el("select", { class: "seat-kind", "aria-label": `Seat ${no} player` },
