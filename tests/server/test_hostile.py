@@ -313,7 +313,10 @@ def test_item6_a_slow_body_gets_408_and_health_answers_meanwhile(sqlite_url: str
                 reply += more
         assert reply.startswith(b"HTTP/1.1 408"), reply[:200]
         assert b"request/timeout" in reply
-        assert took < 3.0
+        # refused after about a second (body_seconds=1.0); the bound is loose because each
+        # round also waits for a health answer, which took 4.7 s over 20 rounds in a loaded
+        # CI run. A server that never refuses leaves `reply` empty and fails above.
+        assert took < 6.0
 
 
 def test_item6_connections_are_capped_per_address(sqlite_url: str) -> None:

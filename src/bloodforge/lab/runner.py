@@ -121,20 +121,22 @@ def _collect_pool(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_r
                   keep_records: bool, start_method: str | None = None) -> list[GameResult]:
     context = multiprocessing.get_context(start_method) if start_method is not None else None
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        submitted: list[Future[GameResult]] = []
+        unfinished: set[Future[GameResult]] = set()
 
         def submit(job: Job) -> Future[GameResult]:
             future = pool.submit(play_job, job, keep_records)
-            submitted.append(future)
+            unfinished.add(future)
             return future
 
         def wait_any(pending: list[Future[GameResult]]) -> list[Future[GameResult]]:
-            return list(wait(pending, return_when=FIRST_COMPLETED).done)
+            done = list(wait(pending, return_when=FIRST_COMPLETED).done)
+            unfinished.difference_update(done)
+            return done
 
         try:
             return _collect(_in_order(jobs, workers, submit, wait_any, lambda f: f.result()), stop, on_result)
         finally:
-            for f in submitted:
+            for f in unfinished:  # an early stop: the games still queued or running are not wanted
                 f.cancel()
 
 
@@ -149,15 +151,16 @@ def _collect_ray(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_re
         ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False, configure_logging=False)
     remote_play: Any = ray.remote(_ray_play)
     try:
-        submitted: list[Any] = []
+        unfinished: set[Any] = set()
 
         def submit(job: Job) -> Any:
             ref = remote_play.remote(job.model_dump(mode="json"), keep_records)
-            submitted.append(ref)
+            unfinished.add(ref)
             return ref
 
         def wait_any(pending: list[Any]) -> list[Any]:
             done, _ = ray.wait(pending, num_returns=1)
+            unfinished.difference_update(done)
             return list(done)
 
         def result_of(ref: Any) -> GameResult:
@@ -166,7 +169,7 @@ def _collect_ray(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_re
         try:
             return _collect(_in_order(jobs, workers, submit, wait_any, result_of), stop, on_result)
         finally:
-            for ref in submitted:
+            for ref in unfinished:  # only games not yet done: a forced cancel kills a worker
                 ray.cancel(ref, force=True)
     finally:
         if started_here:
