@@ -7,10 +7,14 @@ resample_hidden); they never import a game's internals, so the same agent plays 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from bloodforge.core import Action, Rng, State
+
+SettingsT = TypeVar("SettingsT", bound=BaseModel)
 
 
 class Agent(ABC):
@@ -29,6 +33,24 @@ class Agent(ABC):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(seat={self.seat})"
+
+
+def settings_from_options(model: type[SettingsT], options: dict[str, Any], agent: str,
+                          also_known: Sequence[str] = ()) -> SettingsT:
+    """An agent's options as its validated settings, or one ValueError naming every bad option
+    and why (the lab and the server pass a user's `name:key=value` text straight through)."""
+    try:
+        return model(**options)
+    except ValidationError as err:
+        problems = []
+        for e in err.errors():
+            name = ".".join(str(x) for x in e["loc"])
+            if e["type"] == "extra_forbidden":
+                known = ", ".join([*also_known, *model.model_fields])
+                problems.append(f"unknown {agent} option {name!r}; known: {known}")
+            else:
+                problems.append(f"{agent} option {name}: {e['msg']} (got {e['input']!r})")
+        raise ValueError("; ".join(problems)) from None
 
 
 AgentFactory = Callable[..., Agent]

@@ -54,11 +54,11 @@ import math
 import time
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from bloodforge.core import Action, PlanningPolicy, Policy, Rng, State, WeightingPolicy
 
-from .base import Agent, register_agent
+from .base import Agent, register_agent, settings_from_options
 
 #: Iterations per decision when neither `iterations` nor `seconds` is given.
 DEFAULT_ITERATIONS = 200
@@ -95,19 +95,7 @@ class SearchSettings(BaseModel):
 
 
 def _settings(options: dict[str, Any]) -> SearchSettings:
-    """The options as settings, or a ValueError naming each bad option and why."""
-    try:
-        return SearchSettings(**options)
-    except ValidationError as err:
-        problems = []
-        for e in err.errors():
-            name = ".".join(str(x) for x in e["loc"])
-            if e["type"] == "extra_forbidden":
-                known = ", ".join(["strength", *SearchSettings.model_fields])
-                problems.append(f"unknown mcts option {name!r}; known: {known}")
-            else:
-                problems.append(f"mcts option {name}: {e['msg']} (got {e['input']!r})")
-        raise ValueError("; ".join(problems)) from None
+    return settings_from_options(SearchSettings, options, "mcts", ("strength",))
 
 
 #: An option at a node: the first action, and the texts of the plan's later steps.

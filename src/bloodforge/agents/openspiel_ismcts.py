@@ -33,11 +33,11 @@ import importlib
 from functools import cache
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from bloodforge.core import Action, State
 
-from .base import Agent, register_agent
+from .base import Agent, register_agent, settings_from_options
 from .mcts import CLOCKS, STRENGTH_SECONDS
 
 #: Simulations per decision when neither `simulations` nor `seconds` is given.
@@ -66,19 +66,7 @@ class IsmctsSettings(BaseModel):
 
 
 def _settings(options: dict[str, Any]) -> IsmctsSettings:
-    """The options as settings, or a ValueError naming each bad option and why."""
-    try:
-        return IsmctsSettings(**options)
-    except ValidationError as err:
-        problems = []
-        for e in err.errors():
-            name = ".".join(str(x) for x in e["loc"])
-            if e["type"] == "extra_forbidden":
-                known = ", ".join(IsmctsSettings.model_fields)
-                problems.append(f"unknown openspiel-ismcts option {name!r}; known: {known}")
-            else:
-                problems.append(f"openspiel-ismcts option {name}: {e['msg']} (got {e['input']!r})")
-        raise ValueError("; ".join(problems)) from None
+    return settings_from_options(IsmctsSettings, options, "openspiel-ismcts")
 
 
 @cache
