@@ -6,8 +6,11 @@ from __future__ import annotations
 import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena import npc, player
+from bloodforge.games.arena.attack import movement_of, range_of, targets_of
+from bloodforge.games.arena.environment import _footprint, _turned, run_line
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.hexes import distance, neighbours
+from bloodforge.games.arena.hexes import distance, neighbours, parse_hex, rotate
+from bloodforge.games.arena.model import Unit
 from bloodforge.games.arena.movement import destinations, explore
 
 
@@ -92,3 +95,85 @@ def test_issue23_n9_reachable_foes_equal_the_search_over_every_end_hex() -> None
             state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
             ply += 1
     assert compared > 40
+
+
+def test_issue23_turned_tiles_equal_the_rotation_and_are_owned_by_their_tile() -> None:
+    """R-EACT-2 / E3: a rotating Environmental's hexes after a turn, memoised per (shape,
+    anchor, turns so far, amount, map), equal the footprint turned about the pivot and kept
+    inside the arena; the tile gets a list of its own, so a tile changed in one position (a
+    clone's turn) never changes what the next turn reads elsewhere."""
+    state = bloodforge.load_game("arena", players=2, seed=3).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rotating = [e for e in state.content.environmentals if any(line.op == "rotate" for line in e.lines)]
+    assert rotating
+    for env in rotating:
+        off = parse_hex(env.pivot)
+        assert off is not None
+        for anchor in sorted(state.cells)[::7]:
+            pivot = (anchor[0] + off[0], anchor[1] + off[1])
+            for turns in range(6):
+                for amount in (1, 2, -1):
+                    footprint = _footprint(state, env.id, anchor, turns)
+                    want = sorted(h for h in (rotate(x, pivot, amount) for x in footprint) if h in state.cells)
+                    assert list(_turned(state, env.id, anchor, turns, amount)) == want
+    # a turn in a clone leaves the original's tile alone, and each tile's list is its own
+    spray = [{"env": "hellfire_spray", "anchor": "0,0", "owner": "malvarra"}]
+    units = [{"id": "vhrak", "hex": "-4,0"}, {"id": "ulwazi", "hex": "0,3"}, {"id": "maere", "hex": "-3,3"},
+             {"id": "malvarra", "hex": "-5,0"}]
+    params = {"players": 3, "champions": ["vhrak", "ulwazi", "maere"], "boss": "malvarra"}
+    pos = {"units": units, "order": ["env:hellfire_spray", "vhrak", "ulwazi", "maere", "malvarra"],
+           "active": "vhrak", "tiles": spray}
+    first = state.game.load_scenario({"game": "arena", "params": params, "seed": 0, "position": pos})
+    second = first.clone()
+    assert isinstance(first, ArenaState)
+    assert isinstance(second, ArenaState)
+    before = list(first.board.tiles[0].hexes)
+    run_line(second, "hellfire_spray", "rotate", 1)
+    turned = list(second.board.tiles[0].hexes)
+    assert turned != before
+    assert first.board.tiles[0].hexes == before
+    second.board.tiles[0].hexes.clear()  # a caller changing its tile's list
+    third = first.clone()
+    assert isinstance(third, ArenaState)
+    run_line(third, "hellfire_spray", "rotate", 1)
+    assert third.board.tiles[0].hexes == turned
+
+
+def test_issue23_an_npcs_attack_and_card_by_table_equal_the_search_over_the_content() -> None:
+    """N7 (TB6, R-RIV-3): the attack an NPC uses, looked up once per content, figure,
+    category and card side, is the first the plain search over the content finds, for every
+    Boss and every Champion as a Rival, with and without a Skirmish card revealed; N8: the
+    attributes from one lookup equal Movement, Range and Targets asked one by one."""
+    state = bloodforge.load_game("arena", players=1, seed=4).new_initial_state()
+    assert isinstance(state, ArenaState)
+    content = state.content
+    for letter in sorted({c.letter for c in content.skirmish}):
+        assert npc.skirmish_card(state, letter) is next(c for c in content.skirmish if c.letter == letter)
+    checked = 0
+    for kind, ids in (("boss", [b.id for b in content.bosses]), ("rival", [c.id for c in content.champions])):
+        for cid in ids:
+            u = Unit(f"probe_{cid}", kind, cid, cid, 9)
+            u.mods = {"movement": 1, "range": -1, "targets": 1}
+            for card in (None, *sorted({c.letter for c in content.skirmish})[:4]):
+                state.board.revealed.pop(u.uid, None)
+                if card is not None:
+                    state.board.revealed[u.uid] = card
+                for category in ("singles", "doubles", None):
+                    u.rolled_category = category
+                    for invoked in (False, True):
+                        cat = "triples" if invoked else (category or "singles")
+                        if kind == "boss":
+                            want = next(a for a in content.boss(cid).attacks if a.category == cat)
+                        else:
+                            side = "left" if card is None else next(
+                                c for c in content.skirmish if c.letter == card).side
+                            want = next(a for a in content.champion(cid).attacks
+                                        if a.category == cat and (cat == "triples" or a.side == side))
+                        atk = npc.chosen_attack(state, u, invoked)
+                        assert atk is want, (kind, cid, card, category, invoked)
+                        a = npc.attributes(state, u, atk)
+                        assert a.range == range_of(state, u, atk)
+                        assert a.targets == targets_of(state, u, atk)
+                        assert a.movement == (0 if atk.origin != "self" else movement_of(state, u))
+                        checked += 1
+    assert checked > 100

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .content import Ability, Effect
 from .dice import die_word, roll_pool
 from .effects import drain
-from .model import Pending, QItem, Unit
+from .model import ATTACK, BE, TEMP, Pending, QItem, Unit
 from .world import World
 
 
@@ -96,15 +96,17 @@ def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str,
         w.board.queue.append(QItem(e, owner.uid, owner.uid if e.who == "self" else subject, c))
 
 
+_PLAIN = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
+
+
 def roll_and_resolve_d8(w: World, u: Unit) -> None:
     """Turn steps 1-2 (R-TURN-1/2, R-D8-1/2, N2/N3): roll the whole pool, then every d8 Special
     die resolves its face (in pool order: with the house dice the order never matters)."""
-    faces = roll_pool(w, u)
-    shown = ", ".join(f"{die_word(w, d.kind)} {d.face}" for d in u.pool)
+    roll_pool(w, u)
+    shown = ", ".join([f"{die_word(w, d.kind)} {d.face}" for d in u.pool])
     w.log(f"{u.name} rolls {shown} ({(u.rolled_category or 'singles').capitalize()})", kind="roll")
-    del faces
     for i, d in enumerate(u.pool):
-        if not d.is_special or d.face is None:
+        if d.kind in _PLAIN or d.face is None:  # `not d.is_special`, inlined: every turn asks per die
             continue
         spec = w.content.special_die(d.kind)
         if spec.timing != "immediate":

@@ -175,11 +175,16 @@ def remove_stacked(w: World, top: Tile) -> None:
 # -- the queue ---------------------------------------------------------------------------------
 def drain(w: World) -> None:
     """Resolve queued effects until one waits for a decision or the queue is empty."""
-    while w.board.queue and w.board.pending is None and w.board.phase != "over":
-        head = w.board.queue[0]
-        if resolve(w, head) and any(q is head for q in w.board.queue):
-            w.board.queue = [q for q in w.board.queue if q is not head]
-    if not w.board.queue:
+    b = w.board
+    if not b.queue:  # the common case: every action and step ends here (issue 23)
+        if b.gone:
+            purge(w)
+        return
+    while b.queue and b.pending is None and b.phase != "over":
+        head = b.queue[0]
+        if resolve(w, head) and head in b.queue:  # QItem compares by identity
+            b.queue = [q for q in b.queue if q is not head]
+    if not b.queue:
         purge(w)
 
 

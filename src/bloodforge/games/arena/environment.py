@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .effects import check_end, discard_card, hit_by_tile, place_tile, remove_stacked
-from .hexes import distance, hex_id, parse_hex, rotate
+from .hexes import Hex, distance, hex_id, parse_hex, rotate
 from .model import Unit
 from .npc import goal, minion_act
 from .world import World
@@ -84,12 +84,8 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
     tiles = [t for t in w.board.tiles if t.env == env_id]
     if op == "rotate":
         for t in tiles:
-            off = parse_hex(env.pivot)
-            assert off is not None
-            pivot = (t.anchor[0] + off[0], t.anchor[1] + off[1])
             before = set(t.hexes)
-            t.hexes = sorted(h for h in (rotate(h, pivot, amount) for h in _footprint(w, env_id, t.anchor, t.turns))
-                             if h in w.cells)
+            t.hexes = list(_turned(w, env_id, t.anchor, t.turns, amount))
             t.turns += amount
             w.board.moved()
             w.log(f"{env.name} turns", kind="environment")
@@ -109,6 +105,32 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
                     hit_by_tile(w, u, t)
     elif op == "spawn":
         spawn(w, env_id)
+
+
+def _turned(w: World, env_id: str, anchor: Hex, turns: int, amount: int) -> tuple[Hex, ...]:
+    """The tile's hexes inside the arena after turning it by `amount` more sixths, sorted.
+
+    *Why a memo:* a rotating Environmental turns every round, and the same few (anchor, turns)
+    come back all game and in every playout (issue 23). A pure function of the shape, the
+    pivot and the map, keyed by them (the content kept so its id is not reused)."""
+    env = w.content.environmental(env_id)
+    content = w.content
+    key = (id(content), env_id, anchor, turns, amount, w.cells)
+    entry = _TURNED.get(key)
+    if entry is None or entry[0] is not content:
+        off = parse_hex(env.pivot)
+        assert off is not None
+        pivot = (anchor[0] + off[0], anchor[1] + off[1])
+        cells = w.cells
+        hexes = tuple(sorted(h for h in (rotate(h, pivot, amount) for h in _footprint(w, env_id, anchor, turns))
+                             if h in cells))
+        if len(_TURNED) > 4096:
+            _TURNED.clear()
+        entry = _TURNED[key] = (content, hexes)
+    return entry[1]
+
+
+_TURNED: dict[tuple[object, ...], tuple[object, tuple[Hex, ...]]] = {}
 
 
 def _footprint(w: World, env_id: str, anchor: tuple[int, int], turns: int) -> list[tuple[int, int]]:

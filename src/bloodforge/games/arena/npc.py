@@ -11,16 +11,15 @@ from collections.abc import Iterable
 
 from .abilities import queue, roll_and_resolve_d8
 from .attack import (
+    base_attributes,
     gain_temp,
     invoke,
     movement_of,
     origins,
-    range_of,
     resolve_attack,
-    targets_of,
     ultimate_cost,
 )
-from .content import Attack, SkirmishCard
+from .content import Attack, Content, SkirmishCard
 from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
@@ -55,7 +54,25 @@ def reveal_card(w: World, u: Unit) -> None:
 
 
 def skirmish_card(w: World, letter: str) -> SkirmishCard:
-    return next(c for c in w.content.skirmish if c.letter == letter)
+    """The Skirmish card `letter` (the first of equal letters, as a search over the list finds
+    it), from a table made once per content: an NPC's every step asks for its card's side or
+    die preference (issue 23). StopIteration when there is none, as that search raised."""
+    content = w.content
+    entry = _SKIRMISH.get(id(content))
+    if entry is None or entry[0] is not content:
+        table: dict[str, SkirmishCard] = {}
+        for c in content.skirmish:
+            table.setdefault(c.letter, c)
+        if len(_SKIRMISH) > 64:
+            _SKIRMISH.clear()
+        entry = _SKIRMISH[id(content)] = (content, table)  # the content kept: its id is not reused
+    found = entry[1].get(letter)
+    if found is None:
+        raise StopIteration(letter)
+    return found
+
+
+_SKIRMISH: dict[int, tuple[Content, dict[str, SkirmishCard]]] = {}
 
 
 def target_rule(w: World, u: Unit) -> str:
@@ -80,13 +97,27 @@ def chosen_attack(w: World, u: Unit, invoked: bool | None = None) -> Attack:
     """N7 (TB6, R-RIV-3): the highest available category; a Rival's side from its card."""
     inv = u.invoked if invoked is None else invoked
     cat = "triples" if inv else (u.rolled_category or "singles")
-    if u.kind == "boss":
-        return w.content.boss(u.content_id).attack(cat)
     side = "left"
-    card = w.board.revealed.get(u.uid)
-    if card is not None:
-        side = next(c for c in w.content.skirmish if c.letter == card).side
-    return w.content.champion(u.content_id).attack(cat, side)
+    if u.kind != "boss":
+        card = w.board.revealed.get(u.uid)
+        if card is not None:
+            side = skirmish_card(w, card).side
+    # looked up once per content, figure, category and side: every NPC step asks (issue 23)
+    content = w.content
+    key = (id(content), u.kind, u.content_id, cat, side)
+    entry = _CHOSEN.get(key)
+    if entry is None or entry[0] is not content:
+        if u.kind == "boss":
+            found = content.boss(u.content_id).attack(cat)
+        else:
+            found = content.champion(u.content_id).attack(cat, side)
+        if len(_CHOSEN) > 4096:
+            _CHOSEN.clear()
+        entry = _CHOSEN[key] = (content, found)
+    return entry[1]
+
+
+_CHOSEN: dict[tuple[int, str, str, str, str], tuple[Content, Attack]] = {}
 
 
 class Attrs:
@@ -105,7 +136,13 @@ class Attrs:
 def attributes(w: World, u: Unit, atk: Attack) -> Attrs:
     """N8 with TB9: an attack originating from a minion gives no movement for targeting."""
     from_minion = atk.origin != "self"
-    return Attrs(0 if from_minion else movement_of(w, u), range_of(w, u, atk), targets_of(w, u, atk), from_minion)
+    # `movement_of`, `range_of` and `targets_of` over one lookup of the printed values (every
+    # NPC step asks: issue 23); the same sums and bounds
+    movement, range_, targets = base_attributes(w, u)
+    mods = u.mods
+    return Attrs(0 if from_minion else max(0, movement + mods.get("movement", 0)),
+                 max(0, range_ + mods.get("range", 0) + atk.range_bonus),
+                 max(1, targets + mods.get("targets", 0) + atk.targets_bonus), from_minion)
 
 
 def foes(w: World, u: Unit) -> list[Unit]:
@@ -385,7 +422,7 @@ def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
         pref = "temp"
         card = b.revealed.get(u.uid)
         if u.kind == "rival" and card is not None:
-            pref = "be" if next(c for c in w.content.skirmish if c.letter == card).die_pref == "be" else "temp"
+            pref = "be" if skirmish_card(w, card).die_pref == "be" else "temp"
         resolve_attack(w, u, atk, targets, pref)
     elif step == "idle":
         idle(w, u)

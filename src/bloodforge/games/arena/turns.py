@@ -15,19 +15,22 @@ from .initiative import ENV, card_of, new_round, reveal
 from .model import Unit
 from .world import World
 
-_ACTIONS: dict[tuple[str, ...], Action] = {}
+_ACTIONS: dict[str, dict[tuple[str, ...], Action]] = {}
 
 
 def act(kind: str, *args: str) -> Action:
     """`Action(kind, args)`, made once per text: actions are immutable, and legal actions and
     the game's own steps make the same few hundred over and over (a frozen dataclass is
-    slow to build; issue 23)."""
-    key = (kind, *args)
-    a = _ACTIONS.get(key)
+    slow to build; issue 23). Kept per kind, keyed by the argument tuple the call already
+    made (building a `(kind, *args)` key cost as much as the look-up)."""
+    table = _ACTIONS.get(kind)
+    if table is None:
+        table = _ACTIONS[kind] = {}
+    a = table.get(args)
     if a is None:
-        if len(_ACTIONS) > 65536:
-            _ACTIONS.clear()
-        a = _ACTIONS[key] = Action(kind, args)
+        if len(table) > 65536:
+            table.clear()
+        a = table[args] = Action(kind, args)
     return a
 
 
