@@ -120,6 +120,13 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     list of move actions needs (a minion's moves are listed at every step of its summoner's
     turn, and seldom taken). Every hex within reach is an end hex whatever hazards lie on the
     way, so the plain search over hexes gives the same set."""
+    return list(shared_destinations(w, mover, max_steps))
+
+
+def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
+    """`destinations` without the copy: the memo's own list, the same object for every
+    position with the same obstacles near the mover (so a caller may key what it derives
+    from it by the object). Callers must not change it."""
     origin = mover.hex
     assert origin is not None
     key, table = _memo(w, mover, max_steps, origin)
@@ -134,44 +141,39 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
         # enter and the figures' spaces it may not end on there. Keyed by those, the answer is
         # the same in every position and game on this map (issue 23: a move elsewhere on the
         # board takes a new layout, and asked again a search it cannot change).
-        geo_key = (w.cells, origin, max_steps, _near(stop, origin, max_steps),
-                   _near_others(occupied, uid, origin, max_steps))
+        disk = _disk(origin, max_steps)
+        others = frozenset([h for h, o in occupied.items() if o != uid and h != origin and h in disk])
+        geo_key = (w.cells, origin, max_steps, disk & stop, others)
         ends = _ENDS.get(geo_key)
         if ends is None:
-            ends = sorted(h for h in _reach(max_steps, origin, stop, around)
-                          if h == origin or (o := occupied.get(h)) is None or o == uid)
+            # no end on another figure's space (every hex reached lies in the disk)
+            ends = sorted(_reach(max_steps, origin, stop, around) - others)
             if len(_ENDS) >= _GEO_SIZE:
                 _ENDS.clear()
             _ENDS[geo_key] = ends
         if len(table) >= _MEMO_SIZE:
             table.clear()
         table[reach_key] = ends
-    return list(ends)
+    return ends
 
 
-def _near(hexes: Iterable[Hex], origin: Hex, radius: int) -> frozenset[Hex]:
-    """The hexes within `radius` of `origin` (hex distance inlined; a plain loop: asked at
-    every walk, it must cost less than the walk)."""
-    oq, or_ = origin
-    out = []
-    for h in hexes:
-        dq, dr = h[0] - oq, h[1] - or_
-        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
-            out.append(h)
-    return frozenset(out)
+def _disk(origin: Hex, radius: int) -> frozenset[Hex]:
+    """Every hex (inside the arena or not) within `radius` of `origin`, made once per origin
+    and radius: the part of the obstacles a walk of `radius` steps can read is their
+    intersection with it (worked out by hex distance per obstacle before, the key of the
+    end-hex cache cost more than half the walk it saves; issue 23)."""
+    key = (origin, radius)
+    found = _DISKS.get(key)
+    if found is None:
+        if len(_DISKS) > 8192:
+            _DISKS.clear()
+        oq, or_ = origin
+        found = _DISKS[key] = frozenset((oq + dq, or_ + dr) for dq in range(-radius, radius + 1)
+                                        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1))
+    return found
 
 
-def _near_others(occupied: dict[Hex, str], uid: str, origin: Hex, radius: int) -> frozenset[Hex]:
-    """The spaces of figures other than `uid` within `radius` of `origin` (its own space left
-    out): where the walk may not end."""
-    oq, or_ = origin
-    out = []
-    for h, o in occupied.items():
-        if o != uid and h != origin:
-            dq, dr = h[0] - oq, h[1] - or_
-            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
-                out.append(h)
-    return frozenset(out)
+_DISKS: dict[tuple[Hex, int], frozenset[Hex]] = {}
 
 
 #: Answers of the walk over hexes by what it reads (see `destinations`): pure
@@ -389,19 +391,20 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
 
 def _reach(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
     """The hexes `_plain_search` enters (its keys), without making the paths: the same
-    breadth-first walk over hexes, so the same set."""
+    breadth-first walk over hexes, a ring of new hexes per step, so the same set (the rings
+    made with set operations: one C call per hex instead of six tests; issue 23)."""
     seen = {origin}
-    frontier = [origin]
+    frontier: Iterable[Hex] = (origin,)
     for _ in range(max_steps):
-        nxt: list[Hex] = []
+        ring: set[Hex] = set()
         for here in frontier:
-            for n in around[here]:
-                if n not in seen and n not in stop:
-                    seen.add(n)
-                    nxt.append(n)
-        if not nxt:
+            ring.update(around[here])
+        ring -= seen
+        ring -= stop
+        if not ring:
             break
-        frontier = nxt
+        seen |= ring
+        frontier = ring
     return seen
 
 

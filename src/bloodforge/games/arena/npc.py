@@ -24,7 +24,16 @@ from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
-from .movement import Route, destinations, explore, explore_within, safe_steps, search_key, shortest
+from .movement import (
+    Route,
+    destinations,
+    explore,
+    explore_within,
+    safe_steps,
+    search_key,
+    shared_destinations,
+    shortest,
+)
 from .world import World
 
 
@@ -216,7 +225,7 @@ def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
             inside.append(None)
             open_ = True
     if open_:
-        spots = destinations(w, u, a.movement)
+        spots = shared_destinations(w, u, a.movement)  # read only
         for i, e in enumerate(found):
             if inside[i] is None:
                 assert e.hex is not None

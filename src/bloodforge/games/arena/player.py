@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import destinations, routes_to, safest
+from .movement import routes_to, safest, shared_destinations
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -74,17 +74,32 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
     table = w.layout_memo()
     found: list[Action] | None = table.get(key)
     if found is None:
-        ends = destinations(w, mover, steps)
-        if mover.kind == "minion":
-            uid, made = mover.uid, _MINION_MOVES
-            found = [made.get((uid, h)) or _minion_action(uid, h) for h in ends if h != here]
+        ends = shared_destinations(w, mover, steps)
+        # the same end hexes (one list object for every position with the same obstacles
+        # near the mover) give the same actions: made once per list, mover and space
+        minion = mover.kind == "minion"
+        by_ends = (id(ends), here, mover.uid if minion else None)
+        entry = _BY_ENDS.get(by_ends)
+        if entry is not None and entry[0] is ends:
+            found = entry[1]
         else:
-            moves = _MOVES  # made once per hex (`_move_action`)
-            found = [moves.get(h) or _move_action(h) for h in ends if h != here]
+            if minion:
+                uid, made = mover.uid, _MINION_MOVES
+                found = [made.get((uid, h)) or _minion_action(uid, h) for h in ends if h != here]
+            else:
+                moves = _MOVES  # made once per hex (`_move_action`)
+                found = [moves.get(h) or _move_action(h) for h in ends if h != here]
+            if len(_BY_ENDS) > 8192:
+                _BY_ENDS.clear()
+            _BY_ENDS[by_ends] = (ends, found)  # the list kept: its id is not reused while here
         if len(table) >= 1024:
             table.clear()
         table[key] = found
     return found
+
+
+#: (id of a shared end-hex list, the mover's space, a minion's id) -> (that list, the actions)
+_BY_ENDS: dict[tuple[int, Hex | None, str | None], tuple[list[Hex], list[Action]]] = {}
 
 
 _PLAIN_DICE = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
