@@ -188,3 +188,28 @@ def test_issue23_the_disk_an_end_hex_key_reads_is_every_hex_within_the_steps() -
             box = [(origin[0] + dq, origin[1] + dr) for dq in range(-8, 9) for dr in range(-8, 9)]
             want = {h for h in box if distance(h, origin) <= radius}
             assert _disk(origin, radius) == want
+
+
+def test_issue23_foes_in_one_pass_equal_the_living_damageable_enemies() -> None:
+    """TB1 / N12: the damageable enemies on the board, read in one pass over the figures,
+    equal the living enemies with HP, in board order, for every figure of positions from a
+    random six-seat game; a one-target attack adds no extra targets."""
+    state = bloodforge.load_game("arena", players=6, seed=8).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rng = Rng(8)
+    compared = 0
+    for ply in range(300):
+        if state.is_terminal():
+            break
+        if ply % 10 == 0:
+            for u in state.board.units.values():
+                want = [e for e in state.living() if state.enemies(u, e) and state.damageable(e)]
+                assert npc.foes(state, u) == want
+                compared += 1
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert compared > 50
+    boss = next(u for u in state.board.units.values() if u.kind == "boss")
+    atk = npc.chosen_attack(state, boss)
+    first = next(iter(npc.foes(state, boss)), boss)
+    assert npc.extra_targets(state, boss, atk, npc.Attrs(3, 99, 1, False), first) == []

@@ -155,8 +155,20 @@ def attributes(w: World, u: Unit, atk: Attack) -> Attrs:
 
 
 def foes(w: World, u: Unit) -> list[Unit]:
-    """Damageable enemies on the board (TB1)."""
-    return [e for e in w.living() if w.enemies(u, e) and w.damageable(e)]
+    """Damageable enemies on the board (TB1): `living`, `enemies` and `damageable` in one
+    pass (every NPC step asks; issue 23)."""
+    side = u.side
+    return [e for e in w.board.units.values() if e.alive and e.hex is not None and e.side != side and e.hp is not None]
+
+
+def _within(spots: list[Hex], h: Hex, reach: int) -> bool:
+    """Is `h` within `reach` of one of `spots`? (hex distance inlined)"""
+    q, r = h
+    for s in spots:
+        dq, dr = s[0] - q, s[1] - r
+        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= reach:
+            return True
+    return False
 
 
 def accessible(w: World, u: Unit, atk: Attack, a: Attrs, routes: Iterable[Hex]) -> list[Unit]:
@@ -344,9 +356,10 @@ def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[
 def extra_targets(w: World, u: Unit, atk: Attack, a: Attrs, first: Unit) -> list[Unit]:
     """N12 (R-TGT-7, TB8): after moving, up to Targets-1 more enemies in Range, non-minions
     first, most HP, ties to the slowest."""
+    if a.targets <= 1:
+        return []  # no room for more (what the slice below leaves; the rest is pure)
     spots = origins(w, u, atk)
-    near = [e for e in foes(w, u) if e.uid != first.uid and e.hex is not None
-            and any(distance(h, e.hex) <= a.range for h in spots)]
+    near = [e for e in foes(w, u) if e.uid != first.uid and e.hex is not None and _within(spots, e.hex, a.range)]
     near.sort(key=lambda e: (e.kind == "minion", *preference(w, u, e, "most_hp"), e.uid))
     return near[: a.targets - 1]
 
@@ -388,8 +401,8 @@ def final_targets(w: World, u: Unit, atk: Attack, a: Attrs) -> list[Unit]:
     the current hex with Movement 0."""
     spots = origins(w, u, atk)
     t = w.board.units.get(str(w.board.npc_plan.get("target")))
-    if t is None or not t.alive or t.hex is None or not any(distance(h, t.hex) <= a.range for h in spots):
-        here = [e for e in foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
+    if t is None or not t.alive or t.hex is None or not _within(spots, t.hex, a.range):
+        here = [e for e in foes(w, u) if e.hex is not None and _within(spots, e.hex, a.range)]
         tier = best_tier(w, u, here, target_rule(w, u))
         if not tier:
             return []
