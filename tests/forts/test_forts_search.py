@@ -176,11 +176,28 @@ def test_the_paired_guard_keeps_the_policys_action_after_a_single_sample() -> No
     """`z=1` asks another action to beat the policy's by a standard error of the paired gain;
     after one sample there is no standard error, so the policy's action stays (the spread of
     one sample used to come out 0, and the guard let any single lucky sample through: here
-    one sample puts `end` above recruiting)."""
+    one sample puts a move above recruiting)."""
     state = _greedy_plies(7, 22)
     seat = state.actors()[0]
-    own = state.game.policy().choose(state, seat, Rng(Rng(4).next_u64()))
+    own = state.game.policy().choose(state, seat, Rng(Rng(6).next_u64()))
     assert own.kind == "recruit"
-    bold = MctsAgent(seat, seed=4, iterations=1, z=0.0).select_action(state.clone())
+    bold = MctsAgent(seat, seed=6, iterations=1, z=0.0).select_action(state.clone())
     assert bold != own
-    assert MctsAgent(seat, seed=4, iterations=1).select_action(state.clone()) == own
+    assert MctsAgent(seat, seed=6, iterations=1).select_action(state.clone()) == own
+
+
+def test_search_rollouts_play_through_the_searchers_next_turn_to_the_rivals_next_turn() -> None:
+    """A move pays off in the attack it allows a turn later: cut at the start of the searcher's
+    next turn, the search saw a move's risk but not its reward and chose `end` over advancing.
+    Each sample now plays the rival's reply and the searcher's whole next turn, and stops as
+    the rival's next turn begins (three turn starts), well inside the depth cap."""
+    state = _greedy_plies(11, 30)
+    seat = state.actors()[0]
+    assert state.m.turn_seat == seat
+    start = state.m.turn_number
+    for k in range(3):
+        played = state.clone()
+        MctsAgent(seat, seed=1, iterations=4).sample_value(played, Rng(k))
+        assert not played.is_terminal()
+        assert played.m.turn_number == start + 3
+        assert played.m.turn_seat != seat

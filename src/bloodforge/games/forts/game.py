@@ -305,16 +305,24 @@ class FortsGame(Game):
     def search_options(self) -> dict[str, Any]:
         """The policy-improvement search that won Bloodstones, guarded against noise: the
         policy's own choice and its next three best actions (`FortsPolicy.plans`), each played
-        on the same samples by the greedy policy for both sides to the start of the searcher's
-        next turn (after the rival's reply, where the victory check and income happen) and
-        judged there by `evaluate`; another action replaces the policy's only if it is better
-        by a standard error of the paired gain (`z=1`). Screening at one CPU second against
-        greedy, seat-swapped (docs/lab.md, "How the settings were found"): the default tree
-        with random rollouts chose to end turns (a random rollout wrecks the acting side);
-        this search without the guard and with hero cards unvalued 3/6 (seeds 100-102), to
-        the end of two rounds 0/3 (seeds 200-201); with threat, exposure and hero cards in
-        the evaluation and `z=1` 8/8 (seeds 300-303)."""
-        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 2, "rollout_depth": 80,
+        on the same samples by the greedy policy for both sides through the rival's reply and
+        the searcher's own next turn, to the start of the rival's next turn
+        (`rollout_turns=3`), and judged there by `evaluate`; another action replaces the
+        policy's only if it is better by a standard error of the paired gain (`z=1`).
+
+        *Why through the searcher's next turn:* a move pays off in the attack it makes
+        possible a turn later. Cut at the start of the searcher's next turn, every move's
+        reward lay beyond the horizon while its risk (units out of a fort, the rival's reply)
+        did not, so the search often chose `end` over the policy's advance and fell behind in
+        the race to five forts (two lost games of the verification run replayed: 3 and 2
+        `end`s where greedy moved). Screening at one CPU second against greedy, seat-swapped
+        (docs/lab.md, "How the settings were found"): the default tree with random rollouts
+        chose to end turns (a random rollout wrecks the acting side); this search without the
+        guard and with hero cards unvalued 3/6 (seeds 100-102), to the end of two rounds 0/3
+        (seeds 200-201); with threat, exposure and hero cards in the evaluation and `z=1` 8/8
+        (seeds 300-303), then 42/56 in the verification run (seeds 5000-5027); through the
+        searcher's next turn 7/8 (seeds 20000-20003)."""
+        return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 3, "rollout_depth": 80,
                 "z": 1.0}
 
     def evaluate(self, state: State) -> list[float]:
