@@ -241,9 +241,13 @@ def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[
         layout_key = ("occupancy", w.board.layout)
         layout: tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]] | None = table.get(layout_key)
         if layout is None:  # who stands where (id, side) and the blocking tiles: the same for every mover
-            occupied = w.occupied()
-            layout = ({h: o.uid for h, o in occupied.items()}, {h: o.side for h, o in occupied.items()},
-                      frozenset(w.blocking_tiles()))
+            ids: dict[Hex, str] = {}
+            sides_at: dict[Hex, int] = {}
+            for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
+                if o.alive and o.hex is not None:
+                    ids[o.hex] = o.uid
+                    sides_at[o.hex] = o.side
+            layout = (ids, sides_at, frozenset(w.blocking_tiles()))
             table[layout_key] = layout
         occupants, sides, blocking = layout
         stop = set(blocking)

@@ -51,14 +51,21 @@ def legal(w: World, seat: int) -> list[Action]:
     if attack.can_invoke(w, u):
         be = [i for i, d in enumerate(u.pool) if d.kind == BE]
         out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
-    for m in sorted((m for m in b.units.values() if m.kind == "minion" and m.summoner == u.uid),
-                    key=lambda m: m.uid):
+    uid = u.uid
+    mine = [m for m in b.units.values() if m.kind == "minion" and m.summoner == uid]
+    if len(mine) > 1:
+        mine.sort(key=_uid_of)  # by id (most Champions have no minions: no sort, no key)
+    for m in mine:
         if m.alive and m.hex is not None and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
                 out += _move_actions(w, m, spec.movement)
     out.append(act("end"))
     return out
+
+
+def _uid_of(u: Unit) -> str:
+    return u.uid
 
 
 def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
