@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import bloodforge
 from bloodforge.core import Rng
-from bloodforge.games.arena import npc, player
+from bloodforge.games.arena import attack, npc, player
 from bloodforge.games.arena.attack import movement_of, range_of, targets_of
 from bloodforge.games.arena.environment import _footprint, _turned, run_line
 from bloodforge.games.arena.game import ArenaState
@@ -213,3 +213,33 @@ def test_issue23_foes_in_one_pass_equal_the_living_damageable_enemies() -> None:
     atk = npc.chosen_attack(state, boss)
     first = next(iter(npc.foes(state, boss)), boss)
     assert npc.extra_targets(state, boss, atk, npc.Attrs(3, 99, 1, False), first) == []
+
+
+def test_issue23_offered_attacks_by_nearest_enemy_per_origin_equal_the_range_search() -> None:
+    """R-ATT-6..8, R-ATT-12 (issue 18 defect 2): the attacks a player is offered, decided by
+    the nearest enemy per origin (its own space, each kind of minion it attacks from), are
+    those with an enemy in Range by the plain search, or the first option when none has, for
+    every Champion in positions of random six-seat games (Maere and Calvio attack from minions)."""
+    compared = 0
+    minion_origins = 0
+    for seed in (2, 9):
+        state = bloodforge.load_game("arena", players=6, seed=seed).new_initial_state()
+        assert isinstance(state, ArenaState)
+        rng = Rng(seed)
+        for ply in range(500):
+            if state.is_terminal():
+                break
+            if ply % 7 == 0:
+                for u in state.board.units.values():
+                    if u.kind != "champion" or not u.alive or u.hex is None:
+                        continue
+                    options = attack.attack_options(state, u)
+                    want = [a for a in options if attack._in_range(state, u, a, attack.range_of(state, u, a))]
+                    state.route_memo = None  # decided afresh, not read off the memo
+                    assert attack.offered_attacks(state, u) == (want or options[:1]), (seed, ply, u.uid)
+                    compared += 1
+                    minion_origins += any(a.origin != "self" for a in options)
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert compared > 100
+    assert minion_origins > 10

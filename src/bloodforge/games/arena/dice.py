@@ -38,13 +38,26 @@ def base_damage(u: Unit) -> int:
 def roll_pool(w: World, u: Unit) -> list[int]:
     """R-TURN-2: roll every die in the pool; nothing is fresh or used any more."""
     faces = []
+    attack = []  # `attack_faces` after the roll: every die rolled, none fresh
+    rigs = w.board.dice
+    rng = w.rng
     for d in u.pool:
-        d.face = w.roll(d.sides)
+        sides = d.sides
+        rig = rigs.get(sides)
+        # `World.roll` of an unrigged die inlined (every turn rolls a pool); a scenario's rigged
+        # die, or the error for an impossible one, through it
+        face = w.roll(sides) if (rig is not None and rig.rigged) or sides < 1 else 1 + rng.randbelow(sides)
+        d.face = face
         d.used = False
         d.fresh = False
-        faces.append(d.face)
-    u.rolled_category = category_of(attack_faces(u))
+        faces.append(face)
+        if d.kind in _ATTACK_KINDS:
+            attack.append(face)
+    u.rolled_category = category_of(attack)
     return faces
+
+
+_ATTACK_KINDS = (ATTACK, TEMP)  # `Die.is_attack`
 
 
 def in_use(w: World, kind: str) -> int:
