@@ -294,6 +294,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     only = to if within is None else None  # the one end hex asked for, if any
     occupied, stop, around = _obstacles(w, mover, origin)
     harmful = hazard_tiles_at(w, mover)
+    far = _distances(w.cells, to) if to is not None else None
     oq, or_ = origin
     near = False  # a hazard hex within max_steps as the crow flies (a path is never shorter)
     for hq, hr in harmful:
@@ -302,7 +303,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
             near = True
             break
     if not near:
-        seen = _plain_search(max_steps, origin, stop, around, to, pad)
+        seen = _plain_search(max_steps, origin, stop, around, far, pad)
         uid = mover.uid
         return {h: [route] for h, route in seen.items()
                 if (only is None or h == only) and (h == origin or (o := occupied.get(h)) is None or o == uid)}
@@ -322,18 +323,15 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     single = len(bits) == 1  # the usual case (a Boss's one signature tile): no subset lists needed
     at: dict[Hex, list[tuple[int, int]]] = {origin: [(0, 0)]}
     frontier: list[tuple[Hex, int, tuple[Hex, ...]]] = [(origin, 0, ())]
-    tq, tr = to if to is not None else (0, 0)
     for step in range(1, max_steps + 1):
         nxt: list[tuple[Hex, int, tuple[Hex, ...]]] = []
-        left = max_steps - step
+        bound = max_steps - step + pad
         for here, got, path in frontier:
             for n in around[here]:
                 if n in stop:
                     continue
-                if to is not None:
-                    dq, dr = n[0] - tq, n[1] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left + pad:
-                        continue  # cannot reach `to` (or a hex within `pad` of it) any more
+                if far is not None and far[n] > bound:
+                    continue  # cannot reach `to` (or a hex within `pad` of it) any more
                 tiles = got | hazards.get(n, 0)
                 key = (n, tiles)
                 if key in best:
@@ -393,6 +391,24 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     return out
 
 
+def _distances(cells: frozenset[Hex], to: Hex) -> dict[Hex, int]:
+    """Hex distance from every cell to `to`, made once per map and hex: the searches toward
+    one hex (`routes_to`, `explore_within`) test it for every neighbour they meet (issue 23:
+    three `abs` per test before)."""
+    key = (cells, to)
+    found = _DISTANCES.get(key)
+    if found is None:
+        if len(_DISTANCES) > 4096:
+            _DISTANCES.clear()
+        tq, tr = to
+        found = _DISTANCES[key] = {h: (abs(h[0] - tq) + abs(h[1] - tr) + abs(h[0] - tq + h[1] - tr)) // 2
+                                   for h in cells}
+    return found
+
+
+_DISTANCES: dict[tuple[frozenset[Hex], Hex], dict[Hex, int]] = {}
+
+
 def _reach(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
     """The hexes `_plain_search` enters (its keys), without making the paths: the same
     breadth-first walk over hexes, a ring of new hexes per step, so the same set (the rings
@@ -413,25 +429,23 @@ def _reach(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[
 
 
 def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]],
-                  to: Hex | None = None, pad: int = 0) -> dict[Hex, Route]:
+                  far: dict[Hex, int] | None = None, pad: int = 0) -> dict[Hex, Route]:
     """Breadth first over hexes, the first (shortest) path kept per hex: `_explore`'s answer
     when no hex within reach holds a hazard for the mover (no route can enter a tile, so
-    the states are the hexes, met in the same order). With `to`, hexes from which no hex
-    within `pad` of it lies within the steps left are not entered."""
+    the states are the hexes, met in the same order). With `far` (every cell's distance to
+    a hex `to`, `_distances`), hexes from which no hex within `pad` of `to` lies within the
+    steps left are not entered."""
     seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
     frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
-    tq, tr = to if to is not None else (0, 0)
     for step in range(1, max_steps + 1):
         nxt: list[tuple[Hex, tuple[Hex, ...]]] = []
-        left = max_steps - step
+        bound = max_steps - step + pad
         for here, path in frontier:
             for n in around[here]:
                 if n in seen or n in stop:
                     continue
-                if to is not None:
-                    dq, dr = n[0] - tq, n[1] - tr
-                    if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 > left + pad:
-                        continue
+                if far is not None and far[n] > bound:
+                    continue
                 p = (*path, n)
                 seen[n] = _route(Route, (step, _EMPTY, p))
                 nxt.append((n, p))
