@@ -162,16 +162,25 @@ def settle(w: World) -> None:
     """Phase changes nobody decides (no chance, no choice)."""
     b = w.board
     for _ in range(8):
-        if b.phase == "over" or b.pending is not None or b.queue:
+        phase = b.phase
+        if phase == "over" or b.pending is not None or b.queue:
             return
-        if b.phase == "place" and next_to_place(w) is None:
+        if phase == "turns":  # the usual case first (every action and step ends here)
+            active = b.active
+            if active is None:
+                if next_turn(w) is not None:
+                    return
+                b.phase = "round"
+                continue
+            u = b.units.get(active)
+            if u is None or u.alive:
+                return
+            end_turn(w, u)
+            continue
+        if phase == "place" and next_to_place(w) is None:
             b.phase, b.done = "immediate", []
-        elif b.phase == "immediate" and next_immediate(w) is None:
+        elif phase == "immediate" and next_immediate(w) is None:
             b.phase, b.done, b.active = "turns", [], None
-        elif b.phase == "turns" and b.active is None and next_turn(w) is None:
-            b.phase = "round"
-        elif b.phase == "turns" and b.active in b.units and not w.unit(b.active).alive:
-            end_turn(w, w.unit(b.active))
         else:
             return
 
