@@ -321,7 +321,7 @@ class FortsGame(Game):
         guard and with hero cards unvalued 3/6 (seeds 100-102), to the end of two rounds 0/3
         (seeds 200-201); with threat, exposure and hero cards in the evaluation and `z=1` 8/8
         (seeds 300-303), then 42/56 in the verification run (seeds 5000-5027); through the
-        searcher's next turn 7/8 (seeds 20000-20003)."""
+        searcher's next turn 14/16 (seeds 20000-20007, 7/8 in each seat)."""
         return {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 3, "rollout_depth": 80,
                 "z": 1.0}
 
