@@ -6,6 +6,7 @@ import pytest
 
 import bloodforge
 from bloodforge.agents import agent_names, make_agent
+from bloodforge.agents.greedy import GreedyAgent
 from bloodforge.lab.selfplay import expand_agent_names, play_game
 
 
@@ -21,6 +22,26 @@ def test_unknown_agent_names_the_known_ones() -> None:
 def test_strength_out_of_range_is_refused() -> None:
     with pytest.raises(ValueError, match="strength"):
         make_agent("greedy", seat=0, strength=0)
+
+
+@pytest.mark.parametrize("blunder", [-0.1, 1.5, "often"])
+def test_a_blunder_share_outside_0_to_1_is_refused(blunder: object) -> None:
+    with pytest.raises(ValueError, match="blunder"):
+        make_agent("greedy", seat=0, blunder=blunder)
+
+
+def test_blunder_sets_the_share_of_random_moves_and_overrides_strength() -> None:
+    """The levels ladder's bridge rung: blunder=1 plays exactly like the random agent's choice
+    among non-cancel actions, blunder=0 exactly like greedy 10, whatever `strength` says."""
+    game = bloodforge.load_game("bloodstones", players=2, seed=4)
+    greedy10, _ = play_game(game, ["greedy"], agent_seed=2)
+    never, _ = play_game(game, ["greedy"], agent_seed=2, agent_options={"strength": 1, "blunder": 0})
+    assert never.moves == greedy10.moves
+    always, _ = play_game(game, ["greedy"], agent_seed=2, agent_options={"blunder": "1"})
+    assert always.moves != greedy10.moves
+    weak = make_agent("greedy", seat=0, strength=1)
+    assert isinstance(weak, GreedyAgent)
+    assert weak.blunder == 0.5
 
 
 def test_agent_names_expand_to_seats() -> None:

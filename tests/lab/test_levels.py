@@ -28,6 +28,7 @@ from bloodforge.lab.levels import (
     pair_scores,
     rated_rungs,
     run_levels,
+    rung_key,
     wins_matrix,
 )
 from bloodforge.lab.stats import elo_difference
@@ -109,6 +110,18 @@ def test_a_ladder_starts_at_random_and_names_each_level() -> None:
     assert set(pairs[:12]) == {(0, 1), (1, 2)}
     assert [(j.seed, tuple(j.tags["pair"])) for j in jobs[12:18:2]] == [(0, (2, 3)), (0, (3, 4)), (0, (4, 5))]
     assert [j.index for j in jobs] == list(range(len(jobs)))
+
+
+def test_a_greedy_rung_with_blunder_is_a_bridge_not_a_lobby_level() -> None:
+    """Bloodstones: random scored 0 of 40 against greedy 1, so the ladder needs rungs between
+    them; they are fitted like any rung but give no lobby level (greedy 1-10 stay the levels)."""
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, cheap_games=2,
+                          ladder=["random", "greedy:blunder=0.9", "greedy:blunder=0.75", "greedy:strength=1"])
+    keys = [rung_key(s) for s in config.specs()]
+    assert keys[1] == ("greedy:blunder=0.9", None)
+    assert keys[2] == ("greedy:blunder=0.75", None)
+    assert keys[3] == ("greedy", 1)
+    assert sorted({tuple(j.tags["pair"]) for j in levels_jobs(config)}) == [(0, 1), (1, 2), (2, 3)]
 
 
 def test_a_level_entry_must_hold_its_interval_and_say_if_measured() -> None:

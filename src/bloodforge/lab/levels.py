@@ -130,9 +130,14 @@ class LevelsConfig(BaseModel):
 
 
 def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
-    """(agent, level) of a rung: the level is the `strength` option (greedy's default is 10)."""
+    """(agent, level) of a rung: the level is the `strength` option (greedy's default is 10).
+
+    A greedy rung with `blunder` is a bridge, not a lobby level (level None): it joins random to
+    greedy 1 in games random never wins against greedy 1, so the levels above get a finite Elo."""
     if spec.name == ANCHOR:
         return spec.name, None
+    if spec.name == "greedy" and "blunder" in spec.options:
+        return spec.label, None
     strength = spec.options.get("strength", 10 if spec.name == "greedy" else None)
     if not isinstance(strength, int) or isinstance(strength, bool) or not 1 <= strength <= 10:
         raise ValueError(f"rung {spec.label!r}: give its level as strength=1..10")
