@@ -40,6 +40,11 @@ AIR = ("griffin", "dragon")
 # the search's alternatives to the policy's own combat move (issue 21): bolder and more
 # cautious attack thresholds; ending the phase at once (no attack) is always offered too
 PLAN_THRESHOLDS = (0.5, 0.85)
+# the search's alternatives to the policy's phase 4 (where idle units march, `_march_front`)
+MARCHES = ("enemy", "guard")
+# and one that stops sending units to a defended target once these capture odds are reached
+# (the policy sends every unit that can reach, which leaves the land behind empty)
+ENOUGH = 0.9
 # a plan is one phase of one faction's turn; a phase never takes more steps than this
 MAX_PLAN_STEPS = 200
 # battle decisions the search weighs step by step (stand or retreat, press or retreat); every
@@ -57,6 +62,13 @@ class KingdomsPolicy:
         # 0 switches the kingmaking defence off (the policy before issue 20 item 11)
         self.leader_weight = float(options.get("leader", LEADER_WEIGHT))
         self.leader_march = bool(options.get("leader_march", False))
+        # the search's variants (plans): targets this combat move leaves alone, and the capture
+        # odds at which a defended target gets no more units (None: every unit that can reach)
+        self.excluded: frozenset[str] = frozenset()
+        enough = options.get("enough")
+        self.enough: float | None = None if enough is None else float(enough)
+        # where idle units march in phase 4: `policy` (its own habit), `enemy`, `guard`
+        self.march = str(options.get("march", "policy"))
         self._options = dict(options)
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
@@ -122,9 +134,16 @@ class KingdomsPolicy:
         590-770 decisions with a choice per seat); searching each one at a second apiece costs
         10-18 CPU-minutes a game and most of them (which unit to move next, where to place)
         hardly matter. Here the search weighs only what changes a game: the combat move (the
-        policy's at its attack threshold, bolder, more cautious, or no attack), and in a battle
-        whether to stand or retreat, press or retreat (each legal action, the policy's own
-        first). Purchases are the policy's alone: judged at the end of the turn, when the units
+        policy's at its attack threshold, bolder, more cautious, one that stops sending units to
+        a defended target at capture odds 0.9 (`enough`; the policy sends every unit that can
+        reach and leaves the land behind empty), one that leaves the policy's first target
+        alone, and no attack), phase 4 (the policy's march, which also walks towards a
+        team-mate's land; a march on the other side's land only; a march to our gem territories
+        with an enemy land unit next door; `march`), and in a battle whether to stand or
+        retreat, press or retreat (each legal action, the policy's own first). Variants that
+        make the same moves in another order are offered once (before, the thresholds mostly
+        gave one move several times and the search split its samples over the copies).
+        Purchases are the policy's alone: judged at the end of the turn, when the units
         bought have just been placed, no alternative (land units of one kind only, no air, no
         sea, saving the crowns) ever beat it in 128 paired searches (docs/lab.md), so they only
         cost time.
@@ -146,12 +165,34 @@ class KingdomsPolicy:
         obs = state.policy_observation(seat)
         phase = obs["phase"]
         if obs["battle"] is not None or kinds & {"disband", "target", "merc", "hit", "fight"} \
-                or phase != "combat_move":
+                or phase not in ("combat_move", "noncombat"):
             return [[str(self.choose(state, seat, rng))]]
         sample = state.resample_hidden(seat, rng)
-        variants = [self, *(self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS)]
-        plans = [self._play_phase(sample.clone(), seat, variant, rng) for variant in variants]
-        plans.append(["done"])
+        if phase == "noncombat":
+            return self._distinct(sample, seat, rng, [self._variant(march=m) for m in MARCHES], done=False)
+        variants = [self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS]
+        variants.append(self._variant(enough=ENOUGH))
+        return self._distinct(sample, seat, rng, variants, done=True)
+
+    def _distinct(self, sample: State, seat: int, rng: Rng, variants: list[KingdomsPolicy],
+                  done: bool) -> list[list[str]]:
+        """The policy's own plan for this phase, then each variant's that does something else
+        (a variant that moves the same units to the same places in another order is the same
+        move: searching it again would only split the samples), then, with `done`, a variant
+        that skips the own plan's first target, and ending the phase at once."""
+        own = self._play_phase(sample.clone(), seat, self, rng)
+        first = _first_target(own)
+        if done and first is not None:
+            variants = [*variants, self._variant(excluded=frozenset({first}))]
+        plans = [own]
+        seen = {_effect(own)}
+        for variant in variants:
+            plan = self._play_phase(sample.clone(), seat, variant, rng)
+            if _effect(plan) not in seen:
+                seen.add(_effect(plan))
+                plans.append(plan)
+        if done and _effect(["done"]) not in seen:
+            plans.append(["done"])
         return plans
 
     @staticmethod
@@ -412,7 +453,7 @@ class KingdomsPolicy:
         best: tuple[float, str] | None = None
         for target, acts in by_target.items():
             owner = obs["owner"].get(target, "sea")
-            if owner == me:
+            if owner == me or target in self.excluded:
                 continue
             threat = threats.get(owner or "", 0) if self.leader_weight > 0 else 0
             att, dfn = self._forces(obs, target, {me})
@@ -433,6 +474,10 @@ class KingdomsPolicy:
             else:
                 if len(att) + len(movers) == 0:
                     continue
+                if self.enough is not None and att and any(self._units[k.removeprefix("hired_")].cls == "land"
+                                                           for k in att) \
+                        and self.odds(att, dfn, owner == "sea")["capture" if owner != "sea" else "win"] >= self.enough:
+                    continue  # enough units there already: the rest hold what we have
                 full = att + self._available(obs, movers)
                 if not full:
                     continue
@@ -510,6 +555,8 @@ class KingdomsPolicy:
         frontier = [t for t, o in obs["owner"].items() if o != me]
         rich = [t for t in frontier if areas[t]["gem"] or areas[t]["value"] >= 3]
         frontier = self._leader_front(obs, areas) or rich or frontier
+        if self.march != "policy":
+            frontier = self._march_front(obs, areas) or frontier
         best: tuple[float, str] | None = None
         for a in moves:
             frm, to = a.args[0], a.args[1]
@@ -525,6 +572,22 @@ class KingdomsPolicy:
         if best is not None:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
+
+    def _march_front(self, obs: dict[str, Any], areas: dict[str, Any]) -> list[str]:
+        """Where idle units march in the search's phase-4 variants: `enemy`, the rich land of
+        the other sides only (the policy also walks towards a team-mate's land); `guard`, our
+        side's gem territories with an enemy land unit next door, else as `enemy`."""
+        team = {f["faction"]: f["team"] for f in obs["factions"]}
+        ours = team[obs["active"]]
+        if self.march == "guard":
+            enemy_at = {p["at"] for p in obs["pieces"] if team[p["faction"]] != ours
+                        and p["kind"] in (*LAND, None) and p["aboard"] < 0}
+            guard = [t for t, o in obs["owner"].items() if o is not None and team[o] == ours
+                     and areas[t].get("gem") and any(n in enemy_at for n in self._adj.get(t, []))]
+            if guard:
+                return guard
+        other = [t for t, o in obs["owner"].items() if o is None or team[o] != ours]
+        return [t for t in other if areas[t].get("gem") or areas[t].get("value", 0) >= 3] or other
 
     def _leader_front(self, obs: dict[str, Any], areas: dict[str, Any]) -> list[str]:
         """The gem territories of a side two gems or less from the win, if we can walk there:
@@ -585,3 +648,18 @@ class KingdomsPolicy:
                                                -min((self._dist[a.args[1]].get(t, 99) for t in front), default=99),
                                                self._rng.random()))
         return Action("done")
+
+
+def _effect(plan: list[str]) -> tuple[str, ...]:
+    """What a combat move does, whatever the order of its steps: the moves made (a unit of a
+    kind from one space to another; units of one kind are alike)."""
+    return tuple(sorted(step for step in plan if step != "done"))
+
+
+def _first_target(plan: list[str]) -> str | None:
+    """Where the plan's first move goes (the target the policy liked best)."""
+    for step in plan:
+        words = step.split()
+        if words[0] == "move" and len(words) == 4:
+            return words[2]
+    return None
