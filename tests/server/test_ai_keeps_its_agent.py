@@ -8,10 +8,12 @@ were the AI's cancels). These tests play the server's decision loop on that game
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import bloodforge
 from bloodforge.agents import Agent
+from bloodforge.agents.mcts import MctsAgent
 from bloodforge.core import Action, Rng, State
 from bloodforge.core.rng import mix_seed
 from bloodforge.server.aiwork import decide, decide_packed, pack
@@ -75,3 +77,16 @@ def test_an_agent_made_afresh_for_every_decision_would_loop() -> None:
 
     cancels, _ = ai_cancels(fresh)
     assert cancels > 50
+
+
+def test_a_tables_search_counts_cpu_time_as_the_levels_were_measured() -> None:
+    """Issue 21 item 3: the lobby's Elo for a search level was measured with `clock=cpu`; a
+    table's search on wall time would play below it on a busy server."""
+    state = bloodforge.load_game("witch", seed=3).new_initial_state()
+    seat = state.current_player
+    assert seat is not None
+    _, player = decide(state, seat, "mcts", seed=1, strength=1)
+    assert isinstance(player, MctsAgent)
+    assert player.clock is time.process_time
+    _, greedy = decide(state, seat, "greedy", seed=1, strength=None)
+    assert not hasattr(greedy, "clock")

@@ -41,9 +41,16 @@ def decide(
     state: State, seat: int, agent: str, seed: int, strength: int | None, player: Agent | None = None
 ) -> tuple[Action, Agent]:
     """One AI decision: the seat's agent (`player`, or a new one) picks; the agent comes back,
-    with the plan it is carrying out, for the seat's next decision."""
+    with the plan it is carrying out, for the seat's next decision.
+
+    The search counts the CPU time of its worker process (`clock=cpu`), as in `lab levels`: the
+    Elo the lobby shows next to a level was measured so, and on a busy server a search on wall
+    time would get fewer iterations and play below that Elo. The price is a slower move when
+    the machine is busy, never a weaker one."""
     if player is None:
-        options = {"strength": strength} if strength is not None else {}
+        options: dict[str, object] = {"strength": strength} if strength is not None else {}
+        if agent in CPU_CLOCK_AGENTS:
+            options["clock"] = "cpu"
         player = make_agent(agent, seat, seed=seed, **options)
     return Driver({seat: player}).decide(state, seat), player
 
@@ -52,6 +59,8 @@ def decide(
 #: `openspiel-ismcts` is the lab's outside anchor; the lobby does not offer it, but a table made
 #: through the API may seat it, and its search must not stall the event loop either.
 SEARCH_AGENTS = frozenset({"mcts", "openspiel-ismcts"})
+#: Searches whose `seconds` a table counts in CPU time (`openspiel-ismcts` does by default).
+CPU_CLOCK_AGENTS = frozenset({"mcts"})
 #: Agents whose decision is one legal-action list and a choice (what the server computes for
 #: every human seat's view anyway): they decide on the event loop, since a hand-off to a
 #: thread and back cost more CPU than the decision.
