@@ -247,3 +247,32 @@ def test_issue23_offered_attacks_by_nearest_enemy_per_origin_equal_the_range_sea
             state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert compared > 100
     assert minion_origins > 10
+
+
+def test_issue23_end_hexes_from_the_occupancy_near_the_start_equal_the_route_search() -> None:
+    """R-MOV-1..5, TB10, KW-FLY: the end hexes, keyed and walked by the obstacles within the
+    disk of the Movement only (blocking tiles, figures of other sides unless the mover flies,
+    nobody ending on another figure's space), equal the keys of the full route search for
+    every figure on the board, flying or not, in positions of random six-seat games."""
+    compared = 0
+    for seed in (4, 12):
+        state = bloodforge.load_game("arena", players=6, seed=seed).new_initial_state()
+        assert isinstance(state, ArenaState)
+        rng = Rng(seed)
+        for ply in range(400):
+            if state.is_terminal():
+                break
+            if ply % 25 == 0:
+                for u in state.board.units.values():
+                    if not u.alive or u.hex is None:
+                        continue
+                    for steps in (2, 4):
+                        flying = u.flying
+                        for u.flying in (flying, True):
+                            state.board.moved()  # a fresh layout: nothing read off the memo
+                            assert destinations(state, u, steps) == sorted(explore(state, u, steps)), (seed, ply, u.uid)
+                            compared += 1
+                        u.flying = flying
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert compared > 200

@@ -135,17 +135,35 @@ def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     if ends is None and (found := table.get(key)) is not None:
         ends = table[reach_key] = sorted(found)  # sorted once, not at every call
     if ends is None:
-        occupied, stop, around = _obstacles(w, mover, origin)
-        uid = mover.uid
-        # What the walk reads lies within `max_steps` of the origin: the hexes it may not
-        # enter and the figures' spaces it may not end on there. Keyed by those, the answer is
-        # the same in every position and game on this map (issue 23: a move elsewhere on the
-        # board takes a new layout, and asked again a search it cannot change).
+        # What the walk reads lies within `max_steps` of the origin (the disk): the hexes it
+        # may not enter and the figures' spaces it may not end on there. Keyed by those, the
+        # answer is the same in every position and game on this map (issue 23: a move
+        # elsewhere on the board takes a new layout, and asked again a search it cannot
+        # change). Both are read straight off the layout's occupancy, in one pass over the
+        # figures, without the mover's whole obstacle set (`_obstacles`, as it would be cut
+        # to the disk: blocking tiles, and figures of other sides unless it flies).
+        occupants, sides, blocking = _occupancy(w)
+        uid, side, flying = mover.uid, mover.side, mover.is_flying
         disk = _disk(origin, max_steps)
-        others = frozenset([h for h, o in occupied.items() if o != uid and h != origin and h in disk])
-        geo_key = (w.cells, origin, max_steps, disk & stop, others)
+        stop = disk & blocking
+        others_at = []
+        enemies_at = []
+        for h, o in occupants.items():
+            if o != uid and h in disk:
+                if h != origin:
+                    others_at.append(h)
+                if not flying and sides[h] != side:
+                    enemies_at.append(h)
+        if enemies_at:
+            stop = stop.union(enemies_at)
+        others = frozenset(others_at)
+        geo_key = (w.cells, origin, max_steps, stop, others)
         ends = _ENDS.get(geo_key)
         if ends is None:
+            around = _neighbour_table(w.cells)
+            if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
+                around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
+            # the walk tests only hexes within the disk, so the obstacles there are all it needs;
             # no end on another figure's space (every hex reached lies in the disk)
             ends = sorted(_reach(max_steps, origin, stop, around) - others)
             if len(_ENDS) >= _GEO_SIZE:
@@ -238,18 +256,7 @@ def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[
     key = ("obstacles", w.board.layout, mover.uid, flying)
     found: tuple[dict[Hex, str], set[Hex]] | None = table.get(key)
     if found is None:
-        layout_key = ("occupancy", w.board.layout)
-        layout: tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]] | None = table.get(layout_key)
-        if layout is None:  # who stands where (id, side) and the blocking tiles: the same for every mover
-            ids: dict[Hex, str] = {}
-            sides_at: dict[Hex, int] = {}
-            for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
-                if o.alive and o.hex is not None:
-                    ids[o.hex] = o.uid
-                    sides_at[o.hex] = o.side
-            layout = (ids, sides_at, frozenset(w.blocking_tiles()))
-            table[layout_key] = layout
-        occupants, sides, blocking = layout
+        occupants, sides, blocking = _occupancy(w)
         stop = set(blocking)
         if not flying:
             me, side = mover.uid, mover.side
@@ -265,6 +272,26 @@ def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[
     if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
         around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
     return occupants, stop, around
+
+
+def _occupancy(w: World) -> tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]]:
+    """Who (unit id) stands where, their sides, and the blocking tiles' hexes: the same for
+    every mover, memoised by the layout (`Board.layout`). Callers must not change them."""
+    table = w.layout_memo()
+    key = ("occupancy", w.board.layout)
+    layout: tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]] | None = table.get(key)
+    if layout is None:
+        ids: dict[Hex, str] = {}
+        sides_at: dict[Hex, int] = {}
+        for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
+            if o.alive and o.hex is not None:
+                ids[o.hex] = o.uid
+                sides_at[o.hex] = o.side
+        layout = (ids, sides_at, frozenset(w.blocking_tiles()))
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[key] = layout
+    return layout
 
 
 _MEMO_SIZE = 1024
@@ -409,7 +436,8 @@ def _distances(cells: frozenset[Hex], to: Hex) -> dict[Hex, int]:
 _DISTANCES: dict[tuple[frozenset[Hex], Hex], dict[Hex, int]] = {}
 
 
-def _reach(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
+def _reach(max_steps: int, origin: Hex, stop: frozenset[Hex] | set[Hex],
+           around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
     """The hexes `_plain_search` enters (its keys), without making the paths: the same
     breadth-first walk over hexes, a ring of new hexes per step, so the same set (the rings
     made with set operations: one C call per hex instead of six tests; issue 23)."""
