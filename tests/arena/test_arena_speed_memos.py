@@ -276,3 +276,25 @@ def test_issue23_end_hexes_from_the_occupancy_near_the_start_equal_the_route_sea
             seat = rng.choice(state.actors())
             state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert compared > 200
+
+
+def test_issue23_attack_options_by_table_equal_the_printed_attacks_and_are_the_callers_own() -> None:
+    """R-ATT-4: the attacks of the available category or a lower one, from a table made once
+    per content, figure and rank, are the printed attacks filtered by rank, in printed order,
+    for every Champion and Boss and every rank; a caller changing its list changes no other."""
+    state = bloodforge.load_game("arena", players=1, seed=6).new_initial_state()
+    assert isinstance(state, ArenaState)
+    content = state.content
+    ranks = {"singles": 1, "doubles": 2, "triples": 3}
+    for kind, ids in (("champion", [c.id for c in content.champions]), ("boss", [b.id for b in content.bosses])):
+        for cid in ids:
+            u = Unit(f"probe_{cid}", kind, cid, cid, 9)
+            printed = content.champion(cid).attacks if kind == "champion" else content.boss(cid).attacks
+            for category, invoked in (("singles", False), ("doubles", False), ("triples", False), (None, True)):
+                u.rolled_category, u.invoked = category, invoked
+                rank = 3 if invoked else ranks[category or "singles"]
+                want = [a for a in printed if ranks[a.category] <= rank]
+                got = attack.attack_options(state, u)
+                assert got == want
+                got.clear()
+                assert attack.attack_options(state, u) == want

@@ -46,9 +46,21 @@ def available_rank(u: Unit) -> int:
 
 
 def attack_options(w: World, u: Unit) -> list[Attack]:
-    """Every attack of the available category or a lower one (R-ATT-4)."""
+    """Every attack of the available category or a lower one (R-ATT-4), in printed order:
+    a list of its own for the caller, from a table made once per content, figure and rank
+    (legal actions ask after every change of the layout; issue 23)."""
     rank = available_rank(u)
-    return [a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank]
+    content = w.content
+    key = (id(content), u.kind, u.content_id, rank)
+    entry = _OPTIONS.get(key)
+    if entry is None or entry[0] is not content:
+        if len(_OPTIONS) > 4096:
+            _OPTIONS.clear()
+        entry = _OPTIONS[key] = (content, tuple(a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank))
+    return list(entry[1])
+
+
+_OPTIONS: dict[tuple[int, str, str, int], tuple[Content, tuple[Attack, ...]]] = {}
 
 
 def offered_attacks(w: World, u: Unit) -> list[Attack]:
