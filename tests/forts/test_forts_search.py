@@ -201,3 +201,19 @@ def test_search_rollouts_play_through_the_searchers_next_turn_to_the_rivals_next
         assert not played.is_terminal()
         assert played.m.turn_number == start + 3
         assert played.m.turn_seat != seat
+
+
+def test_policy_observation_is_the_observation_without_the_pages_fields(midgame: FortsState) -> None:
+    """The policy and the evaluation read the lean observation (the board, log and battle
+    records were 60% of a rollout's time); every field it has must be the full one's, under
+    the same visibility, so the policy plays exactly as on the full observation."""
+    for seat in range(midgame.num_players):
+        full = midgame.observation(seat)
+        lean = midgame.policy_observation(seat)
+        assert lean == {k: full[k] for k in lean}
+        assert {"territories", "forts", "units", "quota", "currency", "homes", "battle", "hand",
+                "hand_sizes", "held_since", "eliminated", "players"} <= set(lean)
+        assert not {"board", "log", "battles", "bribes", "status"} & set(lean)
+    policy = FortsPolicy()
+    seat = midgame.actors()[0]
+    assert policy.choose(midgame, seat, Rng(5)) in midgame.legal_actions(seat)

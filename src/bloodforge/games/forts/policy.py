@@ -1,6 +1,7 @@
 """The greedy policy: one-step scores from what the seat observes.
 
-It reads only `observation(seat)`, `legal_actions(seat)`, `static_info()` and the exported
+It reads only `policy_observation(seat)` (the observation without what only a page reads),
+`legal_actions(seat)`, `static_info()` and the exported
 rule queries (`queries.py`: battle odds, the defence bonus): values for territories
 (forts most, food when the quota binds, currency), exact battle odds for attacks, and progress
 towards the nearest fort it does not hold. Hero cards are mixed (sometimes held back) because
@@ -91,7 +92,7 @@ class FortsPolicy:
         if kinds & {"commit", "lose", "retreat", "advance", "disband", "pass"}:
             ranked = [a for a in legal if a != own]
         else:
-            obs = state.observation(seat)
+            obs = state.policy_observation(seat)
             mp = self._map(state)
             goals = self._goals(obs, mp, seat)
             scored = [(self._turn_score(obs, mp, seat, a, goals), i, a) for i, a in enumerate(legal) if a != own]
@@ -126,7 +127,7 @@ class FortsPolicy:
         legal = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        obs = state.observation(seat)
+        obs = state.policy_observation(seat)
         mp = self._map(state)
         kinds = {a.kind for a in legal}
         if "commit" in kinds:
