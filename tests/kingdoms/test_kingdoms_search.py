@@ -11,7 +11,7 @@ from typing import Any
 from bloodforge.agents.mcts import MctsAgent, SearchSettings
 from bloodforge.core import Rng
 from bloodforge.games.kingdoms import KingdomsState
-from bloodforge.games.kingdoms.evaluation import GEM, KingdomsJudge
+from bloodforge.games.kingdoms.evaluation import INCOME, KingdomsJudge
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
 
 from .helpers import F, fresh, play, scenario
@@ -171,7 +171,9 @@ def test_search_options_are_valid_settings_and_a_plan_is_played_without_a_new_se
         assert agent.last_iterations == 0
 
 
-def test_K133_K136_each_gem_beyond_the_start_is_worth_the_same_alone_and_in_a_team() -> None:
+def test_K133_K136_a_gem_territory_is_worth_its_income_and_a_won_game_its_returns() -> None:
+    """Victory gems have no weight of their own (fitted: the income and threats carry them, and
+    a win in a rollout is exact), alone or in a team."""
     judge = _judge(fresh(players=4))
 
     def worth(gems: list[int], teams: list[int]) -> float:
@@ -180,11 +182,13 @@ def test_K133_K136_each_gem_beyond_the_start_is_worth_the_same_alone_and_in_a_te
                "owner": {}, "pieces": [], "active": "humans", "castles": [], "ports": []}
         return judge.side_values(obs)[teams[0]]
 
-    alone = [0, 1, 2, 3]
-    assert abs(worth([5, 3, 3, 3], alone) - worth([4, 3, 3, 3], alone) - GEM) < 1e-12
-    team = [0, 1, 0, 1]
-    assert abs(worth([4, 4, 3, 3], team) - worth([3, 4, 3, 3], team) - GEM) < 1e-12
-    assert abs(worth([3, 3, 3, 3], team)) < 1e-12  # the start is worth nothing
+    assert worth([5, 3, 3, 3], [0, 1, 2, 3]) == worth([4, 3, 3, 3], [0, 1, 2, 3])
+    assert worth([4, 4, 3, 3], [0, 1, 0, 1]) == worth([3, 4, 3, 3], [0, 1, 0, 1])
+    gem = next(a for a, g in judge.gem.items() if g)
+    held = {"factions": [{"faction": f, "team": t, "treasury": 0, "gems": 3}
+                         for f, t in zip(("elves", "humans", "dwarves", "undead"), (0, 1, 0, 1), strict=True)],
+            "owner": {gem: "elves"}, "pieces": [], "active": "humans", "castles": [], "ports": []}
+    assert judge.side_values(held)[0] == INCOME * judge.value[gem]
 
 
 def test_evaluation_sees_a_gem_exposed_to_an_enemy_army_next_door() -> None:
@@ -216,8 +220,8 @@ def test_evaluation_sees_a_gem_exposed_to_an_enemy_army_next_door() -> None:
 
 def test_evaluation_fitted_to_outcomes_values_an_army_above_land_and_gems() -> None:
     """The weights fitted to greedy games' winners (evaluation.py): a cavalry (8 crowns) is
-    worth more than a victory gem or a territory of value 3, and an unspent crown less than a
-    crown of army. The hand-set weights before them valued a gem at 25 crowns and a territory
+    worth more than a victory gem (nothing of its own) or a territory of value 3, and an
+    unspent crown less than a crown of army. The hand-set weights before them valued a gem at 25 crowns and a territory
     at three turns of income, so the search traded armies for land."""
     judge = _judge(fresh(players=2))
     factions: list[dict[str, Any]] = [{"faction": f, "team": t, "treasury": 0, "gems": 3} for f, t in
@@ -233,7 +237,7 @@ def test_evaluation_fitted_to_outcomes_values_an_army_above_land_and_gems() -> N
     worth = {k: judge.side_values(o)[0] for k, o in
              (("cavalry", cavalry), ("gem", gem), ("land", land), ("crowns", crowns), ("none", base))}
     value = judge.value[far]
-    assert worth["cavalry"] > worth["gem"] > worth["none"]
+    assert worth["cavalry"] > worth["gem"] == worth["none"]
     assert worth["cavalry"] - worth["none"] > (worth["land"] - worth["none"]) * 3 / value
     assert worth["none"] < worth["crowns"] < worth["cavalry"]
 

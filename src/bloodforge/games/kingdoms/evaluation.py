@@ -9,21 +9,21 @@ winning chance in a two-player game (`core.policy.shares_from_values` with scale
 *Where the weights come from* (issue 21): a logistic regression of the winner on the
 differences of these features, at every turn start of 300 greedy two-player games (seeds
 1000-1299, 50,638 positions, each seat's own view; fitted on three quarters of the games,
-log-loss on the held-out quarter 0.458, 76% of winners called right). The hand-set weights
+log-loss on the held-out quarter 0.456, 76% of winners called right). The hand-set weights
 before it (25 crowns a gem, three turns of income, the army at its price, logistic scale 40)
-scored 0.562 on the same positions (0.514 at its best scale): they valued a gem at three
-cavalry and a territory at three turns of its income, so the search traded armies for land.
-Rounded weights, per unit of the feature:
+scored 0.562 on the same positions (0.514 at its best scale), and on 40 fresh games (seeds
+2000-2039) 0.463 against 0.396: they valued a gem at three cavalry and a territory at three
+turns of its income, so the search traded armies for land. Rounded weights:
 
 | feature | weight | why it matters |
 | --- | --- | --- |
-| army (every unit at its price; face-down enemy: 6) | 0.033 a crown | the bigger army takes the gems in the end |
-| income (values of the territories held) | 0.041 a point | crowns every turn, and supply lives on it |
-| victory gems beyond the start | 0.055 a gem | the win is 9 (alone: 7); a win in a rollout is exact |
-| treasury | 0.009 a crown | crowns not yet turned into units |
-| gem threat (below) | 0.27 | gems are taken from next door |
-| land threat (below) | 0.11 a point of value | so is income |
-| the side whose turn begins | 0.41 | it moves first |
+| army (every unit at its price; face-down enemy: 6) | 0.030 a crown | the bigger army takes the gems in the end |
+| of it, at the front (next to land not ours) | 0.009 more a crown | it can attack next turn |
+| income (values of the territories held) | 0.055 a point | crowns every turn, supply lives on it |
+| treasury | 0.013 a crown | crowns not yet turned into units |
+| gem threat (below) | 0.21 | gems are taken from next door |
+| land threat (below) | 0.073 a point of value | so is income |
+| the side whose faction's turn begins | 0.43 | it moves first |
 
 Threat: for each gem territory of another side, the capture odds (the rules' exact odds,
 `queries.odds`) of this side's land and air units next door attacking together (the ten
@@ -31,10 +31,13 @@ dearest; face-down defenders counted as cavalry, as the policy does); land threa
 same odds times the value over the other territories. A side's threat is the other side's
 exposure, so a move that leaves a gem open next to an enemy army is seen at the cut-off.
 
-Dropped features: a separate weight for air units came out near zero (greedy buys them with
-spare crowns), which would have let the search throw dragons away, so all units count by
-price; castles and ports (rare, and the weight came out unstable) and a bonus one gem short
-of the win (negative, within noise) add nothing to the held-out log-loss.
+Victory gems have no weight of their own: fitted with the others their weight came out
+-0.01 a gem (the income of a gem territory and the threats carry it; 0.055 without the front
+term), and a win within a rollout is scored exactly (9 gems combined at the end of a turn).
+A separate weight for air units came out near zero (greedy buys them with spare crowns),
+which would have let the search throw dragons away, so all units count by price; castles
+and ports (rare; the weight came out unstable) and a bonus one gem short of the win
+(negative, within noise) add nothing to the held-out log-loss.
 """
 
 from __future__ import annotations
@@ -44,24 +47,23 @@ from typing import Any
 from bloodforge.core import State
 from bloodforge.core.policy import shares_from_values
 
-from .policy import START_GEMS
 from .queries.odds import battle_odds
 from .queries.stats import UnitData
 
 #: logits of the win per crown of army (units at their price)
-ARMY = 0.033
+ARMY = 0.030
+#: and per crown of it standing next to land of another side or nobody's (at the front)
+FRONT = 0.009
 #: per point of territory value held
-INCOME = 0.041
-#: per victory gem beyond the side's start (three a faction)
-GEM = 0.055
+INCOME = 0.055
 #: per crown in the treasury
-TREASURY = 0.009
+TREASURY = 0.013
 #: per gem territory of another side, times the capture odds of this side's units next door
-GEM_THREAT = 0.27
+GEM_THREAT = 0.21
 #: per point of value of another side's territory without a gem, times those odds
-LAND_THREAT = 0.11
+LAND_THREAT = 0.073
 #: the side whose faction's turn begins
-TO_MOVE = 0.41
+TO_MOVE = 0.43
 #: a face-down enemy unit: the average of infantry (4) and cavalry (8)
 HIDDEN_UNIT_COST = 6.0
 #: the attackers counted in a threat (the dearest first): bounds the odds' cost
@@ -105,7 +107,7 @@ class KingdomsJudge:
         for f in obs["factions"]:
             t = f["team"]
             sizes[t] += 1
-            worth[t] += TREASURY * f["treasury"] + GEM * (f["gems"] - START_GEMS)
+            worth[t] += TREASURY * f["treasury"]
         worth[team[obs["active"]]] += TO_MOVE
         for space, owner in obs["owner"].items():
             if owner is not None:
@@ -120,6 +122,10 @@ class KingdomsJudge:
             kind = kind or "cavalry"
             if p["at"] != "reserve" and p["aboard"] < 0 and kind in ATTACKERS:
                 stacks.setdefault((t, p["at"]), []).append(("hired_" + kind) if p["merc"] else kind)
+        held = {space: (None if owner is None else team[owner]) for space, owner in obs["owner"].items()}
+        for (t, at), kinds in stacks.items():
+            if any(n in held and held[n] != t for n in self.adjacency.get(at, ())):
+                worth[t] += FRONT * sum(self.cost[k.removeprefix("hired_")] for k in kinds)
         castles, ports = set(obs["castles"]), set(obs["ports"])
         for space, owner in obs["owner"].items():
             if owner is None:
