@@ -281,26 +281,26 @@ class KingdomsGame(Game):
         return KingdomsPolicy(**options)
 
     def search_options(self) -> dict[str, Any]:
-        """The search weighs the policy's whole combat moves (policy.plans: the policy's own at
-        its attack threshold, bolder, more cautious, none) and a battle's stand/press or retreat;
-        everything else is the policy's (a 2-player game then has 60-140 searched decisions
-        per seat instead of 520-1,800 with a choice: 1-2.5 CPU-minutes a game at one second).
+        """The search weighs the policy's whole combat moves and phase-4 marches (policy.plans:
+        the policy's own, variants with other attack thresholds, one that sends only enough
+        units, one that skips the first target, no attack; marches on the other side's land or
+        to a threatened gem of ours; the same moves in another order offered once) and a
+        battle's stand/press or retreat; everything else is the policy's (a searched decision
+        is a whole phase, not each of the 520-1,800 single steps with a choice per seat).
         Every option is played on the same samples (`paired`: the same dice and hidden units
         for all), on by the greedy policy to the end of the faction's turn, and judged there
-        (evaluation.py); the policy's own option stays unless another does better on average.
+        (evaluation.py, fitted to greedy games' winners); the policy's own option stays unless
+        another does better on average.
 
         Screening against greedy, 2 players, seats swapped, 0.25 CPU s a decision (docs/lab.md):
-        a UCB tree over the plans 2/8 (seeds 100-107; greedy in its seat 3/8) — a few noisy
-        samples per option made it leave the policy's move half the time; `paired` with a
-        guard of one standard error 3/6 (greedy 3/6, it never left the policy's purchase or
-        move); `paired` without the guard (today's) 4/6 (greedy 2/6), then at one CPU second
-        2/4 (greedy 2/4), and 2/6 at 0.25 s on fresh seeds (greedy 3/6): 8/16 where greedy
-        won 7/16, no gain over greedy yet, so no verification run."""
+        with the hand-set evaluation 8/16 where greedy in the same seats and seeds won 7/16;
+        with the fitted evaluation and the wider plans see docs/lab.md (no verdict yet)."""
         return dict(SEARCH_OPTIONS)
 
     def evaluate(self, state: State) -> list[float]:
-        """Each seat's share of the win from its own observation (evaluation.py: gems, income,
-        army and treasury of each side, the lead as logistic shares); the search's cut-off."""
+        """Each seat's share of the win from its own observation (evaluation.py: army, income,
+        treasury and threats of each side, weights fitted to greedy games' winners, the lead in
+        logits as logistic shares); the search's cut-off."""
         judge = self.__dict__.get("_judge")
         if judge is None:
             judge = self.__dict__["_judge"] = KingdomsJudge(self.static_info())
