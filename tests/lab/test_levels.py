@@ -139,10 +139,14 @@ def test_every_shipped_levels_file_validates() -> None:
         assert levels.games == sum(p.games for p in levels.pairs)
         for entries in levels.agents.values():
             assert all(e.measured == (e.games > 0) for e in entries)
-        # the rungs are the lobby's AIs: a level and (in the lab) the CPU clock, nothing else
+        # the rungs are the lobby's AIs (a level and, in the lab, the CPU clock) or greedy bridges
+        # (`blunder`: a share of random moves, between random and greedy 1, no lobby level)
         for pair in levels.pairs:
             for label in (pair.a, pair.b):
-                assert set(AgentSpec.parse(label).options) <= {"strength", "clock"}, (path.name, label)
+                spec = AgentSpec.parse(label)
+                allowed = {"blunder"} if spec.name == "greedy" and "blunder" in spec.options else {"strength", "clock"}
+                assert set(spec.options) <= allowed, (path.name, label)
+        assert {e.level for entries in levels.agents.values() for e in entries} <= set(range(1, 11))
     assert load_levels("no_such_game") is None
 
 
