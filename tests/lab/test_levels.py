@@ -63,11 +63,12 @@ def test_the_anchor_is_random_whatever_the_mean() -> None:
 
 def test_bootstrap_intervals_cover_the_truth_and_widen_along_the_chain() -> None:
     rng = random.Random(5)
-    by_seed: dict[tuple[int, int], dict[str, list[float]]] = {}
+    by_seed: dict[tuple[int, int], dict[str, list[tuple[float, int]]]] = {}
     for i in range(len(TRUE) - 1):
         p = expected(TRUE[i] - TRUE[i + 1])
-        by_seed[(i, i + 1)] = {str(s): [float(rng.random() < p), float(rng.random() < p)] for s in range(100)}
-    fitted = fit_with_intervals(len(TRUE), by_seed, reps=100, seed=1)
+        by_seed[(i, i + 1)] = {str(s): [(float(rng.random() < p), -1), (float(rng.random() < p), 1)]
+                               for s in range(100)}
+    fitted = fit_with_intervals(len(TRUE), by_seed, reps=100, seed=1).ratings
     assert fitted[0] == (0.0, 0.0, 0.0)
     for (elo, low, high), want in zip(fitted[1:], TRUE[1:], strict=True):
         assert low <= elo <= high
@@ -226,12 +227,15 @@ def test_games_of_another_run_between_two_rungs_are_fitted_too(tmp_path: Path) -
         {"agents": ["greedy", "mcts:seconds=0.5:clock=cpu"], "returns": [1.0, 0.0], "seed": 7},  # no rung
     ]}
     included = included_games(config, [("other.json", doc)])
-    assert included == [("other.json", 1, 2, 5, 0.0), ("other.json", 1, 2, 5, 1.0), ("other.json", 1, 2, 6, 0.5)]
+    # (document, rung a, rung b, seed, a's score, a's seat: +1 seat 1, -1 seat 0)
+    assert included == [("other.json", 1, 2, 5, 0.0, 1), ("other.json", 1, 2, 5, 1.0, -1),
+                        ("other.json", 1, 2, 6, 0.5, -1)]
     elsewhere = {"experiment": {"game": "toy_bids", "params": {"players": 3}}, "games": []}
     with pytest.raises(ExperimentError, match="not of 'toy_bids'"):
         included_games(config, [("x.json", elsewhere)])
     by_seed = pair_scores([], included)
-    assert by_seed[(1, 2)] == {"other.json#000000000005": [0.0, 1.0], "other.json#000000000006": [0.5]}
+    assert by_seed[(1, 2)] == {"other.json#000000000005": [(0.0, 1), (1.0, -1)],
+                               "other.json#000000000006": [(0.5, -1)]}
 
 
 def test_a_rung_reached_from_random_only_across_a_sweep_gets_no_number() -> None:

@@ -34,20 +34,21 @@ import random
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bloodforge.agents.levels import GameLevels, LevelEntry, PairRecord
+from bloodforge.agents.levels import GameLevels, LevelEntry, PairRecord, SeatAdvantage
 from bloodforge.agents.mcts import STRENGTH_SECONDS
 from bloodforge.buildinfo import build_info
 
 from .experiments import Experiment, ExperimentError, check_experiment, matchup_jobs, summarise_matchup
 from .jobs import AgentSpec, GameResult, Job
 from .runner import OnResult, run_jobs
-from .stats import bradley_terry
+from .stats import Cell, SeatedFit, bradley_terry, bradley_terry_seated
 
 #: The default ladder, weakest first: each rung plays its neighbours.
 DEFAULT_LADDER = (
@@ -157,8 +158,24 @@ def same_agent(spec: AgentSpec) -> tuple[str, str]:
     return spec.name, json.dumps(options, sort_keys=True)
 
 
-#: A game of another run: (its document, rung a, rung b, seed, a's return).
-Included = tuple[str, int, int, int, float]
+#: A game of another run: (its document, rung a, rung b, seed, a's score against b, a's seat sign).
+Included = tuple[str, int, int, int, float, int]
+
+
+def pairwise(returns: Sequence[float], seat: int) -> tuple[float, int]:
+    """The score of the agent in `seat` against the other side, and its seat sign for the fit
+    (+1 seat 1, -1 seat 0 of a two-player game; 0 with more seats, where the seat is not fitted).
+
+    Two players: the share of the two returns, half each when neither scored. *Why:* in the
+    arena a third party (the Boss) can win, both players returning 0; such a game says neither
+    beat the other, a draw between the two, not a win of whichever rung is called the second
+    (the count before 2026-11-26, which gave the weaker rung of a pair every Boss win as a loss).
+    More seats (one agent against the others): its return, as a matchup scores it."""
+    if len(returns) != 2:
+        return float(returns[seat]), 0
+    mine, theirs = float(returns[seat]), float(returns[1 - seat])
+    total = mine + theirs
+    return (mine / total if total > 0 else 0.5), (1 if seat == 1 else -1)
 
 
 def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any]]]) -> list[Included]:
@@ -184,8 +201,14 @@ def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any
             if not alone:
                 continue
             seat = alone[0]
-            score = g["returns"][seat] if seats[seat] == a else 1.0 - g["returns"][seat]
-            out.append((path, a, b, int(g["seed"]), float(score)))
+            if len(seats) == 2:
+                seat = seats.index(a)
+                score, sign = pairwise(g["returns"], seat)
+            else:
+                score, sign = float(g["returns"][seat]), 0
+                if seats[seat] != a:
+                    score = 1.0 - score
+            out.append((path, a, b, int(g["seed"]), score, sign))
     return out
 
 
@@ -222,15 +245,81 @@ def ladder_experiment(config: LevelsConfig) -> Experiment:
 
 
 # -- the fit ----------------------------------------------------------------------------------------
+#: One game of a pair: the first rung's score against the second and its seat sign (`pairwise`).
+Obs = tuple[float, int]
+
+#: Per pair, per seed group ("<document>#<seed>"): the first rung's games in those games.
+BySeed = dict[tuple[int, int], dict[str, list[Obs]]]
+
+
+def pair_scores(results: Sequence[GameResult], included: Sequence[Included] = ()) -> BySeed:
+    """Per pair, per seed: the first rung's score and seat in that seed's games (all seats);
+    games of other runs in groups of their own (their document and seed)."""
+    out: BySeed = defaultdict(lambda: defaultdict(list))
+    for r in results:
+        a, b = r.tags["pair"]
+        out[(a, b)][f"#{r.seed:012d}"].append(pairwise(r.returns, int(r.tags["a_seat"])))
+    for path, a, b, seed, score, sign in included:
+        out[(a, b)][f"{path}#{seed:012d}"].append((score, sign))
+    return out
+
+
+def order_chains(specs: Sequence[AgentSpec]) -> list[list[int]]:
+    """The rungs the fit keeps in order, weakest first, one list per agent family: greedy by
+    its share of random moves (random is greedy moving at random every time, the bridges'
+    `blunder`, `strength` k is (10 - k)/18), the search by its budget per decision (seconds, or
+    iterations) with all other options alike. *Why:* a ruling (docs/lab.md, "Strength levels"):
+    more thinking time or fewer random moves do not make the same AI weaker, a prior every player
+    shares; without it a few noisy games show a level 1 stronger than a level 10."""
+    families: dict[str, list[tuple[float, int]]] = defaultdict(list)
+    for i, spec in enumerate(specs):
+        options = dict(spec.options)
+        if spec.name == ANCHOR and not options:
+            families["greedy {}"].append((-1.0, i))
+        elif spec.name == "greedy":
+            strength = int(options.pop("strength", 10))
+            share = options.pop("blunder", (10 - strength) / 18)
+            families[f"greedy {json.dumps(options, sort_keys=True)}"].append((-float(share), i))
+        elif spec.name in SEARCH_AGENTS:
+            strength = options.pop("strength", None)
+            if "seconds" in options or ("iterations" not in options and strength is not None):
+                budget, value = "seconds", float(options.pop("seconds", STRENGTH_SECONDS * int(strength or 0)))
+            elif "iterations" in options:
+                budget, value = "iterations", float(options.pop("iterations"))
+            else:
+                continue
+            families[f"{spec.name} {budget} {json.dumps(options, sort_keys=True)}"].append((value, i))
+    return [[i for _, i in sorted(members)] for members in families.values() if len(members) > 1]
+
+
+def seated_cells(scores: Mapping[tuple[int, int], Sequence[Obs]]) -> dict[Cell, tuple[float, float]]:
+    """(a, b, a's seat sign) -> (a's score, games) of every pair's games."""
+    cells: dict[Cell, list[float]] = defaultdict(lambda: [0.0, 0.0])
+    for (a, b), games in scores.items():
+        for score, sign in games:
+            cell = cells[(a, b, sign)]
+            cell[0] += score
+            cell[1] += 1.0
+    return {key: (v[0], v[1]) for key, v in cells.items()}
+
+
+def seated_fit(k: int, scores: Mapping[tuple[int, int], Sequence[Obs]],
+               chains: Sequence[Sequence[int]] = ()) -> SeatedFit:
+    """Bradley-Terry with a seat term and the families' order (`stats.bradley_terry_seated`,
+    half a virtual draw per pair that met), random (rung 0) at exactly 0."""
+    return bradley_terry_seated(k, seated_cells(scores), chains=chains, anchor=0)
+
+
 def anchored_ratings(wins: Sequence[Sequence[float]], anchor: int = 0) -> list[float]:
-    """Bradley-Terry Elo (`stats.bradley_terry`, half a virtual draw per pair that met) shifted
-    so that rung `anchor` (the random player) is exactly 0."""
+    """The plain Bradley-Terry Elo (`stats.bradley_terry`: no seat term, no order, half a
+    virtual draw per pair that met) shifted so that rung `anchor` is exactly 0: the fit before
+    2026-11-26, kept in the result document beside the seated one for comparison."""
     ratings = bradley_terry(wins)
     return [r - ratings[anchor] for r in ratings]
 
 
 def wins_matrix(k: int, scores: Mapping[tuple[int, int], Sequence[float]]) -> list[list[float]]:
-    """`wins[i][j]`: i's score against j, from each pair's list of the first rung's returns."""
+    """`wins[i][j]`: i's score against j, from each pair's list of the first rung's scores."""
     wins = [[0.0] * k for _ in range(k)]
     for (a, b), s in scores.items():
         wins[a][b] += sum(s)
@@ -238,42 +327,50 @@ def wins_matrix(k: int, scores: Mapping[tuple[int, int], Sequence[float]]) -> li
     return wins
 
 
-#: Per pair, per seed group ("<document>#<seed>"): the first rung's returns in those games.
-BySeed = dict[tuple[int, int], dict[str, list[float]]]
+Interval = tuple[float, float, float]
 
 
-def pair_scores(results: Sequence[GameResult], included: Sequence[Included] = ()) -> BySeed:
-    """Per pair, per seed: the first rung's returns in that seed's games (all seats); games of
-    other runs in groups of their own (their document and seed)."""
-    out: BySeed = defaultdict(lambda: defaultdict(list))
-    for r in results:
-        a, b = r.tags["pair"]
-        out[(a, b)][f"#{r.seed:012d}"].append(r.returns[int(r.tags["a_seat"])])
-    for path, a, b, seed, score in included:
-        out[(a, b)][f"{path}#{seed:012d}"].append(score)
-    return out
+@dataclass(frozen=True)
+class LadderFit:
+    """The ladder's fit: every rung's Elo at a neutral seat with its interval, the seat term
+    with its interval, the rungs the order constraint pooled, and the plain fit for comparison."""
+
+    ratings: list[Interval]
+    seat: Interval
+    pooled: list[list[int]]
+    plain: list[float]
+    #: Per rung, the share of bootstrap refits in which the order constraint pooled it with a neighbour.
+    pooled_share: list[float]
 
 
-def fit_with_intervals(k: int, by_seed: BySeed, reps: int,
-                       seed: int) -> list[tuple[float, float, float]]:
-    """(Elo, low, high) of every rung: the fit on all games and the 95% percentile interval of
-    `reps` refits on seeds drawn with replacement within each pair (a seed's seat-swapped games
-    stay together). Deterministic for a given `seed`."""
+def fit_with_intervals(k: int, by_seed: BySeed, reps: int, seed: int,
+                       chains: Sequence[Sequence[int]] = ()) -> LadderFit:
+    """(Elo, low, high) of every rung and of the seat term: the fit on all games and the 95%
+    percentile interval of `reps` refits on seeds drawn with replacement within each pair (a
+    seed's seat-swapped games stay together), each refit under the same order constraint.
+    Deterministic for a given `seed`."""
     flat = {p: [x for games in seeds.values() for x in games] for p, seeds in by_seed.items()}
-    point = anchored_ratings(wins_matrix(k, flat))
+    point = seated_fit(k, flat, chains)
+    plain = anchored_ratings(wins_matrix(k, {p: [x for x, _ in g] for p, g in flat.items()}))
     rng = random.Random(seed)
-    samples: list[list[float]] = [[] for _ in range(k)]
+    samples: list[list[float]] = [[] for _ in range(k + 1)]
+    pooled_count = [0] * k
     groups = {p: [seeds[s] for s in sorted(seeds)] for p, seeds in by_seed.items()}
     for _ in range(reps):
         drawn = {p: [x for _ in g for x in g[rng.randrange(len(g))]] for p, g in groups.items()}
-        for i, r in enumerate(anchored_ratings(wins_matrix(k, drawn))):
+        fit = seated_fit(k, drawn, chains)
+        for i, r in enumerate([*fit.ratings, fit.seat]):
             samples[i].append(r)
+        for group in fit.pooled:
+            for i in group:
+                pooled_count[i] += 1
     out = []
-    for i in range(k):
+    for i, value in enumerate([*point.ratings, point.seat]):
         s = sorted(samples[i])
         low, high = _percentile(s, 0.025), _percentile(s, 0.975)
-        out.append((point[i], min(low, point[i]), max(high, point[i])))
-    return out
+        out.append((value, min(low, value), max(high, value)))
+    return LadderFit(ratings=out[:k], seat=out[k], pooled=point.pooled, plain=plain,
+                     pooled_share=[c / reps for c in pooled_count])
 
 
 def _percentile(sorted_values: Sequence[float], q: float) -> float:
@@ -290,10 +387,12 @@ def _axis(agent: str, level: int) -> float:
     return math.log(level) if agent in SEARCH_AGENTS else float(level)
 
 
-def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]) -> list[LevelEntry]:
+def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]],
+                pooled: Mapping[int, Sequence[int]] | None = None) -> list[LevelEntry]:
     """Every level of `agent` from its measured ones: those measured as they are, each level
     between two measured ones interpolated (Elo and both interval ends) on the agent's axis,
-    none outside the measured range (no extrapolation)."""
+    none outside the measured range (no extrapolation). `pooled`: per measured level, the other
+    measured levels the order constraint gave the same Elo (the data would have reversed them)."""
 
     def seconds(level: int) -> float | None:
         return round(STRENGTH_SECONDS * level, 3) if agent in SEARCH_AGENTS else None
@@ -304,7 +403,8 @@ def level_table(agent: str, measured: dict[int, tuple[float, float, float, int]]
         if level in measured:
             elo, low, high, games = measured[level]
             out.append(LevelEntry(level=level, seconds=seconds(level), elo=round(elo), low=round(low),
-                                  high=round(high), measured=True, games=games))
+                                  high=round(high), measured=True, games=games,
+                                  pooled_with=sorted((pooled or {}).get(level, ()))))
             continue
         below = max(x for x in known if x < level)
         above = min(x for x in known if x > level)
@@ -336,48 +436,89 @@ def rated_rungs(scores: Mapping[tuple[int, int], Sequence[float]]) -> set[int]:
     return seen - {0}
 
 
-def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
-              date: str | None = None, planned: int | None = None,
-              included: Sequence[Included] = ()) -> GameLevels:
-    """The game's levels file from the run's games and those `included` from other runs
-    (`planned`: the games the config asks for; fewer were played when the run was stopped and
-    fitted as it was, which the command says)."""
-    specs = config.specs()
-    k = len(specs)
+def ladder_fit(config: LevelsConfig, results: Sequence[GameResult],
+               included: Sequence[Included] = ()) -> tuple[BySeed, LadderFit]:
+    """The run's games (and those `included` from other runs) by pair and seed, and their fit
+    with the seat term and every family's order (`order_chains`)."""
     by_seed = pair_scores(results, included)
     if not by_seed:
         raise ExperimentError("no games were played: nothing to fit")
-    fitted = fit_with_intervals(k, by_seed, config.bootstrap, config.seed)
+    specs = config.specs()
+    return by_seed, fit_with_intervals(len(specs), by_seed, config.bootstrap, config.seed, order_chains(specs))
+
+
+#: How the levels are fitted, in words (the levels file's `model`).
+MODEL = ("Bradley-Terry by maximum likelihood with a seat term (Elo at a neutral seat; two-player games: "
+         "logistic(strength difference + seat 1's advantage)), half a virtual draw per pair that met; the levels "
+         "of one AI kept in order (a higher level is not weaker), levels the games would reverse share one Elo")
+
+
+def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: str,
+              date: str | None = None, planned: int | None = None,
+              included: Sequence[Included] = (), fit: tuple[BySeed, LadderFit] | None = None) -> GameLevels:
+    """The game's levels file from the run's games and those `included` from other runs
+    (`planned`: the games the config asks for; fewer were played when the run was stopped and
+    fitted as it was, which the command says; `fit`: `ladder_fit` of the same games, if done)."""
+    specs = config.specs()
+    k = len(specs)
+    by_seed, fitted = fit or ladder_fit(config, results, included)
     games_of_rung = [0] * k
     pairs = []
     sources: dict[tuple[str | None, int, int], list[float]] = defaultdict(list)
     for (a, b), seeds in by_seed.items():
-        for group, scores in seeds.items():
+        for group, games in seeds.items():
             source = group.rsplit("#", 1)[0] or None
-            sources[(source, a, b)] += scores
+            sources[(source, a, b)] += [score for score, _ in games]
     for (source, a, b), scores in sorted(sources.items(), key=lambda x: (x[0][0] or "", x[0][1], x[0][2])):
         games_of_rung[a] += len(scores)
         games_of_rung[b] += len(scores)
         pairs.append(PairRecord(a=config.ladder[a], b=config.ladder[b], games=len(scores),
                                 score=round(sum(scores), 6), result=source))
-    rated = rated_rungs({pair: [x for g in seeds.values() for x in g] for pair, seeds in by_seed.items()})
+    rated = rated_rungs({pair: [x for g in seeds.values() for x, _ in g] for pair, seeds in by_seed.items()})
     measured: dict[str, dict[int, tuple[float, float, float, int]]] = defaultdict(dict)
-    for i, spec in enumerate(specs):
-        agent, level = rung_key(spec)
+    level_of = {i: rung_key(spec) for i, spec in enumerate(specs)}
+    pooled: dict[str, dict[int, list[int]]] = defaultdict(dict)
+    for tied in fitted.pooled:
+        for i in tied:
+            agent, level = level_of[i]
+            if level is not None and i in rated:
+                pooled[agent][level] = [other for j in tied if j != i and j in rated
+                                        for name, other in [level_of[j]] if name == agent and other is not None]
+    for i, (agent, level) in enumerate(level_of.values()):
         if level is not None and i in rated:
-            measured[agent][level] = (*fitted[i], games_of_rung[i])
+            measured[agent][level] = (*fitted.ratings[i], games_of_rung[i])
+    seat_elo, seat_low, seat_high = fitted.seat
     return GameLevels(
         game=config.game, players=config.players,
         interval=f"95% percentile bootstrap over seeds ({config.bootstrap} resamples; each pair's seeds drawn "
-                 "with replacement, a seed's seat-swapped games together)",
+                 "with replacement, a seed's seat-swapped games together, each refit under the same order)",
         interpolation="levels between two measured ones: the search linearly in log seconds per decision, "
                       "greedy linearly in the level; none outside the measured range",
         command=config.command() + ("" if planned is None or len(results) >= planned
                                     else f" (stopped after {len(results)} of {planned} games, then --fit-only)"),
         date=date or datetime.now(UTC).strftime("%Y-%m-%d"), seed=config.seed,
-        games=len(results) + len(included), result=result_path, pairs=pairs,
-        agents={agent: level_table(agent, m) for agent, m in measured.items()},
+        games=sum(p.games for p in pairs), result=result_path, pairs=pairs,
+        agents={agent: level_table(agent, m, pooled.get(agent)) for agent, m in measured.items()},
+        model=MODEL,
+        seat=SeatAdvantage(elo=round(seat_elo), low=round(seat_low), high=round(seat_high))
+        if config.players == 2 else None,
     )
+
+
+def fit_document(config: LevelsConfig, fitted: LadderFit) -> dict[str, Any]:
+    """Every rung's fit for the result document, bridges included: Elo at a neutral seat with its
+    interval, the plain fit (no seat term, no order) beside it, and how often the bootstrap
+    pooled it with a neighbour; the seat term and the pooled rungs."""
+    return {
+        "model": MODEL,
+        "seat": {"elo": round(fitted.seat[0], 1), "low": round(fitted.seat[1], 1), "high": round(fitted.seat[2], 1),
+                 "meaning": "Elo of seat 1 over seat 0 between two equal agents"},
+        "pooled": [[config.ladder[i] for i in group] for group in fitted.pooled],
+        "rungs": [{"rung": label, "elo": round(elo, 1), "low": round(low, 1), "high": round(high, 1),
+                   "plain_elo": round(plain, 1), "pooled_in_resamples": round(share, 3)}
+                  for label, (elo, low, high), plain, share in zip(config.ladder, fitted.ratings, fitted.plain,
+                                                                   fitted.pooled_share, strict=True)],
+    }
 
 
 # -- running ----------------------------------------------------------------------------------------
@@ -437,13 +578,15 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
         results[r.index] = r
     ordered = [results[i] for i in sorted(results)]
     included = included_games(config, [(path, _read_doc(path)) for path in config.include])
-    levels = levels_of(config, ordered, result_path, planned=len(jobs), included=included)
+    fit = ladder_fit(config, ordered, included)
+    levels = levels_of(config, ordered, result_path, planned=len(jobs), included=included, fit=fit)
     summary = summarise_matchup(exp, ordered)
     doc = {
         "experiment": exp.model_dump(mode="json"),
         "levels_config": config.model_dump(mode="json"),
         "summary": summary,
         "levels": levels.model_dump(mode="json"),
+        "fit": fit_document(config, fit[1]),
         "included": {path: sum(1 for x in included if x[0] == path) for path in config.include},
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in ordered],
         "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
@@ -479,7 +622,8 @@ def write_levels(levels: GameLevels, path: Path) -> None:
 
 
 def levels_markdown(levels: GameLevels) -> str:
-    """The levels as the Markdown table docs/lab.md shows (one row per level of each AI)."""
+    """The levels as the Markdown table docs/lab.md shows (one row per level of each AI; a level
+    the order constraint pooled says with which), then the seat term."""
     rows = ["| AI | level | seconds a decision | Elo | 95% interval | how | games |",
             "| --- | --- | --- | --- | --- | --- | --- |",
             f"| random | — | — | 0 | (the anchor) | by definition | {_anchor_games(levels)} |"]
@@ -487,9 +631,14 @@ def levels_markdown(levels: GameLevels) -> str:
         for e in entries:
             seconds = "—" if e.seconds is None else f"{e.seconds:g}"
             how = "measured" if e.measured else "interpolated"
+            if e.pooled_with:
+                how += ", not distinguished from level " + " and ".join(str(x) for x in e.pooled_with) + " (pooled)"
             games = str(e.games) if e.measured else "—"
             interval = f"[{e.low:+d}, {e.high:+d}]"
             rows.append(f"| {agent} | {e.level} | {seconds} | {e.elo:+d} | {interval} | {how} | {games} |")
+    if levels.seat is not None:
+        s = levels.seat
+        rows += ["", f"Seat 1 over seat 0 (equal players): {s.elo:+d} Elo, 95% interval [{s.low:+d}, {s.high:+d}]."]
     return "\n".join(rows)
 
 

@@ -33,6 +33,9 @@ class LevelEntry(BaseModel):
     high: int = Field(description="upper end of the 95% interval")
     measured: bool = Field(description="played in the lab run (else interpolated between measured levels)")
     games: int = Field(ge=0, description="games this level played in the run (0 when interpolated)")
+    pooled_with: list[int] = Field(default_factory=list, description=(
+        "other measured levels of this AI the games could not tell apart from this one: they would have come out "
+        "in reverse order, and a higher level is taken as not weaker (docs/lab.md), so they share one Elo"))
 
     @model_validator(mode="after")
     def _ordered(self) -> LevelEntry:
@@ -56,6 +59,16 @@ class PairRecord(BaseModel):
                                "(`--include`); none: the levels run itself")
 
 
+class SeatAdvantage(BaseModel):
+    """What sitting in seat 1 is worth over seat 0 between two equal agents (two-player games)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    elo: int = Field(description="Elo of seat 1 over seat 0 (negative: seat 0 is favoured)")
+    low: int
+    high: int
+
+
 class GameLevels(BaseModel):
     """A game's levels file (`agents/levels/<game>.json`)."""
 
@@ -75,6 +88,9 @@ class GameLevels(BaseModel):
     pairs: list[PairRecord]
     agents: dict[str, list[LevelEntry]] = Field(
         description="agent name -> its levels (only measured levels and those between two measured ones)")
+    model: str | None = Field(None, description="how the Elo were fitted, in words (none: the plain Bradley-Terry "
+                              "of the files before the seat term)")
+    seat: SeatAdvantage | None = Field(None, description="the fit's seat term with its 95% interval (two players)")
 
     @model_validator(mode="after")
     def _levels_unique(self) -> GameLevels:
@@ -107,4 +123,4 @@ def load_levels(game_id: str, directory: Path | None = None) -> GameLevels | Non
     return levels
 
 
-__all__ = ["LEVELS_DIR", "GameLevels", "LevelEntry", "PairRecord", "levels_path", "load_levels"]
+__all__ = ["LEVELS_DIR", "GameLevels", "LevelEntry", "PairRecord", "SeatAdvantage", "levels_path", "load_levels"]
