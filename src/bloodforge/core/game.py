@@ -585,9 +585,10 @@ class State(ABC):
         self._advance()
 
     def _commit(self, action: Action, seat: int | None) -> None:
-        self._invalidate_legal()
+        self.__dict__.pop("_legal_cache", None)  # `_invalidate_legal`, inlined (every action)
         self._apply(action, seat)
-        self._record(action, seat)
+        self.history.append(str(action))  # `_record`, inlined
+        self.history_seats.append(seat)
         self._advance()
 
     def _record(self, action: Action, seat: int | None) -> None:
@@ -595,14 +596,23 @@ class State(ABC):
         self.history_seats.append(seat)
 
     def _advance(self) -> None:
-        """Let the game take its own steps until a seat must act or the game is over."""
+        """Let the game take its own steps until a seat must act or the game is over.
+
+        `_invalidate_legal` and `_record` inlined, the bound hooks looked up once: a game
+        takes several own steps per seat action (the arena's NPCs and effects about two per
+        ply), so the wrappers were a few per cent of a random playout (issue 23). The same
+        calls in the same order."""
+        automatic = self._automatic_action
+        apply = self._apply
+        pop = self.__dict__.pop
         for _ in range(MAX_AUTOMATIC_STEPS):
-            action = self._automatic_action()
+            action = automatic()
             if action is None:
                 return
-            self._invalidate_legal()
-            self._apply(action, None)
-            self._record(action, None)
+            pop("_legal_cache", None)
+            apply(action, None)
+            self.history.append(str(action))
+            self.history_seats.append(None)
         raise RuntimeError(f"{self.game.id}: over {MAX_AUTOMATIC_STEPS} automatic steps in a row")
 
     def step_entry(self, seat: int | None, text: str) -> None:

@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class LogEvent:
-    """One line of the log.
+    """One line of the log. Treat it as immutable: it is compared and hashed by its fields.
+    (Not a frozen dataclass: every game logs several lines per action, and a frozen one
+    costs about three times as much to make, through `object.__setattr__`; issue 23.)
 
     `visible`: the seats that read `text`; None means everyone, spectators included. Seats
     outside the set read `masked` instead when it is given (the public face of a secret event),
@@ -75,14 +77,6 @@ class LogEvent:
         )
 
 
-_new = object.__new__
-_set_text = LogEvent.__dict__["text"].__set__
-_set_visible = LogEvent.__dict__["visible"].__set__
-_set_masked = LogEvent.__dict__["masked"].__set__
-_set_kind = LogEvent.__dict__["kind"].__set__
-_set_data = LogEvent.__dict__["data"].__set__
-
-
 def seats(*members: int | Iterable[int]) -> frozenset[int]:
     """A visibility set from seats and groups of seats: `seats(2)`, `seats(team)`, `seats(0, 3)`."""
     out: set[int] = set()
@@ -135,16 +129,16 @@ class EventLog:
         data: Mapping[str, Any] | None = None,
     ) -> LogEvent:
         """Append an event readable by `to` (a seat or seats; None: everyone) and return it."""
-        visible = None if to is None else seats(to)
-        # LogEvent(text, visible, masked, kind, data), through the slots directly: a frozen
-        # dataclass's __init__ costs twice as much, and games log several lines per action
-        # (issue 23). The same object: fields, equality and hash are the dataclass's.
-        event = _new(LogEvent)
-        _set_text(event, text)
-        _set_visible(event, visible)
-        _set_masked(event, masked)
-        _set_kind(event, kind)
-        _set_data(event, data)
+        if to is None:  # `append` inlined for the usual public line: games log several per action
+            event = LogEvent(text, None, masked, kind, data)
+            if self._shared:
+                self._events = list(self._events)
+                self._private = dict(self._private)
+                self._shared = False
+            self._events.append(event)
+            self._public += 1
+            return event
+        event = LogEvent(text, seats(to), masked, kind, data)
         self.append(event)
         return event
 

@@ -84,41 +84,61 @@ def next_turn(w: World) -> str | None:
 
 def auto_step(w: World) -> Action | None:
     b = w.board
-    if b.phase == "over" or b.pending is not None:
+    phase = b.phase
+    if phase == "over" or b.pending is not None:
         return None
-    if b.phase == "round":
-        return act("round")
-    if b.phase == "pick":
-        return None if actors(w) else act("reveal")
-    if b.phase == "place":
-        u = next_to_place(w)
-        if u is not None and u.seat is None:
-            return act("npc", u.uid, "place", hex_id(npc_start(w, u)))
-        return None
-    if b.phase == "immediate":
-        u = next_immediate(w)
-        return act("immediate", u.uid) if u is not None else None
-    if b.phase == "turns":
-        if b.active is None:
+    if phase == "turns":  # the usual case first: an NPC's steps are most of the game's own
+        active = b.active
+        if active is None:
             x = next_turn(w)
             if x is None:
                 return None
             if x.startswith(ENV):
                 return act("env", x[len(ENV):])
-            u = w.unit(x)
+            u = b.units[x]
             return act("roll", u.uid) if u.kind == "champion" else act("npc", u.uid, "card")
-        if b.active.startswith(ENV):
+        if active.startswith(ENV):
             return None
-        u = w.unit(b.active)
-        if u.is_npc:
+        u = b.units[active]
+        if u.kind == "rival" or u.kind == "boss":  # `Unit.is_npc`
             return act("npc", u.uid, *npc.next_step(w, u))
+        return None
+    if phase == "round":
+        return act("round")
+    if phase == "pick":
+        return None if actors(w) else act("reveal")
+    if phase == "place":
+        entrant = next_to_place(w)
+        if entrant is not None and entrant.seat is None:
+            return act("npc", entrant.uid, "place", hex_id(npc_start(w, entrant)))
+        return None
+    if phase == "immediate":
+        first = next_immediate(w)
+        return act("immediate", first.uid) if first is not None else None
     return None
 
 
 def apply_auto(w: World, action: Action) -> None:
     b = w.board
     k, a = action.kind, action.args
-    if k == "round":
+    if k == "npc":  # the usual case first
+        u = b.units[a[0]]
+        step = a[1]
+        if step == "place":
+            h = parse_hex(a[2])
+            assert h is not None
+            place(w, u, h)
+        elif step == "card":
+            start_turn(w, u)
+            b.stage = "card"
+            npc.apply_step(w, u, ("card",))
+        elif step == "end":
+            end_turn(w, u)
+        else:
+            npc.apply_step(w, u, a[1:])
+            if not u.alive:
+                end_turn(w, u)
+    elif k == "round":
         new_round(w)
     elif k == "reveal":
         reveal(w)
@@ -138,22 +158,6 @@ def apply_auto(w: World, action: Action) -> None:
             end_turn(w, u)
     elif k == "env":
         env_turn(w, a[0])
-    elif k == "npc":
-        u = w.unit(a[0])
-        if a[1] == "place":
-            h = parse_hex(a[2])
-            assert h is not None
-            place(w, u, h)
-        elif a[1] == "card":
-            start_turn(w, u)
-            b.stage = "card"
-            npc.apply_step(w, u, ("card",))
-        elif a[1] == "end":
-            end_turn(w, u)
-        else:
-            npc.apply_step(w, u, tuple(a[1:]))
-            if not u.alive:
-                end_turn(w, u)
     drain(w)  # effects a move left waiting (a Springboard's launch)
     settle(w)
 
