@@ -19,6 +19,7 @@ from bloodforge.lab.levels import (
     DEFAULT_LADDER,
     LevelsConfig,
     Obs,
+    fit_document,
     fit_with_intervals,
     level_table,
     levels_markdown,
@@ -203,3 +204,26 @@ def test_a_table_row_of_a_pooled_level() -> None:
     entries = level_table("mcts", {1: (500, 300, 700, 8), 3: (500, 350, 690, 8)}, {1: [3], 3: [1]})
     assert [e.pooled_with for e in entries] == [[3], [], [1]]
     assert entries[1].elo == 500
+
+
+def test_the_result_document_shows_the_fit_beside_the_plain_one_and_each_pairs_seats() -> None:
+    """The fit document: every rung (bridges too) with the plain fit beside it, the seat term,
+    and per pair the first rung's score in each seat, where a seat effect of one pair shows
+    that the single seat term averages away (the arena's searching pairs)."""
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, bootstrap=50,
+                          ladder=["random", "greedy:blunder=0.5", "greedy"])
+    by_seed: dict[tuple[int, int], dict[str, list[Obs]]] = {
+        (0, 1): {str(s): [(float(s < 3), -1), (float(s < 3), 1)] for s in range(10)},
+        (1, 2): {str(s): [(0.0, -1), (1.0, 1)] for s in range(6)},
+    }
+    fitted = fit_with_intervals(3, by_seed, reps=50, seed=0, chains=order_chains(config.specs()))
+    doc = fit_document(config, by_seed, fitted)
+    assert [r["rung"] for r in doc["rungs"]] == config.ladder
+    assert doc["rungs"][0]["elo"] == 0.0
+    assert doc["seat"]["elo"] > 0, "seat 1 won every game of the second pair"
+    assert doc["pairs_by_seat"] == [
+        {"a": "random", "b": "greedy:blunder=0.5", "a_seat": 0, "a_score": 3.0, "games": 10},
+        {"a": "random", "b": "greedy:blunder=0.5", "a_seat": 1, "a_score": 3.0, "games": 10},
+        {"a": "greedy:blunder=0.5", "b": "greedy", "a_seat": 0, "a_score": 0.0, "games": 6},
+        {"a": "greedy:blunder=0.5", "b": "greedy", "a_seat": 1, "a_score": 6.0, "games": 6},
+    ]

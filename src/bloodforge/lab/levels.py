@@ -505,10 +505,15 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
     )
 
 
-def fit_document(config: LevelsConfig, fitted: LadderFit) -> dict[str, Any]:
+def fit_document(config: LevelsConfig, by_seed: BySeed, fitted: LadderFit) -> dict[str, Any]:
     """Every rung's fit for the result document, bridges included: Elo at a neutral seat with its
     interval, the plain fit (no seat term, no order) beside it, and how often the bootstrap
-    pooled it with a neighbour; the seat term and the pooled rungs."""
+    pooled it with a neighbour; the seat term, the pooled rungs, and per pair the first rung's
+    score in each seat (the fit has one seat term for all pairs: this shows where it differs)."""
+    cells = seated_cells({pair: [x for g in seeds.values() for x in g] for pair, seeds in by_seed.items()})
+    by_seat = [{"a": config.ladder[a], "b": config.ladder[b], "a_seat": {-1: 0, 1: 1}.get(sign),
+                "a_score": round(score, 6), "games": int(games)}
+               for (a, b, sign), (score, games) in sorted(cells.items())]
     return {
         "model": MODEL,
         "seat": {"elo": round(fitted.seat[0], 1), "low": round(fitted.seat[1], 1), "high": round(fitted.seat[2], 1),
@@ -518,6 +523,7 @@ def fit_document(config: LevelsConfig, fitted: LadderFit) -> dict[str, Any]:
                    "plain_elo": round(plain, 1), "pooled_in_resamples": round(share, 3)}
                   for label, (elo, low, high), plain, share in zip(config.ladder, fitted.ratings, fitted.plain,
                                                                    fitted.pooled_share, strict=True)],
+        "pairs_by_seat": by_seat,
     }
 
 
@@ -586,7 +592,7 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
         "levels_config": config.model_dump(mode="json"),
         "summary": summary,
         "levels": levels.model_dump(mode="json"),
-        "fit": fit_document(config, fit[1]),
+        "fit": fit_document(config, *fit),
         "included": {path: sum(1 for x in included if x[0] == path) for path in config.include},
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in ordered],
         "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
