@@ -11,7 +11,7 @@ from bloodforge.games.arena.environment import _footprint, _turned, run_line
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import distance, neighbours, parse_hex, rotate
 from bloodforge.games.arena.model import Unit
-from bloodforge.games.arena.movement import _disk, _distances, destinations, explore
+from bloodforge.games.arena.movement import destinations, explore
 
 
 def _turn_state() -> ArenaState:
@@ -177,21 +177,6 @@ def test_issue23_an_npcs_attack_and_card_by_table_equal_the_search_over_the_cont
                         assert a.movement == (0 if atk.origin != "self" else movement_of(state, u))
                         checked += 1
     assert checked > 100
-
-
-def test_issue23_the_disk_an_end_hex_key_reads_is_every_hex_within_the_steps() -> None:
-    """R-MOV-1: the obstacles a walk of N steps can read are those within N of its start;
-    the set they are cut with holds exactly the hexes (inside the arena or beyond its wall)
-    at hex distance N or less, for starts anywhere and N from 0 to 6. The distances a search
-    toward one hex prunes by (made once per map and hex) are the hex distances."""
-    for origin in ((0, 0), (3, -5), (-7, 2)):
-        for radius in range(7):
-            box = [(origin[0] + dq, origin[1] + dr) for dq in range(-8, 9) for dr in range(-8, 9)]
-            want = {h for h in box if distance(h, origin) <= radius}
-            assert _disk(origin, radius) == want
-    state = bloodforge.load_game("arena", players=1, seed=1).new_initial_state()
-    for to in ((0, 0), (2, -1), (-9, 9)):  # the last beyond the wall: routes toward it are cut the same
-        assert _distances(state.cells, to) == {h: distance(h, to) for h in state.cells}
 
 
 def test_issue23_foes_in_one_pass_equal_the_living_damageable_enemies() -> None:

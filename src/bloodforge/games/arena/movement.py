@@ -9,7 +9,6 @@ and unsafe shortest paths from the same table.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from .hexes import Hex, distance, neighbours
@@ -124,77 +123,50 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
 
 
 def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
-    """`destinations` without the copy: the memo's own list, the same object for every
+    """`destinations` without the copy: the cache's own list, the same object for every
     position with the same obstacles near the mover (so a caller may key what it derives
-    from it by the object). Callers must not change it."""
+    from it by the object). Callers must not change it.
+
+    What the walk reads lies within `max_steps` of the origin (the disk): the hexes it may
+    not enter and the figures' spaces it may not end on there. Keyed by those, the answer is
+    the same in every position and game on this map (a move elsewhere on the board takes a
+    new layout, and asked again a search it cannot change). Both are sets of hexes as bit
+    masks over the map (`_Grid`), read off the layout's occupancy, so the key is three `&`
+    and the walk a few shifts per step (issue 23: the sets of `(q, r)` tuples of before, the
+    key and the walk were ~15 % of six-seat playouts)."""
     origin = mover.hex
     assert origin is not None
-    key, table = _memo(w, mover, max_steps, origin)
-    reach_key = ("reach", *key)
-    ends: list[Hex] | None = table.get(reach_key)
-    if ends is None and (found := table.get(key)) is not None:
-        ends = table[reach_key] = sorted(found)  # sorted once, not at every call
+    grid = _grid(w.cells)
+    pos = grid.pos(origin)
+    if pos is None:  # farther than a step beyond the wall (scenarios): no step can be taken
+        return _stranded(origin)
+    occ, by_side, blocking = _masks(w, grid)
+    disk = grid.disk(pos, max_steps)
+    here = 1 << pos
+    stop = blocking & disk
+    if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
+        stop |= occ & disk & ~by_side.get(mover.side, 0)
+    others = occ & disk & ~here  # no end on another figure's space
+    key = (grid.cells, pos, max_steps, stop, others)
+    ends = _ENDS.get(key)
     if ends is None:
-        # What the walk reads lies within `max_steps` of the origin (the disk): the hexes it
-        # may not enter and the figures' spaces it may not end on there. Keyed by those, the
-        # answer is the same in every position and game on this map (issue 23: a move
-        # elsewhere on the board takes a new layout, and asked again a search it cannot
-        # change). Both are read straight off the layout's occupancy, in one pass over the
-        # figures, without the mover's whole obstacle set (`_obstacles`, as it would be cut
-        # to the disk: blocking tiles, and figures of other sides unless it flies).
-        occupants, sides, blocking = _occupancy(w)
-        uid, side, flying = mover.uid, mover.side, mover.is_flying
-        disk = _disk(origin, max_steps)
-        stop = disk & blocking
-        others_at = []
-        enemies_at = []
-        for h, o in occupants.items():
-            if o != uid and h in disk:
-                if h != origin:
-                    others_at.append(h)
-                if not flying and sides[h] != side:
-                    enemies_at.append(h)
-        if enemies_at:
-            stop = stop.union(enemies_at)
-        others = frozenset(others_at)
-        geo_key = (w.cells, origin, max_steps, stop, others)
-        ends = _ENDS.get(geo_key)
-        if ends is None:
-            around = _neighbour_table(w.cells)
-            if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
-                around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
-            # the walk tests only hexes within the disk, so the obstacles there are all it needs;
-            # no end on another figure's space (every hex reached lies in the disk)
-            ends = sorted(_reach(max_steps, origin, stop, around) - others)
-            if len(_ENDS) >= _GEO_SIZE:
-                _ENDS.clear()
-            _ENDS[geo_key] = ends
-        if len(table) >= _MEMO_SIZE:
-            table.clear()
-        table[reach_key] = ends
+        ends = grid.hexes_of(grid.walk(here, max_steps, stop) & ~others)
+        if len(_ENDS) >= _GEO_SIZE:
+            _ENDS.clear()
+        _ENDS[key] = ends
     return ends
 
 
-def _disk(origin: Hex, radius: int) -> frozenset[Hex]:
-    """Every hex (inside the arena or not) within `radius` of `origin`, made once per origin
-    and radius: the part of the obstacles a walk of `radius` steps can read is their
-    intersection with it (worked out by hex distance per obstacle before, the key of the
-    end-hex cache cost more than half the walk it saves; issue 23)."""
-    key = (origin, radius)
-    found = _DISKS.get(key)
-    if found is None:
-        if len(_DISKS) > 8192:
-            _DISKS.clear()
-        oq, or_ = origin
-        found = _DISKS[key] = frozenset((oq + dq, or_ + dr) for dq in range(-radius, radius + 1)
-                                        for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1))
-    return found
+def _stranded(origin: Hex) -> list[Hex]:
+    """The end hexes of a start with no cell beside it: itself (one list per start)."""
+    key = ("stranded", origin)
+    ends = _ENDS.get(key)
+    if ends is None:
+        ends = _ENDS[key] = [origin]
+    return ends
 
 
-_DISKS: dict[tuple[Hex, int], frozenset[Hex]] = {}
-
-
-#: Answers of the walk over hexes by what it reads (see `destinations`): pure
+#: Answers of the walk over hexes by what it reads (see `shared_destinations`): pure
 #: functions of the map, the origin, the steps and the obstacles near the origin, so shared by
 #: every state in the process. Their values are never changed (callers copy).
 _GEO_SIZE = 8192
@@ -245,33 +217,21 @@ def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any
     return key, w.layout_memo()
 
 
-def _obstacles(w: World, mover: Unit, origin: Hex) -> tuple[dict[Hex, str], set[Hex], dict[Hex, tuple[Hex, ...]]]:
-    """What a search needs of the board: who (unit id) stands where, the hexes `mover` may
-    not enter (R-MOV-2/3/5, TB10: blocking tiles, and figures other than itself, its allies,
-    or any figure when it flies), and each hex's neighbours inside the arena. The first two
-    are memoised by the layout (`Board.layout`), the mover and whether it flies (a side
-    is fixed in play); callers must not change them."""
-    flying = mover.is_flying
+def _stops(w: World, grid: _Grid, side: int, flying: bool) -> frozenset[int]:
+    """The cells (grid positions) a mover of `side` may not enter (R-MOV-2/3/5, TB10:
+    blocking tiles, and figures of other sides unless it flies; its own space and its allies'
+    are passed): the same for every mover of that side and flying, memoised by the layout
+    (`Board.layout`). Callers must not change it."""
     table = w.layout_memo()
-    key = ("obstacles", w.board.layout, mover.uid, flying)
-    found: tuple[dict[Hex, str], set[Hex]] | None = table.get(key)
+    key = ("stops", w.board.layout, side, flying)
+    found: frozenset[int] | None = table.get(key)
     if found is None:
-        occupants, sides, blocking = _occupancy(w)
-        stop = set(blocking)
-        if not flying:
-            me, side = mover.uid, mover.side
-            for h, uid in occupants.items():
-                if uid != me and sides[h] != side:
-                    stop.add(h)
-        found = (occupants, stop)
+        occ, by_side, blocking = _masks(w, grid)
+        found = grid.positions(blocking if flying else blocking | occ & ~by_side.get(side, 0))
         if len(table) >= _MEMO_SIZE:
             table.clear()
         table[key] = found
-    occupants, stop = found
-    around = _neighbour_table(w.cells)
-    if origin not in around:  # a start outside the arena (scenarios): only its neighbours in it
-        around = {**around, origin: tuple(n for n in neighbours(origin) if n in w.cells)}
-    return occupants, stop, around
+    return found
 
 
 def _occupancy(w: World) -> tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]]:
@@ -294,20 +254,154 @@ def _occupancy(w: World) -> tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]
     return layout
 
 
+def _masks(w: World, grid: _Grid) -> tuple[int, dict[int, int], int]:
+    """`_occupancy` as bit masks over the map's cells (`_Grid`): the figures' spaces, those
+    of each side, the blocking tiles' hexes. Hexes beyond the wall are left out: no walk
+    enters them, and no walk ends on one but its own start. Memoised by the layout."""
+    table = w.layout_memo()
+    key = ("masks", w.board.layout)
+    found: tuple[int, dict[int, int], int] | None = table.get(key)
+    if found is None:
+        _, sides_at, blocking = _occupancy(w)
+        index = grid.index
+        occ = 0
+        by_side: dict[int, int] = {}
+        for h, side in sides_at.items():
+            i = index.get(h)
+            if i is not None:
+                occ |= 1 << i
+                by_side[side] = by_side.get(side, 0) | 1 << i
+        blocked = 0
+        for h in blocking:
+            i = index.get(h)
+            if i is not None:
+                blocked |= 1 << i
+        found = (occ, by_side, blocked)
+        if len(table) >= _MEMO_SIZE:
+            table.clear()
+        table[key] = found
+    return found
+
+
 _MEMO_SIZE = 1024
 _route = tuple.__new__  # Route(...) without the named tuple's Python-level constructor
 _EMPTY: frozenset[str] = frozenset()
-_NEIGHBOURS: dict[frozenset[Hex], dict[Hex, tuple[Hex, ...]]] = {}
 
 
-def _neighbour_table(cells: frozenset[Hex]) -> dict[Hex, tuple[Hex, ...]]:
-    """Each cell's neighbours inside the arena, in `neighbours` order (walls are never entered)."""
-    table = _NEIGHBOURS.get(cells)
-    if table is None:
-        if len(_NEIGHBOURS) > 16:
-            _NEIGHBOURS.clear()
-        table = _NEIGHBOURS[cells] = {h: tuple(n for n in neighbours(h) if n in cells) for h in cells}
-    return table
+class _Grid:
+    """A map's hexes numbered once (issue 23: the searches hashed `(q, r)` tuples at every
+    step): position `(q - q0) * stride + (r - r0)` over the map's bounding box with a border
+    of one hex, so the positions run in `(q, r)` order and a set of hexes is an int with one
+    bit per position. On that numbering the six neighbours are the shifts by `stride`, `1`
+    and `stride - 1` up and down; a shift never carries a cell's bit onto another cell
+    (every wrap lands on the border, which holds no cell). Searches index lists by
+    position: each position's neighbours inside the arena (`neighbours` order; a border
+    position has its own too, so a start just beyond the wall steps in as before), its hex,
+    and per target hex every position's distance to it."""
+
+    __slots__ = ("_disks", "_far", "around", "cells", "hexes", "index", "inside", "q0", "r0", "stride", "width")
+
+    def __init__(self, cells: frozenset[Hex]) -> None:
+        self.cells = cells
+        self.q0 = min(q for q, _ in cells) - 1
+        self.r0 = min(r for _, r in cells) - 1
+        self.stride = max(r for _, r in cells) - self.r0 + 2
+        self.width = max(q for q, _ in cells) - self.q0 + 2
+        size = self.width * self.stride
+        # the cell objects themselves where there are cells (equal keys found by identity)
+        self.hexes: list[Hex] = [(i // self.stride + self.q0, i % self.stride + self.r0) for i in range(size)]
+        self.index: dict[Hex, int] = {}
+        for h in cells:
+            i = (h[0] - self.q0) * self.stride + h[1] - self.r0
+            self.hexes[i] = h
+            self.index[h] = i
+        index = self.index
+        self.around: list[tuple[int, ...]] = [
+            tuple(index[n] for n in neighbours(h) if n in index) for h in self.hexes]
+        self.inside = sum(1 << i for i in index.values())
+        self._disks: dict[tuple[int, int], int] = {}
+        self._far: dict[Hex, list[int]] = {}
+
+    def pos(self, h: Hex) -> int | None:
+        """The position of `h`, or None beyond the box (no cell lies beside it)."""
+        qo, ro = h[0] - self.q0, h[1] - self.r0
+        if 0 <= qo < self.width and 0 <= ro < self.stride:
+            return qo * self.stride + ro
+        return None
+
+    def positions(self, mask: int) -> frozenset[int]:
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return frozenset(out)
+
+    def hexes_of(self, mask: int) -> list[Hex]:
+        """The hexes of a mask, sorted (positions run in `(q, r)` order)."""
+        hexes = self.hexes
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(hexes[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def disk(self, pos: int, radius: int) -> int:
+        """The cells within `radius` of a position: the part of the obstacles a walk of
+        `radius` steps can read is their `&` with it (made once per position and radius)."""
+        key = (pos, radius)
+        found = self._disks.get(key)
+        if found is None:
+            oq, or_ = self.hexes[pos]
+            found = 0
+            for h, i in self.index.items():
+                dq, dr = h[0] - oq, h[1] - or_
+                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
+                    found |= 1 << i
+            self._disks[key] = found
+        return found
+
+    def walk(self, start: int, max_steps: int, stop: int) -> int:
+        """The cells a walk of `max_steps` steps from the mask `start` enters (and `start`),
+        never entering `stop`: a ring of new cells per step, as the breadth-first walk
+        over hexes finds them (the same set as `_plain_search`'s keys)."""
+        free = self.inside & ~stop
+        a = self.stride
+        b = a - 1
+        seen = front = start
+        for _ in range(max_steps):
+            ring = (front << a | front >> a | front << 1 | front >> 1 | front << b | front >> b) & free & ~seen
+            if not ring:
+                break
+            seen |= ring
+            front = ring
+        return seen
+
+    def far(self, to: Hex) -> list[int]:
+        """Every position's hex distance to `to` (any hex, beyond the wall too), made once
+        per map and hex: the searches toward one hex (`routes_to`, `explore_within`) test
+        it for every neighbour they meet."""
+        found = self._far.get(to)
+        if found is None:
+            if len(self._far) > 4096:
+                self._far.clear()
+            tq, tr = to
+            found = self._far[to] = [(abs(q - tq) + abs(r - tr) + abs(q - tq + r - tr)) // 2 for q, r in self.hexes]
+        return found
+
+
+_GRIDS: dict[frozenset[Hex], _Grid] = {}
+
+
+def _grid(cells: frozenset[Hex]) -> _Grid:
+    """The numbering of a map's cells, made once per map."""
+    grid = _GRIDS.get(cells)
+    if grid is None:
+        if len(_GRIDS) > 16:
+            _GRIDS.clear()
+        grid = _GRIDS[cells] = _Grid(cells)
+    return grid
 
 
 def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None = None,
@@ -316,12 +410,19 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     kept per pair, in the same order as the rules' plain reading (see `can_pass`). With `to`,
     only states that can still reach `to` are expanded and only its routes are returned;
     with `within` as well, only states that can still reach a hex within `within` of `to`
-    are expanded and the routes of every hex reached are returned (`explore_within`)."""
+    are expanded and the routes of every hex reached are returned (`explore_within`).
+    States are numbered by grid position (`_Grid`), and hazard tiles are bits of a mask."""
     pad = 0 if within is None else within
     only = to if within is None else None  # the one end hex asked for, if any
-    occupied, stop, around = _obstacles(w, mover, origin)
+    grid = _grid(w.cells)
+    start = grid.pos(origin)
+    if start is None:  # farther than a step beyond the wall (scenarios): no step can be taken
+        return {origin: [_route(Route, (0, _EMPTY, ()))]} if only is None or only == origin else {}
+    occupied = _occupancy(w)[0]
+    stop = _stops(w, grid, mover.side, mover.is_flying)
     harmful = hazard_tiles_at(w, mover)
-    far = _distances(w.cells, to) if to is not None else None
+    far = grid.far(to) if to is not None else None
+    around, hexes = grid.around, grid.hexes
     oq, or_ = origin
     near = False  # a hazard hex within max_steps as the crow flies (a path is never shorter)
     for hq, hr in harmful:
@@ -329,29 +430,44 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
         if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= max_steps:
             near = True
             break
+    uid = mover.uid
     if not near:
-        seen = _plain_search(max_steps, origin, stop, around, far, pad)
-        uid = mover.uid
-        return {h: [route] for h, route in seen.items()
-                if (only is None or h == only) and (h == origin or (o := occupied.get(h)) is None or o == uid)}
-    # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper.
+        seen = _plain_search(max_steps, start, stop, around, hexes, far, pad)
+        if only is not None:
+            i = start if only == origin else grid.index.get(only)
+            path = None if i is None else seen.get(i)
+            if path is None or (i != start and (o := occupied.get(only)) is not None and o != uid):
+                return {}
+            return {only: [_route(Route, (len(path), _EMPTY, path))]}
+        out0: dict[Hex, list[Route]] = {}
+        for i, path in seen.items():
+            h = hexes[i]
+            if i == start or (o := occupied.get(h)) is None or o == uid:
+                out0[h] = [_route(Route, (len(path), _EMPTY, path))]
+        return out0
+    # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper. A state
+    # (position, tiles) is the int `tiles << shift | position`.
+    index = grid.index
+    shift = len(hexes).bit_length()
     bits: dict[str, int] = {}
-    hazards: dict[Hex, int] = {}
+    hazards: dict[int, int] = {}
     for h, tids in harmful.items():
         mask = 0
         for tid in tids:
             mask |= bits.setdefault(tid, 1 << len(bits))
-        hazards[h] = mask
+        i = index.get(h)
+        if i is not None:  # beyond the wall: never entered
+            hazards[i] = mask << shift
     # A state whose tiles strictly include those of a state on the same hex reached in fewer
     # steps is not expanded: it and everything after it is worse in both steps and tiles than
     # what the better state leads to, so it can never be Pareto-best, and it is never the
     # first to reach a state that is (the answer is the same table as the plain search).
-    best: dict[tuple[Hex, int], tuple[int, tuple[Hex, ...]]] = {(origin, 0): (0, ())}
+    best: dict[int, tuple[int, tuple[Hex, ...]]] = {start: (0, ())}
     single = len(bits) == 1  # the usual case (a Boss's one signature tile): no subset lists needed
-    at: dict[Hex, list[tuple[int, int]]] = {origin: [(0, 0)]}
-    frontier: list[tuple[Hex, int, tuple[Hex, ...]]] = [(origin, 0, ())]
+    at: dict[int, list[tuple[int, int]]] = {start: [(0, 0)]}
+    frontier: list[tuple[int, int, tuple[Hex, ...]]] = [(start, 0, ())]
     for step in range(1, max_steps + 1):
-        nxt: list[tuple[Hex, int, tuple[Hex, ...]]] = []
+        nxt: list[tuple[int, int, tuple[Hex, ...]]] = []
         bound = max_steps - step + pad
         for here, got, path in frontier:
             for n in around[here]:
@@ -359,16 +475,16 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
                     continue
                 if far is not None and far[n] > bound:
                     continue  # cannot reach `to` (or a hex within `pad` of it) any more
-                tiles = got | hazards.get(n, 0)
-                key = (n, tiles)
+                tiles = got | hazards.get(n, 0)  # shifted: `tiles | n` is the state
+                key = tiles | n
                 if key in best:
                     continue
                 if single:  # one tile: the only smaller set is the empty one
                     if tiles:
-                        clear = best.get((n, 0))
+                        clear = best.get(n)
                         if clear is not None and clear[0] < step:
                             continue
-                    p = (*path, n)
+                    p = (*path, hexes[n])
                     best[key] = (step, p)
                     nxt.append((n, tiles, p))
                     continue
@@ -385,21 +501,24 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
                         if dominated:
                             continue
                     prior.append((step, tiles))
-                p = (*path, n)
+                p = (*path, hexes[n])
                 best[key] = (step, p)
                 nxt.append((n, tiles, p))
         frontier = nxt
     names = sorted(bits, key=bits.__getitem__)
     sets: dict[int, frozenset[str]] = {0: _EMPTY}
     out: dict[Hex, list[Route]] = {}
-    for (h, mask), (steps, path) in best.items():
+    low = (1 << shift) - 1
+    for key, (steps, path) in best.items():
+        mask, i = key >> shift, key & low
+        h = hexes[i]
         if only is not None and h != only:
             continue
-        if h != origin and h in occupied and occupied[h] != mover.uid:
+        if i != start and (o := occupied.get(h)) is not None and o != uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
         entered = sets.get(mask)
         if entered is None:
-            entered = sets[mask] = frozenset(t for i, t in enumerate(names) if mask >> i & 1)
+            entered = sets[mask] = frozenset(t for j, t in enumerate(names) if mask >> j & 1)
         r = _route(Route, (steps, entered, path))
         routes = out.get(h)
         if routes is None:
@@ -418,55 +537,17 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     return out
 
 
-def _distances(cells: frozenset[Hex], to: Hex) -> dict[Hex, int]:
-    """Hex distance from every cell to `to`, made once per map and hex: the searches toward
-    one hex (`routes_to`, `explore_within`) test it for every neighbour they meet (issue 23:
-    three `abs` per test before)."""
-    key = (cells, to)
-    found = _DISTANCES.get(key)
-    if found is None:
-        if len(_DISTANCES) > 4096:
-            _DISTANCES.clear()
-        tq, tr = to
-        found = _DISTANCES[key] = {h: (abs(h[0] - tq) + abs(h[1] - tr) + abs(h[0] - tq + h[1] - tr)) // 2
-                                   for h in cells}
-    return found
-
-
-_DISTANCES: dict[tuple[frozenset[Hex], Hex], dict[Hex, int]] = {}
-
-
-def _reach(max_steps: int, origin: Hex, stop: frozenset[Hex] | set[Hex],
-           around: dict[Hex, tuple[Hex, ...]]) -> set[Hex]:
-    """The hexes `_plain_search` enters (its keys), without making the paths: the same
-    breadth-first walk over hexes, a ring of new hexes per step, so the same set (the rings
-    made with set operations: one C call per hex instead of six tests; issue 23)."""
-    seen = {origin}
-    frontier: Iterable[Hex] = (origin,)
-    for _ in range(max_steps):
-        ring: set[Hex] = set()
-        for here in frontier:
-            ring.update(around[here])
-        ring -= seen
-        ring -= stop
-        if not ring:
-            break
-        seen |= ring
-        frontier = ring
-    return seen
-
-
-def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex, tuple[Hex, ...]],
-                  far: dict[Hex, int] | None = None, pad: int = 0) -> dict[Hex, Route]:
-    """Breadth first over hexes, the first (shortest) path kept per hex: `_explore`'s answer
-    when no hex within reach holds a hazard for the mover (no route can enter a tile, so
-    the states are the hexes, met in the same order). With `far` (every cell's distance to
-    a hex `to`, `_distances`), hexes from which no hex within `pad` of `to` lies within the
-    steps left are not entered."""
-    seen: dict[Hex, Route] = {origin: Route(0, _EMPTY, ())}
-    frontier: list[tuple[Hex, tuple[Hex, ...]]] = [(origin, ())]
+def _plain_search(max_steps: int, start: int, stop: frozenset[int], around: list[tuple[int, ...]],
+                  hexes: list[Hex], far: list[int] | None = None, pad: int = 0) -> dict[int, tuple[Hex, ...]]:
+    """Breadth first over grid positions, the first (shortest) path kept per position:
+    `_explore`'s answer when no hex within reach holds a hazard for the mover (no route can
+    enter a tile, so the states are the hexes, met in the same order). With `far` (every
+    position's distance to a hex `to`, `_Grid.far`), hexes from which no hex within `pad`
+    of `to` lies within the steps left are not entered."""
+    seen: dict[int, tuple[Hex, ...]] = {start: ()}
+    frontier: list[tuple[int, tuple[Hex, ...]]] = [(start, ())]
     for step in range(1, max_steps + 1):
-        nxt: list[tuple[Hex, tuple[Hex, ...]]] = []
+        nxt: list[tuple[int, tuple[Hex, ...]]] = []
         bound = max_steps - step + pad
         for here, path in frontier:
             for n in around[here]:
@@ -474,8 +555,8 @@ def _plain_search(max_steps: int, origin: Hex, stop: set[Hex], around: dict[Hex,
                     continue
                 if far is not None and far[n] > bound:
                     continue
-                p = (*path, n)
-                seen[n] = _route(Route, (step, _EMPTY, p))
+                p = (*path, hexes[n])
+                seen[n] = p
                 nxt.append((n, p))
         frontier = nxt
     return seen

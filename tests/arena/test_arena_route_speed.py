@@ -1,0 +1,224 @@
+"""Issue 23 (arena speed): the route searches and end hexes on numbered cells (`movement._Grid`)
+equal the plain computations over `(q, r)` tuples they replace, on many sampled shapes, starts,
+obstacles and positions of random games. Each plain version here is the reading of the rule
+(R-MOV-1..5: steps to neighbours inside the arena, not through blocking tiles or enemies)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tests.arena.test_arena_identical_games import reference_explore
+
+import bloodforge
+from bloodforge.core import Rng
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import Hex, distance, hexagon, neighbours
+from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.movement import (
+    _Grid,
+    _grid,
+    _masks,
+    _stops,
+    destinations,
+    explore,
+    explore_within,
+    routes_to,
+    shared_destinations,
+)
+from bloodforge.games.arena.world import World
+
+
+def _shapes() -> list[frozenset[Hex]]:
+    """Maps of several shapes: hexagons of radius 1 to 7 (the shipped arenas are hexagons with
+    pillars), the same with holes, and a ragged blob off the origin."""
+    rng = Rng(23)
+    out = [frozenset(hexagon(r)) for r in (1, 3, 6, 7)]
+    for r in (4, 6):
+        full = hexagon(r)
+        out.append(frozenset(h for h in full if rng.randbelow(6) != 0 or h == (0, 0)))
+    blob = {(5, -9)}
+    for _ in range(60):
+        h = sorted(blob)[rng.randbelow(len(blob))]
+        blob.add(neighbours(h)[rng.randbelow(6)])
+    out.append(frozenset(blob))
+    return out
+
+
+def _plain_walk(cells: frozenset[Hex], origin: Hex, steps: int, stop: set[Hex]) -> set[Hex]:
+    """Breadth first over hexes: neighbours inside the arena and not in `stop`."""
+    seen = {origin}
+    frontier: Iterable[Hex] = [origin]
+    for _ in range(steps):
+        ring = {n for h in frontier for n in neighbours(h) if n in cells and n not in stop and n not in seen}
+        seen |= ring
+        frontier = ring
+    return seen
+
+
+def _box(cells: frozenset[Hex]) -> list[Hex]:
+    """The cells' bounding box with two hexes around it (the border and beyond)."""
+    qs = [q for q, _ in cells]
+    rs = [r for _, r in cells]
+    return [(q, r) for q in range(min(qs) - 2, max(qs) + 3) for r in range(min(rs) - 2, max(rs) + 3)]
+
+
+def test_issue23_numbered_cells_keep_the_hexes_their_order_and_their_neighbours() -> None:
+    """R-MOV-1 (a step goes to one of six neighbours inside the arena): every cell has a
+    position, positions run in `(q, r)` order, each position's neighbour list is `neighbours`
+    order cut to the arena, and shifting a cell's bit by the three strides gives exactly its
+    neighbours inside the arena (nothing wraps onto another cell)."""
+    for cells in _shapes():
+        grid = _Grid(cells)
+        assert sorted(grid.index) == sorted(cells)
+        assert [grid.hexes[i] for i in sorted(grid.index.values())] == sorted(cells)
+        assert all(grid.hexes[i] is h for h, i in grid.index.items())  # the cell objects themselves
+        a = grid.stride
+        for h in _box(cells):
+            pos = grid.pos(h)
+            if pos is None:
+                assert not any(n in cells for n in neighbours(h))  # nothing beside it to step on
+                continue
+            assert grid.hexes[pos] == h
+            want = [n for n in neighbours(h) if n in cells]
+            assert [grid.hexes[i] for i in grid.around[pos]] == want
+            bit = 1 << pos
+            shifted = (bit << a | bit >> a | bit << 1 | bit >> 1 | bit << a - 1 | bit >> a - 1) & grid.inside
+            assert grid.hexes_of(shifted) == sorted(want)
+
+
+def test_issue23_the_walk_on_bits_equals_the_walk_over_hexes() -> None:
+    """R-MOV-1..3: the end-hex walk on bit masks enters exactly the hexes the breadth-first
+    walk over hexes enters, for starts inside the arena and just beyond its wall, 0 to 7
+    steps and random obstacles (a sixth to a half of the cells)."""
+    rng = Rng(5)
+    compared = 0
+    for cells in _shapes():
+        grid = _Grid(cells)
+        ordered = sorted(cells)
+        border = [h for h in _box(cells) if grid.pos(h) is not None and h not in cells]
+        starts = [*ordered[:: max(1, len(ordered) // 6)], *border[::7]]
+        for origin in starts:
+            pos = grid.pos(origin)
+            assert pos is not None
+            for steps in range(8):
+                share = 2 + rng.randbelow(5)
+                stop = {h for h in ordered if rng.randbelow(share) == 0 and h != origin}
+                mask = sum(1 << grid.index[h] for h in stop)
+                got = grid.hexes_of(grid.walk(1 << pos, steps, mask))
+                assert got == sorted(_plain_walk(cells, origin, steps, stop)), (origin, steps)
+                compared += 1
+    assert compared > 300
+
+
+def test_issue23_disks_and_distance_tables_equal_the_hex_distance() -> None:
+    """R-MOV-1: the cells an end-hex key reads (every cell within the steps of the start) and
+    the distances a search toward one hex prunes by (for every position, to hexes inside the
+    arena and beyond its wall) are the hex distances."""
+    for cells in _shapes():
+        grid = _Grid(cells)
+        box = _box(cells)
+        for origin in box[::5]:
+            pos = grid.pos(origin)
+            if pos is not None:
+                for radius in range(7):
+                    want = sorted(h for h in cells if distance(h, origin) <= radius)
+                    assert grid.hexes_of(grid.disk(pos, radius)) == want
+            far = grid.far(origin)
+            assert far == [distance(h, origin) for h in grid.hexes]
+
+
+def _positions(players: int, seed: int, every: int, plies: int) -> Iterable[ArenaState]:
+    """Positions of a random game (the same state object, played on between yields)."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    for ply in range(plies):
+        if state.is_terminal():
+            return
+        if ply % every == 0:
+            yield state
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+
+
+def _blocked(w: World, mover: Unit) -> set[Hex]:
+    """R-MOV-2/3/5, TB10 as read before: blocking tiles, and the figures (other than the
+    mover) of other sides unless the mover flies."""
+    stop = set(w.blocking_tiles())
+    if not mover.is_flying:
+        stop |= {h for h, o in w.occupied().items() if o.uid != mover.uid and o.side != mover.side}
+    return stop
+
+
+def test_issue23_the_layouts_bit_masks_equal_who_stands_where() -> None:
+    """R-MOV-2/3/5, TB10, KW-FLY: the occupancy as bit masks (every figure's space, each
+    side's, the blocking tiles) and the cells a mover may not enter equal the figures on the
+    board and the plain rule, for every figure, flying or not, in random six-seat and solo
+    positions."""
+    compared = 0
+    for players, seed in ((6, 2), (1, 9)):
+        for state in _positions(players, seed, 30, 600):
+            grid = _grid(state.cells)
+            occ, by_side, blocking = _masks(state, grid)
+            occupied = {h: u for h, u in state.occupied().items() if h in state.cells}
+            assert grid.hexes_of(occ) == sorted(occupied)
+            for side, mask in by_side.items():
+                assert grid.hexes_of(mask) == sorted(h for h, u in occupied.items() if u.side == side)
+            assert grid.hexes_of(blocking) == sorted(h for h in state.blocking_tiles() if h in state.cells)
+            for u in state.board.units.values():
+                if u.alive and u.hex is not None:
+                    flying = u.flying
+                    for u.flying in (flying, True):
+                        state.board.moved()
+                        stops = _stops(state, _grid(state.cells), u.side, u.is_flying)
+                        assert sorted(grid.hexes[i] for i in stops) == sorted(
+                            h for h in _blocked(state, u) if h in state.cells), (seed, u.uid)
+                        compared += 1
+                    u.flying = flying
+    assert compared > 100
+
+
+def test_issue23_searches_from_beyond_the_wall_equal_the_plain_search() -> None:
+    """R-MOV-1 (scenarios may start a figure off the floor): from a hex just beyond the wall
+    the search steps onto the cells beside it, from one farther out it stays put; the end
+    hexes, the routes to each and the whole table equal the plain search, and the end-hex
+    list is the same object when asked again."""
+    state = next(iter(_positions(4, 7, 1, 1)))
+    u = next(x for x in state.board.units.values() if x.kind == "champion")
+    ring = sorted(h for h in {n for c in state.cells for n in neighbours(c)} if h not in state.cells)
+    for origin in (*ring[::5], (40, -3), (-30, 30)):
+        u.hex = origin
+        state.board.moved()
+        for steps in (0, 1, 3):
+            want = reference_explore(state, u, steps)
+            state.route_memo = None
+            assert destinations(state, u, steps) == sorted(want), (origin, steps)
+            assert shared_destinations(state, u, steps) is shared_destinations(state, u, steps)
+            for h in want:
+                state.route_memo = None
+                assert routes_to(state, u, steps, h) == want[h]
+            state.route_memo = None
+            assert explore(state, u, steps) == want
+            assert list(explore(state, u, steps)) == list(want)
+
+
+def test_issue23_searches_toward_a_hex_equal_the_plain_search_cut_to_that_hex() -> None:
+    """N11 (an NPC moves toward its target): the search toward a hex keeps, for every end
+    hex within the given reach of it, the plain search's routes, whether or not the target
+    stands inside the arena; random solo and six-seat positions (hazard tiles included)."""
+    compared = 0
+    for players, seed in ((1, 4), (6, 8)):
+        for state in _positions(players, seed, 40, 500):
+            movers = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+            for u in movers[:4]:
+                assert u.hex is not None
+                for steps in (2, 4):
+                    want = reference_explore(state, u, steps)
+                    for target, reach in ((movers[-1].hex, 1), ((u.hex[0] + 9, u.hex[1]), 6)):
+                        assert target is not None
+                        state.route_memo = None
+                        got = explore_within(state, u, steps, target, reach)
+                        near = {h: r for h, r in want.items() if distance(h, target) <= reach}
+                        assert {h: r for h, r in got.items() if distance(h, target) <= reach} == near
+                        compared += 1
+    assert compared > 50
