@@ -26,6 +26,7 @@ from bloodforge.lab.levels import (
     levels_of,
     order_chains,
     pairwise,
+    seat_classes,
 )
 from bloodforge.lab.stats import ELO_PER_LOGIT, Cell, _cells_with_prior, bradley_terry, bradley_terry_seated
 
@@ -190,13 +191,15 @@ def test_the_levels_file_says_which_levels_were_pooled_and_what_the_seat_is_wort
     assert mcts[1].pooled_with == [3]
     assert mcts[3].pooled_with == [1]
     assert mcts[2].pooled_with == [], "an interpolated level is not itself pooled"
-    assert levels.seat is not None
+    assert [s.between for s in levels.seats] == ["pairs with at most one searching agent",
+                                                 "two searching agents"]
     assert levels.model is not None
     assert "seat" in levels.model
     table = levels_markdown(levels)
     assert "| mcts | 1 | 0.1 |" in table
     assert "not distinguished from level 3 (pooled)" in table
-    assert f"Seat 1 over seat 0 (equal players): {levels.seat.elo:+d} Elo" in table
+    for s in levels.seats:
+        assert f"Seat 1 over seat 0 (equal players; {s.between}): {s.elo:+d} Elo" in table
     GameLevels.model_validate_json(levels.model_dump_json())
 
 
@@ -220,10 +223,34 @@ def test_the_result_document_shows_the_fit_beside_the_plain_one_and_each_pairs_s
     doc = fit_document(config, by_seed, fitted)
     assert [r["rung"] for r in doc["rungs"]] == config.ladder
     assert doc["rungs"][0]["elo"] == 0.0
-    assert doc["seat"]["elo"] > 0, "seat 1 won every game of the second pair"
+    (seat,) = doc["seats"]
+    assert seat["between"] == "all pairs", "no pair of two searching agents: one seat term"
+    assert seat["elo"] > 0, "seat 1 won every game of the second pair"
     assert doc["pairs_by_seat"] == [
         {"a": "random", "b": "greedy:blunder=0.5", "a_seat": 0, "a_score": 3.0, "games": 10},
         {"a": "random", "b": "greedy:blunder=0.5", "a_seat": 1, "a_score": 3.0, "games": 10},
         {"a": "greedy:blunder=0.5", "b": "greedy", "a_seat": 0, "a_score": 0.0, "games": 6},
         {"a": "greedy:blunder=0.5", "b": "greedy", "a_seat": 1, "a_score": 6.0, "games": 6},
     ]
+
+
+def test_two_searching_agents_get_a_seat_term_of_their_own() -> None:
+    """Between two searching agents seat 1 wins 80%, in the other pairs the seat does not matter:
+    the two-term fit finds both (one term would average them), and `seat_classes` gives the
+    searching pairs their own term only when the ladder has such a pair."""
+    cells: dict[Cell, tuple[float, float]] = {
+        (0, 1, -1): (10.0, 40.0), (0, 1, 1): (10.0, 40.0),  # random vs greedy: no seat effect
+        (1, 2, -1): (4.0, 40.0), (1, 2, 1): (4.0, 40.0),  # greedy vs search: none either
+        (2, 3, -1): (8.0, 40.0), (2, 3, 1): (32.0, 40.0),  # two search levels, equal: seat 1 wins 80%
+    }
+    two = bradley_terry_seated(4, cells, seat_groups={(2, 3): 1})
+    assert two.seats[0] == pytest.approx(0.0, abs=1e-6)
+    assert two.seats[1] == pytest.approx(ELO_PER_LOGIT * math.log(32.25 / 8.25), abs=1e-3)
+    assert two.ratings[3] == pytest.approx(two.ratings[2], abs=1e-6)
+    one = bradley_terry_seated(4, cells)
+    assert 0 < one.seat < two.seats[1] / 2, "one term for all averages the seat effect away"
+    specs = LevelsConfig(game="toy_bids").specs()
+    scores = {(0, 1): [0.0, 1.0], (1, 2): [0.5], (2, 3): [0.0, 1.0], (3, 4): [1.0, 0.0], (4, 5): [0.5, 0.0]}
+    assert seat_classes(specs, scores) == {(3, 4): 1, (4, 5): 1}
+    assert seat_classes(specs, {(0, 1): [0.0, 1.0], (2, 3): [0.0, 1.0]}) == {}, "no pair of two searching agents"
+    assert seat_classes(specs, {**scores, (3, 4): [0.0, 0.0], (4, 5): [1.0]}) == {}, "sweeps say nothing of seats"

@@ -303,11 +303,30 @@ def seated_cells(scores: Mapping[tuple[int, int], Sequence[Obs]]) -> dict[Cell, 
     return {key: (v[0], v[1]) for key, v in cells.items()}
 
 
-def seated_fit(k: int, scores: Mapping[tuple[int, int], Sequence[Obs]],
-               chains: Sequence[Sequence[int]] = ()) -> SeatedFit:
-    """Bradley-Terry with a seat term and the families' order (`stats.bradley_terry_seated`,
+def seated_fit(k: int, scores: Mapping[tuple[int, int], Sequence[Obs]], chains: Sequence[Sequence[int]] = (),
+               seat_groups: Mapping[tuple[int, int], int] | None = None) -> SeatedFit:
+    """Bradley-Terry with seat terms and the families' order (`stats.bradley_terry_seated`,
     half a virtual draw per pair that met), random (rung 0) at exactly 0."""
-    return bradley_terry_seated(k, seated_cells(scores), chains=chains, anchor=0)
+    return bradley_terry_seated(k, seated_cells(scores), chains=chains, anchor=0, seat_groups=seat_groups)
+
+
+#: What each seat term of the fit is for (`seat_classes`).
+SEAT_CLASSES = ("pairs with at most one searching agent", "two searching agents")
+
+
+def seat_classes(specs: Sequence[AgentSpec],
+                 scores: Mapping[tuple[int, int], Sequence[float]]) -> dict[tuple[int, int], int]:
+    """Each pair's seat term: 1 for two searching agents, 0 for the others; none (one term for
+    all) when no pair of two searching agents has games both sides scored in (a sweep says
+    nothing about the seat, and a term fitted to virtual draws alone would look exact).
+
+    *Why two:* between two searching agents the seat weighs far more than in the other pairs
+    (Blood Stone: seat 1 scored 9.5 of 12 between search levels, 35 of the run's 86 other
+    games; the arena: 12 of 15 against 42.5 of 88); one term for all is dominated by the many
+    cheap games and misses it (likelihood ratio of the two-term fit 5.1 and 5.2 on one degree
+    of freedom, p ~ 0.02, in each game)."""
+    return {(a, b): 1 for (a, b), s in scores.items()
+            if specs[a].name in SEARCH_AGENTS and specs[b].name in SEARCH_AGENTS and 0 < sum(s) < len(s)}
 
 
 def anchored_ratings(wins: Sequence[Sequence[float]], anchor: int = 0) -> list[float]:
@@ -332,44 +351,50 @@ Interval = tuple[float, float, float]
 
 @dataclass(frozen=True)
 class LadderFit:
-    """The ladder's fit: every rung's Elo at a neutral seat with its interval, the seat term
-    with its interval, the rungs the order constraint pooled, and the plain fit for comparison."""
+    """The ladder's fit: every rung's Elo at a neutral seat with its interval, the seat terms
+    (`SEAT_CLASSES`, one or two) with their intervals, the rungs the order constraint pooled,
+    and the plain fit for comparison."""
 
     ratings: list[Interval]
-    seat: Interval
+    seats: list[Interval]
     pooled: list[list[int]]
     plain: list[float]
     #: Per rung, the share of bootstrap refits in which the order constraint pooled it with a neighbour.
     pooled_share: list[float]
 
+    @property
+    def seat(self) -> Interval:
+        """The first seat term (all pairs', or those with at most one searching agent)."""
+        return self.seats[0]
 
-def fit_with_intervals(k: int, by_seed: BySeed, reps: int, seed: int,
-                       chains: Sequence[Sequence[int]] = ()) -> LadderFit:
-    """(Elo, low, high) of every rung and of the seat term: the fit on all games and the 95%
+
+def fit_with_intervals(k: int, by_seed: BySeed, reps: int, seed: int, chains: Sequence[Sequence[int]] = (),
+                       seat_groups: Mapping[tuple[int, int], int] | None = None) -> LadderFit:
+    """(Elo, low, high) of every rung and of each seat term: the fit on all games and the 95%
     percentile interval of `reps` refits on seeds drawn with replacement within each pair (a
     seed's seat-swapped games stay together), each refit under the same order constraint.
     Deterministic for a given `seed`."""
     flat = {p: [x for games in seeds.values() for x in games] for p, seeds in by_seed.items()}
-    point = seated_fit(k, flat, chains)
+    point = seated_fit(k, flat, chains, seat_groups)
     plain = anchored_ratings(wins_matrix(k, {p: [x for x, _ in g] for p, g in flat.items()}))
     rng = random.Random(seed)
-    samples: list[list[float]] = [[] for _ in range(k + 1)]
+    samples: list[list[float]] = [[] for _ in range(k + len(point.seats))]
     pooled_count = [0] * k
     groups = {p: [seeds[s] for s in sorted(seeds)] for p, seeds in by_seed.items()}
     for _ in range(reps):
         drawn = {p: [x for _ in g for x in g[rng.randrange(len(g))]] for p, g in groups.items()}
-        fit = seated_fit(k, drawn, chains)
-        for i, r in enumerate([*fit.ratings, fit.seat]):
+        fit = seated_fit(k, drawn, chains, seat_groups)
+        for i, r in enumerate([*fit.ratings, *fit.seats]):
             samples[i].append(r)
         for group in fit.pooled:
             for i in group:
                 pooled_count[i] += 1
     out = []
-    for i, value in enumerate([*point.ratings, point.seat]):
+    for i, value in enumerate([*point.ratings, *point.seats]):
         s = sorted(samples[i])
         low, high = _percentile(s, 0.025), _percentile(s, 0.975)
         out.append((value, min(low, value), max(high, value)))
-    return LadderFit(ratings=out[:k], seat=out[k], pooled=point.pooled, plain=plain,
+    return LadderFit(ratings=out[:k], seats=out[k:], pooled=point.pooled, plain=plain,
                      pooled_share=[c / reps for c in pooled_count])
 
 
@@ -439,17 +464,20 @@ def rated_rungs(scores: Mapping[tuple[int, int], Sequence[float]]) -> set[int]:
 def ladder_fit(config: LevelsConfig, results: Sequence[GameResult],
                included: Sequence[Included] = ()) -> tuple[BySeed, LadderFit]:
     """The run's games (and those `included` from other runs) by pair and seed, and their fit
-    with the seat term and every family's order (`order_chains`)."""
+    with the seat terms (`seat_classes`) and every family's order (`order_chains`)."""
     by_seed = pair_scores(results, included)
     if not by_seed:
         raise ExperimentError("no games were played: nothing to fit")
     specs = config.specs()
-    return by_seed, fit_with_intervals(len(specs), by_seed, config.bootstrap, config.seed, order_chains(specs))
+    return by_seed, fit_with_intervals(len(specs), by_seed, config.bootstrap, config.seed, order_chains(specs),
+                                       seat_classes(specs, {pair: [x for g in seeds.values() for x, _ in g]
+                                                            for pair, seeds in by_seed.items()}))
 
 
 #: How the levels are fitted, in words (the levels file's `model`).
 MODEL = ("Bradley-Terry by maximum likelihood with a seat term (Elo at a neutral seat; two-player games: "
-         "logistic(strength difference + seat 1's advantage)), half a virtual draw per pair that met; the levels "
+         "logistic(strength difference + seat 1's advantage), one advantage between two searching agents and one "
+         "for the other pairs), half a virtual draw per pair that met; the levels "
          "of one AI kept in order (a higher level is not weaker), levels the games would reverse share one Elo")
 
 
@@ -487,7 +515,6 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
     for i, (agent, level) in enumerate(level_of.values()):
         if level is not None and i in rated:
             measured[agent][level] = (*fitted.ratings[i], games_of_rung[i])
-    seat_elo, seat_low, seat_high = fitted.seat
     return GameLevels(
         game=config.game, players=config.players,
         interval=f"95% percentile bootstrap over seeds ({config.bootstrap} resamples; each pair's seeds drawn "
@@ -500,9 +527,14 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
         games=sum(p.games for p in pairs), result=result_path, pairs=pairs,
         agents={agent: level_table(agent, m, pooled.get(agent)) for agent, m in measured.items()},
         model=MODEL,
-        seat=SeatAdvantage(elo=round(seat_elo), low=round(seat_low), high=round(seat_high))
-        if config.players == 2 else None,
+        seats=[SeatAdvantage(between=between, elo=round(elo), low=round(low), high=round(high))
+               for between, (elo, low, high) in zip(_seat_names(fitted), fitted.seats, strict=True)]
+        if config.players == 2 else [],
     )
+
+
+def _seat_names(fitted: LadderFit) -> tuple[str, ...]:
+    return ("all pairs",) if len(fitted.seats) == 1 else SEAT_CLASSES
 
 
 def fit_document(config: LevelsConfig, by_seed: BySeed, fitted: LadderFit) -> dict[str, Any]:
@@ -516,8 +548,9 @@ def fit_document(config: LevelsConfig, by_seed: BySeed, fitted: LadderFit) -> di
                for (a, b, sign), (score, games) in sorted(cells.items())]
     return {
         "model": MODEL,
-        "seat": {"elo": round(fitted.seat[0], 1), "low": round(fitted.seat[1], 1), "high": round(fitted.seat[2], 1),
-                 "meaning": "Elo of seat 1 over seat 0 between two equal agents"},
+        "seats": [{"between": between, "elo": round(elo, 1), "low": round(low, 1), "high": round(high, 1),
+                   "meaning": "Elo of seat 1 over seat 0 between two equal agents"}
+                  for between, (elo, low, high) in zip(_seat_names(fitted), fitted.seats, strict=True)],
         "pooled": [[config.ladder[i] for i in group] for group in fitted.pooled],
         "rungs": [{"rung": label, "elo": round(elo, 1), "low": round(low, 1), "high": round(high, 1),
                    "plain_elo": round(plain, 1), "pooled_in_resamples": round(share, 3)}
@@ -642,9 +675,11 @@ def levels_markdown(levels: GameLevels) -> str:
             games = str(e.games) if e.measured else "—"
             interval = f"[{e.low:+d}, {e.high:+d}]"
             rows.append(f"| {agent} | {e.level} | {seconds} | {e.elo:+d} | {interval} | {how} | {games} |")
-    if levels.seat is not None:
-        s = levels.seat
-        rows += ["", f"Seat 1 over seat 0 (equal players): {s.elo:+d} Elo, 95% interval [{s.low:+d}, {s.high:+d}]."]
+    if levels.seats:
+        rows.append("")
+    for s in levels.seats:
+        rows.append(f"Seat 1 over seat 0 (equal players; {s.between}): {s.elo:+d} Elo, "
+                    f"95% interval [{s.low:+d}, {s.high:+d}].")
     return "\n".join(rows)
 
 

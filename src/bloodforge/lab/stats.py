@@ -7,7 +7,7 @@ below is the sum of returns, a real number between 0 and the number of games.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -222,16 +222,23 @@ class SeatedFit:
 
     #: Elo of every agent at a neutral seat, the anchor at exactly 0.
     ratings: list[float]
-    #: Elo of seat 1 over seat 0 between two equal agents (positive: seat 1 is favoured).
-    seat: float
+    #: Elo of seat 1 over seat 0 between two equal agents (positive: seat 1 is favoured), per
+    #: seat group (`seat_groups`; one group unless asked).
+    seats: list[float]
     #: Agents of one chain the order constraint holds at one Elo (the data would reverse them).
     pooled: list[list[int]]
     #: Log-likelihood (with the virtual draws) at the fit.
     loglik: float
 
+    @property
+    def seat(self) -> float:
+        """The seat term of group 0 (the only one unless `seat_groups` gave more)."""
+        return self.seats[0]
+
 
 def bradley_terry_seated(k: int, cells: dict[Cell, tuple[float, float]], *, prior: float = 0.5,
                          chains: Sequence[Sequence[int]] = (), anchor: int = 0, seat: bool = True,
+                         seat_groups: Mapping[tuple[int, int], int] | None = None,
                          tol: float = 1e-9, iterations: int = 200) -> SeatedFit:
     """Maximum-likelihood Bradley-Terry ratings of `k` agents with a seat (order) advantage,
     Agresti's home-advantage model: a's chance against b is logistic(θa - θb + s·h), s = +1
@@ -246,6 +253,10 @@ def bradley_terry_seated(k: int, cells: dict[Cell, tuple[float, float]], *, prio
     `chains`: lists of agents, weakest first, that the fit keeps in order (θ of each not above
     the next's): a family's levels, parameterised by non-negative increments. Where the data
     would reverse two neighbours the increment sits at 0 and they share one rating (`pooled`).
+
+    `seat_groups`: (a, b) with a < b -> the index of that pair's seat term (pairs not named: 0),
+    for a seat advantage that differs between kinds of pair (e.g. only between two searching
+    agents); one seat term for all unless given.
 
     *Why a seat term:* in an asymmetric game between equal agents the seat decides; with seats
     rotated the term cancels in expectation, but not in a pair whose seatings are unbalanced
@@ -264,7 +275,11 @@ def bradley_terry_seated(k: int, cells: dict[Cell, tuple[float, float]], *, prio
         if anchor in chain and chain[0] != anchor:
             raise ValueError(f"the anchor {anchor} can only start a chain: {list(chain)}")
         seen |= set(chain)
-    rows, score, games = _cells_with_prior(k, cells, prior, seat)
+    groups = dict(seat_groups or {})
+    if any(g < 0 for g in groups.values()):
+        raise ValueError(f"seat groups are numbered from 0: {groups}")
+    n_seats = 1 + max(groups.values(), default=0)
+    rows, score, games = _cells_with_prior(k, cells, prior, seat, groups, n_seats)
     # z = (θ_0 .. θ_k-1, h) = T x: free parameters x, the increments of each chain bounded >= 0
     columns: list[list[tuple[int, float]]] = []
     bounded: list[int] = []
@@ -278,8 +293,8 @@ def bradley_terry_seated(k: int, cells: dict[Cell, tuple[float, float]], *, prio
         if i != anchor and i not in seen:
             columns.append([(i, 1.0)])
     if seat:
-        columns.append([(k, 1.0)])
-    t = np.zeros((k + 1, len(columns)))
+        columns += [[(k + g, 1.0)] for g in range(n_seats)]
+    t = np.zeros((k + n_seats, len(columns)))
     for c, entries in enumerate(columns):
         for i, v in entries:
             t[i, c] = v
@@ -327,12 +342,13 @@ def bradley_terry_seated(k: int, cells: dict[Cell, tuple[float, float]], *, prio
         if len(group) > 1:
             pooled.append(group)
     return SeatedFit(ratings=[float(ELO_PER_LOGIT * z[i]) for i in range(k)],
-                     seat=float(ELO_PER_LOGIT * z[k]), pooled=pooled, loglik=value)
+                     seats=[float(ELO_PER_LOGIT * z[k + g]) for g in range(n_seats)], pooled=pooled, loglik=value)
 
 
-def _cells_with_prior(k: int, cells: dict[Cell, tuple[float, float]], prior: float,
-                      seat: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Design rows (e_a - e_b + s·e_h over k agents and h), scores and games of every cell,
+def _cells_with_prior(k: int, cells: dict[Cell, tuple[float, float]], prior: float, seat: bool,
+                      groups: Mapping[tuple[int, int], int] | None = None,
+                      n_seats: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Design rows (e_a - e_b + s·e_h over k agents and the pair's seat term h), scores and games of every cell,
     with the virtual draws added: `2·prior` games per pair that met, half in each seating
     (all in the neutral cell when no seat term is fitted)."""
     total: dict[Cell, list[float]] = {}
@@ -359,9 +375,9 @@ def _cells_with_prior(k: int, cells: dict[Cell, tuple[float, float]], prior: flo
                 cell[0] += share / 2.0
                 cell[1] += share
     keys = sorted(total)
-    rows = np.zeros((len(keys), k + 1))
+    rows = np.zeros((len(keys), k + n_seats))
     for r, (a, b, s) in enumerate(keys):
         rows[r, a] += 1.0
         rows[r, b] -= 1.0
-        rows[r, k] = s
+        rows[r, k + (groups or {}).get((a, b), 0)] = s
     return rows, np.array([total[key][0] for key in keys]), np.array([total[key][1] for key in keys])

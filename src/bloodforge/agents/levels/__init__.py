@@ -64,6 +64,7 @@ class SeatAdvantage(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    between: str = Field(description="the pairs this term is for, in words (e.g. two searching agents)")
     elo: int = Field(description="Elo of seat 1 over seat 0 (negative: seat 0 is favoured)")
     low: int
     high: int
@@ -90,7 +91,8 @@ class GameLevels(BaseModel):
         description="agent name -> its levels (only measured levels and those between two measured ones)")
     model: str | None = Field(None, description="how the Elo were fitted, in words (none: the plain Bradley-Terry "
                               "of the files before the seat term)")
-    seat: SeatAdvantage | None = Field(None, description="the fit's seat term with its 95% interval (two players)")
+    seats: list[SeatAdvantage] = Field(default_factory=list, description=(
+        "the fit's seat terms with their 95% intervals (two players; none in files before the seat term)"))
 
     @model_validator(mode="after")
     def _levels_unique(self) -> GameLevels:
