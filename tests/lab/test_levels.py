@@ -16,7 +16,7 @@ from typer.testing import CliRunner
 from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
 from bloodforge.cli.main import app
 from bloodforge.lab.experiments import ExperimentError
-from bloodforge.lab.jobs import AgentSpec
+from bloodforge.lab.jobs import AgentSpec, GameResult
 from bloodforge.lab.levels import (
     LevelsConfig,
     anchored_ratings,
@@ -25,13 +25,14 @@ from bloodforge.lab.levels import (
     level_table,
     levels_jobs,
     levels_markdown,
+    order_chains,
     pair_scores,
     rated_rungs,
     run_levels,
     rung_key,
+    seated_fit,
     wins_matrix,
 )
-from bloodforge.lab.stats import elo_difference
 
 
 def expected(d: float) -> float:
@@ -162,9 +163,13 @@ def test_a_tiny_ladder_runs_writes_its_levels_and_continues_from_its_log(tmp_pat
     assert len(doc["summary"]["pairs"]) == 2
     assert [e.level for e in levels.agents["mcts"]] == [1, 2, 3, 4]
     assert [e.measured for e in levels.agents["mcts"]] == [True, False, False, True]
-    # the fit is the anchored Bradley-Terry of the same games
-    score = sum(g["returns"][g["tags"]["a_seat"]] for g in doc["games"] if g["tags"]["pair"] == [0, 1])
-    assert levels.agents["mcts"][0].elo == round(-elo_difference((score + 0.5) / 3))
+    # the fit is the anchored, seated Bradley-Terry of the same games, the two levels in order
+    games = [GameResult.model_validate(g) for g in doc["games"]]
+    flat = {p: [x for g in s.values() for x in g] for p, s in pair_scores(games).items()}
+    assert order_chains(config.specs()) == [[1, 2]], "the same search at more iterations"
+    fit = seated_fit(3, flat, [[1, 2]])
+    assert [e.elo for e in levels.agents["mcts"] if e.measured] == [round(fit.ratings[1]), round(fit.ratings[2])]
+    assert levels.agents["mcts"][0].elo <= levels.agents["mcts"][-1].elo
     GameLevels.model_validate_json(json.dumps(levels.model_dump(mode="json")))
     # twice the games: the first run's games are kept, the rest played
     more = config.model_copy(update={"games_per_pair": 4})
