@@ -30,7 +30,8 @@ LEVELS = {
     "interval": "bootstrap", "interpolation": "log seconds", "command": "bloodforge lab levels witch",
     "date": "2026-11-26", "seed": 1, "games": 60, "result": "docs/results/witch_levels.json", "pairs": [],
     "agents": {
-        "mcts": [entry(k, v, k in (1, 3, 10), 0.1 * k) for k, v in SEARCH.items()],
+        "mcts": [{**entry(k, v, k in (1, 3, 10), 0.1 * k), "pooled_with": [1] if k == 3 else []}
+                 for k, v in SEARCH.items()],
         "greedy": [entry(10, 250, True)],
     },
 }
@@ -71,6 +72,10 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert "2-player games" in title
     page.select_option(f"{row} .seat-strength", "5")
     assert seat_levels(page, 1)[1] == "Elo ~500, likely between 400 and 600 (estimated from the levels around it)"
+    page.select_option(f"{row} .seat-strength", "3")
+    assert seat_levels(page, 1)[1] == (
+        "Elo ~430, likely between 330 and 530 (12 games; the lab could not tell it from level 1)"
+    ), "a level pooled with another says the games could not tell them apart"
     page.screenshot(path=str(shots / "lobby-levels.png"))
 
     # greedy: level 10 measured, the others not: no number where there is none

@@ -236,7 +236,10 @@ export function levelNote(g, agent, level, players) {
   const e = levelEntry(g, agent, level, players);
   if (!e) return { text: "", title: "" };
   const range = `likely between ${e.low} and ${e.high}`;
-  const text = e.measured ? `Elo ~${e.elo}, ${range} (${e.games} games)`
+  const pooled = e.pooled_with || [];
+  // levels the games could not tell apart share one Elo: say so, or the equal numbers read as a bug
+  const alike = pooled.length ? `; the lab could not tell it from level ${pooled.join(" or ")}` : "";
+  const text = e.measured ? `Elo ~${e.elo}, ${range} (${e.games} games${alike})`
     : `Elo ~${e.elo}, ${range} (estimated from the levels around it)`;
   return { text, title: `${ELO_MEANING} ${how}` };
 }
