@@ -17,7 +17,7 @@ from bloodforge.games.arena.model import Unit
 from bloodforge.games.arena.movement import (
     _Grid,
     _grid,
-    _masks,
+    _layout,
     _stops,
     destinations,
     explore,
@@ -84,6 +84,12 @@ def test_issue23_numbered_cells_keep_the_hexes_their_order_and_their_neighbours(
             bit = 1 << pos
             shifted = (bit << a | bit >> a | bit << 1 | bit >> 1 | bit << a - 1 | bit >> a - 1) & grid.inside
             assert grid.hexes_of(shifted) == sorted(want)
+        rng = Rng(len(cells))
+        for share in (1, 2, 5, 40):  # masks of all, half, a fifth, a few of the cells
+            picked = [h for h in sorted(cells) if rng.randbelow(share) == 0]
+            mask = sum(1 << grid.index[h] for h in picked)
+            assert grid.hexes_of(mask) == picked
+            assert grid.positions(mask) == {grid.index[h] for h in picked}
 
 
 def test_issue23_the_walk_on_bits_equals_the_walk_over_hexes() -> None:
@@ -141,6 +147,17 @@ def _positions(players: int, seed: int, every: int, plies: int) -> Iterable[Aren
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
 
 
+def _played(players: int, seed: int, plies: int) -> ArenaState:
+    """A random game's position after `plies` plies."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    for _ in range(plies):
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    return state
+
+
 def _blocked(w: World, mover: Unit) -> set[Hex]:
     """R-MOV-2/3/5, TB10 as read before: blocking tiles, and the figures (other than the
     mover) of other sides unless the mover flies."""
@@ -159,7 +176,9 @@ def test_issue23_the_layouts_bit_masks_equal_who_stands_where() -> None:
     for players, seed in ((6, 2), (1, 9)):
         for state in _positions(players, seed, 30, 600):
             grid = _grid(state.cells)
-            occ, by_side, blocking = _masks(state, grid)
+            lay = _layout(state, grid)
+            occ, by_side, blocking = lay.occ, lay.by_side, lay.blocking
+            assert lay.ids == {h: u.uid for h, u in state.occupied().items()}
             occupied = {h: u for h, u in state.occupied().items() if h in state.cells}
             assert grid.hexes_of(occ) == sorted(occupied)
             for side, mask in by_side.items():
@@ -170,7 +189,7 @@ def test_issue23_the_layouts_bit_masks_equal_who_stands_where() -> None:
                     flying = u.flying
                     for u.flying in (flying, True):
                         state.board.moved()
-                        stops = _stops(state, _grid(state.cells), u.side, u.is_flying)
+                        stops = _stops(_layout(state, grid), grid, u.side, u.is_flying)
                         assert sorted(grid.hexes[i] for i in stops) == sorted(
                             h for h in _blocked(state, u) if h in state.cells), (seed, u.uid)
                         compared += 1

@@ -140,13 +140,14 @@ def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     pos = grid.pos(origin)
     if pos is None:  # farther than a step beyond the wall (scenarios): no step can be taken
         return _stranded(origin)
-    occ, by_side, blocking = _masks(w, grid)
+    lay = _layout(w, grid)
     disk = grid.disk(pos, max_steps)
     here = 1 << pos
-    stop = blocking & disk
+    occ = lay.occ & disk
+    stop = lay.blocking & disk
     if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
-        stop |= occ & disk & ~by_side.get(mover.side, 0)
-    others = occ & disk & ~here  # no end on another figure's space
+        stop |= occ & ~lay.by_side.get(mover.side, 0)
+    others = occ & ~here  # no end on another figure's space
     key = (grid.cells, pos, max_steps, stop, others)
     ends = _ENDS.get(key)
     if ends is None:
@@ -217,52 +218,35 @@ def _memo(w: World, mover: Unit, max_steps: int, origin: Hex) -> tuple[tuple[Any
     return key, w.layout_memo()
 
 
-def _stops(w: World, grid: _Grid, side: int, flying: bool) -> frozenset[int]:
+def _stops(lay: _Layout, grid: _Grid, side: int, flying: bool) -> frozenset[int]:
     """The cells (grid positions) a mover of `side` may not enter (R-MOV-2/3/5, TB10:
     blocking tiles, and figures of other sides unless it flies; its own space and its allies'
-    are passed): the same for every mover of that side and flying, memoised by the layout
-    (`Board.layout`). Callers must not change it."""
-    table = w.layout_memo()
-    key = ("stops", w.board.layout, side, flying)
-    found: frozenset[int] | None = table.get(key)
+    are passed): the same for every mover of that side and flying in one layout. Callers
+    must not change it."""
+    found = lay.stops.get((side, flying))
     if found is None:
-        occ, by_side, blocking = _masks(w, grid)
-        found = grid.positions(blocking if flying else blocking | occ & ~by_side.get(side, 0))
-        if len(table) >= _MEMO_SIZE:
-            table.clear()
-        table[key] = found
+        mask = lay.blocking if flying else lay.blocking | lay.occ & ~lay.by_side.get(side, 0)
+        found = lay.stops[(side, flying)] = grid.positions(mask)
     return found
 
 
-def _occupancy(w: World) -> tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]]:
-    """Who (unit id) stands where, their sides, and the blocking tiles' hexes: the same for
-    every mover, memoised by the layout (`Board.layout`). Callers must not change them."""
-    table = w.layout_memo()
-    key = ("occupancy", w.board.layout)
-    layout: tuple[dict[Hex, str], dict[Hex, int], frozenset[Hex]] | None = table.get(key)
-    if layout is None:
+class _Layout:
+    """What the searches read off one layout (`Board.layout`), made once per layout: who
+    (unit id) stands where, and as bit masks over the map's cells (`_Grid`) the figures'
+    spaces, each side's, the blocking tiles' hexes; then, as searches ask for them, the stops
+    per side and flying (issue 23: each was a memo lookup of its own before). Hexes beyond
+    the wall are left out of the masks: no walk enters them, and none ends on one but its
+    own start. Callers must not change any of it."""
+
+    __slots__ = ("blocking", "by_side", "ids", "occ", "stops")
+
+    def __init__(self, w: World, grid: _Grid) -> None:
         ids: dict[Hex, str] = {}
         sides_at: dict[Hex, int] = {}
         for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
             if o.alive and o.hex is not None:
                 ids[o.hex] = o.uid
                 sides_at[o.hex] = o.side
-        layout = (ids, sides_at, frozenset(w.blocking_tiles()))
-        if len(table) >= _MEMO_SIZE:
-            table.clear()
-        table[key] = layout
-    return layout
-
-
-def _masks(w: World, grid: _Grid) -> tuple[int, dict[int, int], int]:
-    """`_occupancy` as bit masks over the map's cells (`_Grid`): the figures' spaces, those
-    of each side, the blocking tiles' hexes. Hexes beyond the wall are left out: no walk
-    enters them, and no walk ends on one but its own start. Memoised by the layout."""
-    table = w.layout_memo()
-    key = ("masks", w.board.layout)
-    found: tuple[int, dict[int, int], int] | None = table.get(key)
-    if found is None:
-        _, sides_at, blocking = _occupancy(w)
         index = grid.index
         occ = 0
         by_side: dict[int, int] = {}
@@ -271,15 +255,27 @@ def _masks(w: World, grid: _Grid) -> tuple[int, dict[int, int], int]:
             if i is not None:
                 occ |= 1 << i
                 by_side[side] = by_side.get(side, 0) | 1 << i
-        blocked = 0
-        for h in blocking:
+        blocking = 0
+        for h in w.blocking_tiles():
             i = index.get(h)
             if i is not None:
-                blocked |= 1 << i
-        found = (occ, by_side, blocked)
+                blocking |= 1 << i
+        self.ids = ids
+        self.occ = occ
+        self.by_side = by_side
+        self.blocking = blocking
+        self.stops: dict[tuple[int, bool], frozenset[int]] = {}
+
+
+def _layout(w: World, grid: _Grid) -> _Layout:
+    """The state's `_Layout`, memoised by the layout token (in the memo clones share)."""
+    table = w.layout_memo()
+    key = ("layout", w.board.layout)
+    found: _Layout | None = table.get(key)
+    if found is None:
         if len(table) >= _MEMO_SIZE:
             table.clear()
-        table[key] = found
+        found = table[key] = _Layout(w, grid)
     return found
 
 
@@ -299,7 +295,8 @@ class _Grid:
     position has its own too, so a start just beyond the wall steps in as before), its hex,
     and per target hex every position's distance to it."""
 
-    __slots__ = ("_disks", "_far", "around", "cells", "hexes", "index", "inside", "q0", "r0", "stride", "width")
+    __slots__ = ("_bytes", "_disks", "_far", "around", "cells", "hexes", "index", "inside", "nbytes", "q0", "r0",
+                 "shift", "stride", "width")
 
     def __init__(self, cells: frozenset[Hex]) -> None:
         self.cells = cells
@@ -319,6 +316,16 @@ class _Grid:
         self.around: list[tuple[int, ...]] = [
             tuple(index[n] for n in neighbours(h) if n in index) for h in self.hexes]
         self.inside = sum(1 << i for i in index.values())
+        self.shift = size.bit_length()  # a search's hazard tiles are bits above every position
+        # the hexes of each byte of a mask, by byte and value (ascending: `hexes_of`)
+        self.nbytes = (size + 7) // 8
+        self._bytes: list[list[tuple[Hex, ...]]] = []
+        for j in range(self.nbytes):
+            row: list[tuple[Hex, ...]] = [()]
+            for v in range(1, 256):
+                k = 8 * j + (v & -v).bit_length() - 1
+                row.append(((self.hexes[k],) if k < size else ()) + row[v & (v - 1)])
+            self._bytes.append(row)
         self._disks: dict[tuple[int, int], int] = {}
         self._far: dict[Hex, list[int]] = {}
 
@@ -339,12 +346,11 @@ class _Grid:
 
     def hexes_of(self, mask: int) -> list[Hex]:
         """The hexes of a mask, sorted (positions run in `(q, r)` order)."""
-        hexes = self.hexes
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(hexes[low.bit_length() - 1])
-            mask ^= low
+        out: list[Hex] = []
+        table = self._bytes
+        for j, v in enumerate(mask.to_bytes(self.nbytes, "little")):
+            if v:
+                out += table[j][v]
         return out
 
     def disk(self, pos: int, radius: int) -> int:
@@ -418,8 +424,9 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     start = grid.pos(origin)
     if start is None:  # farther than a step beyond the wall (scenarios): no step can be taken
         return {origin: [_route(Route, (0, _EMPTY, ()))]} if only is None or only == origin else {}
-    occupied = _occupancy(w)[0]
-    stop = _stops(w, grid, mover.side, mover.is_flying)
+    lay = _layout(w, grid)
+    occupied = lay.ids
+    stop = _stops(lay, grid, mover.side, mover.is_flying)
     harmful = hazard_tiles_at(w, mover)
     far = grid.far(to) if to is not None else None
     around, hexes = grid.around, grid.hexes
@@ -448,7 +455,7 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper. A state
     # (position, tiles) is the int `tiles << shift | position`.
     index = grid.index
-    shift = len(hexes).bit_length()
+    shift = grid.shift
     bits: dict[str, int] = {}
     hazards: dict[int, int] = {}
     for h, tids in harmful.items():
