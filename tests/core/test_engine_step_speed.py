@@ -1,12 +1,12 @@
 """Issue 23 item 1: the engine's per-step fast paths give what the plain calls gave.
 
 *Why:* `State._commit` and `State._advance` inline `_invalidate_legal` and `_record` (a game
-takes several own steps per seat action), and `EventLog.add` inlines `append` for public
-lines with a non-frozen `LogEvent`. A slip there (a step recorded under a seat, a legal-action
-cache left stale after an own step, a public line not counted, a clone's log changed by the
-other's append) would still play a plausible game, so each is checked against the plain
-path here: `step_entry` (which records through `_record`), a state rebuilt from JSON (no
-cache at all) and `EventLog.append`.
+takes several own steps per seat action), and `EventLog.add` stores a plain row that becomes
+its `LogEvent` (no longer a frozen dataclass) when first read. A slip there (a step recorded
+under a seat, a legal-action cache left stale after an own step, a public line not counted, a
+clone's log changed by the other's append or read) would still play a plausible game, so
+each is checked against the plain path here: `step_entry` (which records through
+`_record`), a state rebuilt from JSON (no cache at all) and `EventLog.append`.
 """
 
 from __future__ import annotations
@@ -59,33 +59,50 @@ def test_issue23_log_event_compares_and_hashes_by_its_fields_without_data() -> N
 
 
 adds = st.lists(st.tuples(st.sampled_from(["a", "b"]), st.one_of(st.none(), st.sampled_from([0, 1, (0, 2)])),
-                          st.one_of(st.none(), st.just("masked")), st.sampled_from(["", "k"])), max_size=12)
+                          st.one_of(st.none(), st.just("masked")), st.sampled_from(["", "k"]), st.booleans()),
+                max_size=12)
+
+Row = tuple[str, int | tuple[int, ...] | None, str | None, str, bool]
 
 
-Row = tuple[str, int | tuple[int, ...] | None, str | None, str]
+def same_reads(fast: EventLog, plain: EventLog) -> None:
+    """Everything a reader gets from the log: events, counts, texts, tails, views, JSON."""
+    assert len(fast) == len(plain)
+    for seat in (None, 0, 1, 2):
+        assert fast.count_for(seat) == plain.count_for(seat)
+        assert fast.tail_for(seat, 3) == plain.tail_for(seat, 3)
+        assert fast.texts_for(seat) == plain.texts_for(seat)
+        assert fast.views_for(seat, 1) == plain.views_for(seat, 1)
+    assert fast.to_json() == plain.to_json()
+    assert list(fast) == list(plain)
+    assert fast == plain
 
 
 @given(adds, adds, adds)
 def test_issue23_add_equals_append_of_the_same_event_in_both_copies(
         first: list[Row], left: list[Row], right: list[Row]) -> None:
-    """`add` (its inlined public path included) leaves the log as `append(LogEvent(...))`
-    does: the same events and counts, and a copy keeps its own events when the other adds."""
+    """`add` (a plain row until the event is read, made into its `LogEvent` in place on the
+    first read, even in a list shared with a copy) leaves the log as `append(LogEvent(...))`
+    does: the same events, counts and reads, and a copy keeps its own events when the other
+    adds, whichever of them read what first."""
     fast, plain = EventLog(), EventLog()
 
     def both(log_fast: EventLog, log_plain: EventLog, rows: list[Row]) -> None:
-        for text, to, masked, kind in rows:
+        for text, to, masked, kind, read in rows:
             seats = None if to is None else frozenset((to,) if isinstance(to, int) else to)
-            got = log_fast.add(text, to=to, masked=masked, kind=kind)
-            log_plain.append(LogEvent(text, seats, masked, kind))
-            assert got == log_plain[-1]
+            log_fast.add(text, to=to, masked=masked, kind=kind, data={"n": len(log_fast)})
+            log_plain.append(LogEvent(text, seats, masked, kind, {"n": len(log_plain)}))
+            if read:  # some read at once (one event, or all of them), some never until the end
+                assert log_fast[-1] == log_plain[-1]
+                if len(text) + len(kind) == 2:
+                    assert list(log_fast) == list(log_plain)
 
     both(fast, plain, first)
     fast_copy, plain_copy = fast.copy(), plain.copy()
     both(fast, plain, left)
     both(fast_copy, plain_copy, right)
-    for f, p in ((fast, plain), (fast_copy, plain_copy)):
-        assert list(f) == list(p)
-        for seat in (None, 0, 1, 2):
-            assert f.count_for(seat) == p.count_for(seat)
+    same_reads(fast_copy, plain_copy)
+    same_reads(fast, plain)
     assert len(fast) == len(first) + len(left)
     assert len(fast_copy) == len(first) + len(right)
+    assert [e.data for e in fast] == [e.data for e in plain]  # data too (events compare without it)

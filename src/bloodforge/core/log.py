@@ -88,17 +88,34 @@ def seats(*members: int | Iterable[int]) -> frozenset[int]:
     return frozenset(out)
 
 
+#: An event as `EventLog.add` stores it before anyone reads it: LogEvent's fields in order.
+Row = tuple[str, frozenset[int] | None, str | None, str, Mapping[str, Any] | None]
+
+
 class EventLog:
     """An append-only list of events that clones share until one of them appends.
 
     Search clones a state thousands of times and most clones never log anything, so copying a
     long log on every clone would dominate; copy-on-write keeps `clone` O(1) here.
+
+    `add` stores a plain tuple of the event's fields, made into its `LogEvent` (in place) when
+    the event is first read. *Why:* games log several lines per action and most are never
+    read in a playout; each `LogEvent` is an object the cyclic garbage collector tracks until
+    the game ends, and those objects were nearly all of what made it run (about a tenth of an
+    arena playout, issue 23), while a tuple of strings is untracked by the collector at its
+    first pass. Reading gives the same `LogEvent` values as before; the list may be shared with
+    copies, which is safe because a row and its event are equal.
     """
 
-    __slots__ = ("_events", "_private", "_public", "_shared")
+    __slots__ = ("_events", "_private", "_public", "_ready", "_shared")
 
     def __init__(self, events: Iterable[LogEvent] = ()) -> None:
-        self._events: list[LogEvent] = []
+        #: the events in order, each a `LogEvent` or a `Row` not yet read
+        self._events: list[LogEvent | Row] = []
+        #: [n]: the first n entries are `LogEvent`s already. Shared with the copies that share
+        #: `_events`, so a log read by one copy is not walked again by the others (a search
+        #: reads the log of every clone of one root)
+        self._ready = [0]
         self._shared = False
         #: lines everyone may read (public or with a masked face), and private lines per seat:
         #: counted as events arrive so `count_for` (asked by every observation) is O(1)
@@ -109,10 +126,11 @@ class EventLog:
 
     def append(self, event: LogEvent) -> None:
         if self._shared:
-            self._events = list(self._events)
-            self._private = dict(self._private)
-            self._shared = False
-        self._events.append(event)
+            self._unshare()
+        events = self._events
+        if self._ready[0] == len(events):
+            self._ready[0] += 1
+        events.append(event)
         if event.visible is None or event.masked is not None:
             self._public += 1
         else:
@@ -127,24 +145,46 @@ class EventLog:
         masked: str | None = None,
         kind: str = "",
         data: Mapping[str, Any] | None = None,
-    ) -> LogEvent:
-        """Append an event readable by `to` (a seat or seats; None: everyone) and return it."""
-        if to is None:  # `append` inlined for the usual public line: games log several per action
-            event = LogEvent(text, None, masked, kind, data)
-            if self._shared:
-                self._events = list(self._events)
-                self._private = dict(self._private)
-                self._shared = False
-            self._events.append(event)
+    ) -> None:
+        """Append an event readable by `to` (a seat or seats; None: everyone)."""
+        if self._shared:
+            self._unshare()
+        if to is None:  # the usual public line
+            self._events.append((text, None, masked, kind, data))
             self._public += 1
-            return event
-        event = LogEvent(text, seats(to), masked, kind, data)
-        self.append(event)
-        return event
+            return
+        visible = seats(to)
+        self._events.append((text, visible, masked, kind, data))
+        if masked is not None:
+            self._public += 1
+        else:
+            for seat in visible:
+                self._private[seat] = self._private.get(seat, 0) + 1
+
+    def _unshare(self) -> None:
+        """Copy-on-write: this log's own list (and counts) before it appends."""
+        self._events = list(self._events)
+        self._ready = [self._ready[0]]
+        self._private = dict(self._private)
+        self._shared = False
+
+    def _all(self) -> list[LogEvent]:
+        """The list with every row made into its event (each at most once)."""
+        events = self._events
+        ready = self._ready
+        n = len(events)
+        if ready[0] < n:
+            for i in range(ready[0], n):
+                e = events[i]
+                if type(e) is tuple:
+                    events[i] = LogEvent(*e)
+            ready[0] = n
+        return events  # type: ignore[return-value]  # every entry is a LogEvent now
 
     def copy(self) -> EventLog:
         new = EventLog.__new__(EventLog)
         new._events = self._events
+        new._ready = self._ready
         new._public = self._public
         new._private = self._private
         new._shared = True
@@ -155,15 +195,18 @@ class EventLog:
         return len(self._events)
 
     def __iter__(self) -> Iterator[LogEvent]:
-        return iter(self._events)
+        return iter(self._all())
 
     def __getitem__(self, index: int) -> LogEvent:
-        return self._events[index]
+        e = self._events[index]
+        if type(e) is tuple:
+            e = self._events[index] = LogEvent(*e)
+        return e  # type: ignore[return-value]  # made into a LogEvent above
 
     def texts_for(self, seat: int | None) -> list[str]:
         """Every line `seat` may read, oldest first."""
         out = []
-        for e in self._events:
+        for e in self._all():
             text = e.text_for(seat)
             if text is not None:
                 out.append(text)
@@ -172,8 +215,12 @@ class EventLog:
     def tail_for(self, seat: int | None, n: int) -> list[str]:
         """The last `n` lines `seat` may read, without walking the whole log."""
         tail: list[str] = []
-        for e in reversed(self._events):
-            text = e.text_for(seat)
+        events = self._events
+        for i in range(len(events) - 1, -1, -1):
+            e = events[i]
+            if type(e) is tuple:
+                e = events[i] = LogEvent(*e)
+            text = e.text_for(seat)  # type: ignore[union-attr]  # a LogEvent now
             if text is not None:
                 tail.append(text)
                 if len(tail) == n:
@@ -187,21 +234,21 @@ class EventLog:
 
     def views_for(self, seat: int | None, start: int = 0) -> list[dict[str, Any]]:
         out = []
-        for e in self._events[start:]:
+        for e in self._all()[start:]:
             view = e.view_for(seat)
             if view is not None:
                 out.append(view)
         return out
 
     def to_json(self) -> list[dict[str, Any]]:
-        return [e.to_json() for e in self._events]
+        return [e.to_json() for e in self._all()]
 
     @classmethod
     def from_json(cls, rows: Iterable[Mapping[str, Any]]) -> EventLog:
         return cls(LogEvent.from_json(r) for r in rows)
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, EventLog) and other._events == self._events
+        return isinstance(other, EventLog) and other._all() == self._all()
 
     def __repr__(self) -> str:
         return f"EventLog({len(self._events)} events)"
