@@ -197,6 +197,28 @@ def test_issue23_the_layouts_bit_masks_equal_who_stands_where() -> None:
     assert compared > 100
 
 
+def test_issue23_two_figures_on_one_hex_read_as_who_stands_there_last() -> None:
+    """R-MOV-2 as `World.occupied` reads the board (the last figure on a hex stands for it):
+    with two figures of different sides put on one hex (never in play, possible in a scenario's
+    setup) the layout's masks and stops follow the one that wins there, in either order."""
+    state = _played(4, 3, 60)
+    figures = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+    first = figures[0]
+    other = next(u for u in figures if u.side != first.side)
+    grid = _grid(state.cells)
+    for a, b in ((first, other), (other, first)):
+        w = state.clone()
+        w.board.units[b.uid].hex = w.board.units[a.uid].hex
+        w.board.moved()
+        lay = _layout(w, grid)
+        occupied = {h: u for h, u in w.occupied().items() if h in w.cells}
+        for side in {u.side for u in figures}:
+            assert grid.hexes_of(lay.by_side.get(side, 0)) == sorted(h for h, u in occupied.items() if u.side == side)
+            for mover in (u for u in w.board.units.values() if u.side == side and u.alive and u.hex is not None):
+                stops = _stops(lay, grid, side, mover.is_flying)
+                assert sorted(grid.hexes[i] for i in stops) == sorted(h for h in _blocked(w, mover) if h in w.cells)
+
+
 def test_issue23_searches_from_beyond_the_wall_equal_the_plain_search() -> None:
     """R-MOV-1 (scenarios may start a figure off the floor): from a hex just beyond the wall
     the search steps onto the cells beside it, from one farther out it stays put; the end

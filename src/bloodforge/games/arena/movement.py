@@ -242,19 +242,30 @@ class _Layout:
 
     def __init__(self, w: World, grid: _Grid) -> None:
         ids: dict[Hex, str] = {}
-        sides_at: dict[Hex, int] = {}
-        for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
-            if o.alive and o.hex is not None:
-                ids[o.hex] = o.uid
-                sides_at[o.hex] = o.side
         index = grid.index
         occ = 0
         by_side: dict[int, int] = {}
-        for h, side in sides_at.items():
-            i = index.get(h)
-            if i is not None:
-                occ |= 1 << i
-                by_side[side] = by_side.get(side, 0) | 1 << i
+        crowded = False
+        for o in w.board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
+            if o.alive:
+                h = o.hex
+                if h is not None:
+                    if h in ids:
+                        crowded = True
+                    ids[h] = o.uid
+                    i = index.get(h)
+                    if i is not None:
+                        occ |= 1 << i
+                        side = o.side
+                        by_side[side] = by_side.get(side, 0) | 1 << i
+        if crowded:  # two figures on one hex (never in play): the sides of those that win there
+            units = w.board.units
+            by_side = {}
+            for h, uid in ids.items():
+                i = index.get(h)
+                if i is not None:
+                    side = units[uid].side
+                    by_side[side] = by_side.get(side, 0) | 1 << i
         blocking = 0
         for h in w.blocking_tiles():
             i = index.get(h)
@@ -295,8 +306,8 @@ class _Grid:
     position has its own too, so a start just beyond the wall steps in as before), its hex,
     and per target hex every position's distance to it."""
 
-    __slots__ = ("_bytes", "_disks", "_far", "around", "cells", "hexes", "index", "inside", "nbytes", "q0", "r0",
-                 "shift", "stride", "width")
+    __slots__ = ("_bytes", "_disks", "_far", "_pbytes", "around", "cells", "hexes", "index", "inside", "nbytes",
+                 "q0", "r0", "shift", "stride", "width")
 
     def __init__(self, cells: frozenset[Hex]) -> None:
         self.cells = cells
@@ -320,12 +331,16 @@ class _Grid:
         # the hexes of each byte of a mask, by byte and value (ascending: `hexes_of`)
         self.nbytes = (size + 7) // 8
         self._bytes: list[list[tuple[Hex, ...]]] = []
+        self._pbytes: list[list[tuple[int, ...]]] = []  # the same with the positions
         for j in range(self.nbytes):
             row: list[tuple[Hex, ...]] = [()]
+            prow: list[tuple[int, ...]] = [()]
             for v in range(1, 256):
                 k = 8 * j + (v & -v).bit_length() - 1
                 row.append(((self.hexes[k],) if k < size else ()) + row[v & (v - 1)])
+                prow.append(((k,) if k < size else ()) + prow[v & (v - 1)])
             self._bytes.append(row)
+            self._pbytes.append(prow)
         self._disks: dict[tuple[int, int], int] = {}
         self._far: dict[Hex, list[int]] = {}
 
@@ -337,11 +352,12 @@ class _Grid:
         return None
 
     def positions(self, mask: int) -> frozenset[int]:
-        out = []
-        while mask:
-            low = mask & -mask
-            out.append(low.bit_length() - 1)
-            mask ^= low
+        """The positions of a mask's bits (by byte, as `hexes_of`)."""
+        out: list[int] = []
+        table = self._pbytes
+        for j, v in enumerate(mask.to_bytes(self.nbytes, "little")):
+            if v:
+                out += table[j][v]
         return frozenset(out)
 
     def hexes_of(self, mask: int) -> list[Hex]:
