@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import CATEGORY_RANK, Attack, Content, Effect
-from .dice import base_damage, gain_die, remove_die
+from .dice import gain_die, remove_die
 from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
 from .model import ATTACK, BE, TEMP, QItem, Unit
@@ -228,17 +228,29 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
         parts.append((atk.name, atk.damage))
     if u.mods.get("damage", 0):
         parts.append(("this turn's bonuses", u.mods["damage"]))
+    # one pass over the rolled dice: the Special dice that add to an attack (in pool order),
+    # the attack dice's faces (`base_damage`) and their list for the battle view; no die is
+    # rolled here, so this comes before the attack's own damage rolls as before
+    base = 0
+    dice: list[list[object]] = []
     for d in u.pool:
-        if d.face is not None and not d.fresh and d.is_special and w.content.special_die(d.kind).timing == "attack":
-            parts.append((f"{w.content.special_die(d.kind).name} die", d.face))
-    extra = [e for e in atk.effects if e.op == "attack_damage"]
-    for e in extra:
-        parts.append((atk.name, e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)))
+        face = d.face
+        if face is None or d.fresh:
+            continue
+        kind = d.kind
+        if kind in (ATTACK, TEMP):  # `Die.is_attack`
+            base += face
+            dice.append(["Attack" if kind == ATTACK else "Temporary", face])
+        elif kind != BE:  # `Die.is_special`
+            spec = w.content.special_die(kind)
+            if spec.timing == "attack":
+                parts.append((f"{spec.name} die", face))
+    for e in atk.effects:
+        if e.op == "attack_damage":
+            parts.append((atk.name, e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)))
     bonus = sum(n for _, n in parts)
-    total = base_damage(u) + bonus
+    total = base + bonus
     names = ", ".join(t.name for t in targets)
-    dice = [["Attack" if d.kind == ATTACK else "Temporary", d.face] for d in u.pool
-            if d.is_attack and d.face is not None and not d.fresh]
     w.log(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", kind="attack",
           unit=u.uid, attack=atk.id, attack_name=atk.name, category=atk.category, targets=[t.uid for t in targets],
           damage=total, dice=dice, parts=[[why, n] for why, n in parts])

@@ -26,8 +26,18 @@ def attack_faces(u: Unit) -> list[int]:
 
 def category_of(faces: list[int]) -> str:
     """R-ATT-3 with A15: a face three or more times is Triples, twice is Doubles."""
-    top = max((faces.count(f) for f in faces), default=0)  # a Counter costs more for a handful of dice
-    return "triples" if top >= 3 else "doubles" if top == 2 else "singles"
+    # faces seen once and twice, one pass (a Counter, or `count` per face, costs more for a
+    # handful of dice; every roll asks)
+    once: set[int] = set()
+    twice: set[int] = set()
+    for f in faces:
+        if f in twice:
+            return "triples"
+        if f in once:
+            twice.add(f)
+        else:
+            once.add(f)
+    return "doubles" if twice else "singles"
 
 
 def base_damage(u: Unit) -> int:

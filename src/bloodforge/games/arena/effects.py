@@ -8,8 +8,6 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 
 from __future__ import annotations
 
-from typing import Any
-
 from .content import Effect
 from .dice import attack_faces, category_of, die_word, gain_die, gain_energy, supply_left
 from .hexes import Hex, hex_id, parse_hex
@@ -30,15 +28,16 @@ def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | No
     hazard, effect) only go into the log's data, for the lab's statistics."""
     if amount <= 0 or not victim.alive or victim.hp is None:
         return 0
-    facts: dict[str, Any] = {"unit": victim.uid, "amount": amount, "source": source, "how": how}
     if victim.kind == "minion":
         victim.minion_damage += amount
-        w.log(f"{victim.name} takes {amount} ({why})", kind="damage", **facts)
+        w.log(f"{victim.name} takes {amount} ({why})", kind="damage", unit=victim.uid, amount=amount, source=source,
+              how=how)
         if victim.minion_damage >= victim.hp:
             eliminate(w, victim, why, source=source)
         return amount
     victim.hp -= amount
-    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage", **facts)
+    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage", unit=victim.uid,
+          amount=amount, source=source, how=how)
     if victim.hp <= 0:
         eliminate(w, victim, why, batch if batch is not None else w.falling, source=source)
     return amount
@@ -214,21 +213,25 @@ def amount_of(w: World, e: Effect, item: QItem) -> int:
     return n
 
 
+_FORCED = frozenset(("push", "pull", "throw"))
+
+
 def resolve(w: World, item: QItem) -> bool:
     """Resolve one effect; False when it now waits for a decision (board.pending set)."""
     e = item.effect
-    subj = w.board.units.get(item.subj)
-    src = w.board.units.get(item.src)
+    units = w.board.units
+    subj = units.get(item.subj)
     if subj is None or not subj.alive:
         return True
-    why = str(item.ctx.get("why", e.op))
     op = e.op
-    if op in ("push", "pull", "throw"):
+    if op in _FORCED:
         return forced_step(w, item)
     if op == "move":
         return bonus_move(w, item)
     if op == "reroll":
         return reroll(w, subj, item)
+    src = units.get(item.src)
+    why = str(item.ctx.get("why", op))
     n = amount_of(w, e, item)
     if op == "damage":
         damage(w, subj, n, why, source=item.src, how="hazard" if "neutral" in item.ctx else "effect")
@@ -409,8 +412,26 @@ def chooser_of(w: World, forcer: Unit | None, subject: Unit) -> tuple[int | None
         owner = w.board.units[forcer.summoner]
         if owner.kind == "champion" and owner.seat is not None:
             return owner.seat, False
-    chooser = w.fastest_human_opponent(subject) if forcer is not None else w.fastest_human()
+    if forcer is not None:  # the usual case, NPC forcers: the first human opponent in order at once
+        chooser = _first_human_opponent(w, subject)
+        if chooser is None:
+            chooser = w.fastest_human_opponent(subject)
+    else:
+        chooser = w.fastest_human()
     return (chooser.seat if chooser is not None else None), True
+
+
+def _first_human_opponent(w: World, subject: Unit) -> Unit | None:
+    """The first of `World.humans_in_order` that is `subject`'s enemy, among the figures in
+    this round's order (None: none there; then `fastest_human_opponent` looks further),
+    without making the lists: every step of an NPC's push asks (issue 23)."""
+    units = w.board.units
+    side = subject.side
+    for x in w.board.order:
+        u = units.get(x)
+        if u is not None and u.kind == "champion" and u.alive and u.seat is not None and u.side != side:
+            return u
+    return None
 
 
 def forced_step(w: World, item: QItem) -> bool:

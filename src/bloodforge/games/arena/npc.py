@@ -143,15 +143,36 @@ class Attrs:
 
 
 def attributes(w: World, u: Unit, atk: Attack) -> Attrs:
-    """N8 with TB9: an attack originating from a minion gives no movement for targeting."""
+    """N8 with TB9: an attack originating from a minion gives no movement for targeting.
+
+    Without turn modifiers (the usual case) the answer depends on the figure and the attack
+    only, so it is made once per content, figure and attack and shared (callers only read
+    an `Attrs`): every NPC step asks (issue 23)."""
+    mods = u.mods
+    if not mods:
+        key = (id(atk), u.kind, u.content_id)
+        entry = _ATTRS.get(key)
+        if entry is not None and entry[0] is atk and entry[1] is w.content:
+            return entry[2]
+        found = _attributes(w, u, atk, mods)
+        if len(_ATTRS) > 4096:
+            _ATTRS.clear()
+        _ATTRS[key] = (atk, w.content, found)  # both kept: their ids are not reused while here
+        return found
+    return _attributes(w, u, atk, mods)
+
+
+def _attributes(w: World, u: Unit, atk: Attack, mods: dict[str, int]) -> Attrs:
     from_minion = atk.origin != "self"
     # `movement_of`, `range_of` and `targets_of` over one lookup of the printed values (every
     # NPC step asks: issue 23); the same sums and bounds
     movement, range_, targets = base_attributes(w, u)
-    mods = u.mods
     return Attrs(0 if from_minion else max(0, movement + mods.get("movement", 0)),
                  max(0, range_ + mods.get("range", 0) + atk.range_bonus),
                  max(1, targets + mods.get("targets", 0) + atk.targets_bonus), from_minion)
+
+
+_ATTRS: dict[tuple[int, str, str], tuple[Attack, Content, Attrs]] = {}
 
 
 def foes(w: World, u: Unit) -> list[Unit]:
@@ -221,17 +242,18 @@ def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
     farther than Movement from the start); only those in between need the reachable hexes."""
     assert u.hex is not None
     oq, or_ = u.hex
-    reach, far = a.range, a.movement + a.range
+    # hex distances doubled (|dq| + |dr| + |dq + dr| is always even): no division per hex
+    reach2, far2 = 2 * a.range, 2 * (a.movement + a.range)
     found = foes(w, u)
     inside: list[bool | None] = []
     open_ = False
     for e in found:
         assert e.hex is not None  # `foes` reads figures on the board
         dq, dr = e.hex[0] - oq, e.hex[1] - or_
-        d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-        if d <= reach:
+        d2 = abs(dq) + abs(dr) + abs(dq + dr)
+        if d2 <= reach2:
             inside.append(True)
-        elif d > far:
+        elif d2 > far2:
             inside.append(False)
         else:
             inside.append(None)
@@ -242,8 +264,13 @@ def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
             if inside[i] is None:
                 assert e.hex is not None
                 q, r = e.hex
-                inside[i] = any((abs(h[0] - q) + abs(h[1] - r) + abs(h[0] - q + h[1] - r)) // 2 <= reach
-                                for h in spots)
+                ok = False
+                for h in spots:  # a plain loop: `any` over a generator cost a third more
+                    dq, dr = h[0] - q, h[1] - r
+                    if abs(dq) + abs(dr) + abs(dq + dr) <= reach2:
+                        ok = True
+                        break
+                inside[i] = ok
     return [e.uid for e, ok in zip(found, inside, strict=True) if ok]
 
 
@@ -290,9 +317,9 @@ def move_options(u: Unit, t: Unit, a: Attrs, routes: dict[Hex, list[Route]]) -> 
     if a.from_minion or distance(u.hex, t.hex) <= a.range:
         return []
     tq, tr = t.hex
-    reach = a.range
-    ok = {h: rs for h, rs in routes.items()  # hex distance inlined: every NPC move step asks this
-          if (abs(h[0] - tq) + abs(h[1] - tr) + abs(h[0] - tq + h[1] - tr)) // 2 <= reach}
+    reach2 = 2 * a.range  # hex distance inlined and doubled: every NPC move step asks this
+    ok = {h: rs for h, rs in routes.items()
+          if abs(h[0] - tq) + abs(h[1] - tr) + abs(h[0] - tq + h[1] - tr) <= reach2}
     safe = {h: s for h, rs in ok.items() if (s := safe_steps(rs)) is not None}
     if safe:
         low = min(safe.values())
@@ -337,18 +364,21 @@ def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[
     if g is None or g.hex is None or u.hex is None:
         return []
     here = distance(u.hex, g.hex)
+    gq, gr = g.hex
+    # every end hex's distance to the goal, once (each was asked up to three times)
+    dist = {h: (abs(h[0] - gq) + abs(h[1] - gr) + abs(h[0] - gq + h[1] - gr)) // 2 for h in routes}
     safe = {h: s for h, rs in routes.items() if (s := safe_steps(rs)) is not None}
     if safe:
-        d = min(distance(h, g.hex) for h in safe)
+        d = min(dist[h] for h in safe)
         if d < here:
-            cands = [h for h in safe if distance(h, g.hex) == d]
+            cands = [h for h in safe if dist[h] == d]
             low = min(safe[h] for h in cands)
             return [(h, next(r for r in routes[h] if not r.tiles and r.steps == low))
                     for h in sorted(cands) if safe[h] == low]
-    near = min(distance(h, g.hex) for h in routes)
+    near = min(dist.values())
     if near >= here:
         return []
-    best = {h: shortest(rs) for h, rs in routes.items() if distance(h, g.hex) == near}
+    best = {h: shortest(rs) for h, rs in routes.items() if dist[h] == near}
     fewest = min((r.steps, len(r.tiles)) for r in best.values())
     return [(h, r) for h, r in sorted(best.items()) if (r.steps, len(r.tiles)) == fewest]
 

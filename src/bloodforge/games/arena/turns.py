@@ -165,6 +165,12 @@ def apply_auto(w: World, action: Action) -> None:
 def settle(w: World) -> None:
     """Phase changes nobody decides (no chance, no choice)."""
     b = w.board
+    # the usual case first, what the loop's first pass returns on: a living figure's turn is
+    # on and nothing waits (every action and step ends here; issue 23)
+    if b.phase == "turns" and b.pending is None and not b.queue and b.active is not None:
+        u = b.units.get(b.active)
+        if u is None or u.alive:
+            return
     for _ in range(8):
         phase = b.phase
         if phase == "over" or b.pending is not None or b.queue:
