@@ -13,15 +13,17 @@ import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, distance, hexagon, neighbours
-from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.model import Tile, Unit
 from bloodforge.games.arena.movement import (
     _Grid,
     _grid,
     _layout,
+    _near_hazards,
     _stops,
     destinations,
     explore,
     explore_within,
+    hazard_tiles_at,
     routes_to,
     shared_destinations,
 )
@@ -217,6 +219,45 @@ def test_issue23_two_figures_on_one_hex_read_as_who_stands_there_last() -> None:
             for mover in (u for u in w.board.units.values() if u.side == side and u.alive and u.hex is not None):
                 stops = _stops(lay, grid, side, mover.is_flying)
                 assert sorted(grid.hexes[i] for i in stops) == sorted(h for h in _blocked(w, mover) if h in w.cells)
+
+
+def test_issue23_the_hazards_a_search_reads_are_the_plain_rules_near_the_start() -> None:
+    """R-HAZ-1/2, A44, A45, R-MIN-9, KW-FLY: the hazard tiles a search reads (by tile, the cells
+    within its steps) are `hazard_tiles_at` cut to those cells, for every figure at 0 to 6
+    steps, with many overlapping Spike Traps, some tiles already hit this turn, and after a
+    tile's hexes are changed in place or replaced (the kept cells follow)."""
+    state = _played(4, 5, 40)
+    rng = Rng(6)
+    grid = _grid(state.cells)
+    compared = 0
+    for trial in range(5):
+        w = state.clone()
+        free = [h for h in sorted(state.cells) if w.occupant(h) is None]
+        w.board.tiles = [Tile(f"t{trial}_{i}", "spike_traps", h,
+                              [h, *(n for n in neighbours(h) if rng.randbelow(3) == 0)], None)
+                         for i, h in enumerate(free) if rng.randbelow(5) == 0]
+        movers = [u for u in w.board.units.values() if u.alive and u.hex is not None]
+        w.board.hazard_hits = {(movers[0].uid, t.tid) for t in w.board.tiles[::3]}
+        for change in range(3):
+            if change == 1:  # changed in place
+                w.board.tiles[0].hexes.append(free[-1 - trial])
+            elif change == 2:  # replaced (as a turn replaces them)
+                w.board.tiles[1].hexes = [free[trial]]
+            for u in movers:
+                assert u.hex is not None
+                pos = grid.pos(u.hex)
+                assert pos is not None
+                for steps in (0, 2, 6):
+                    near = _near_hazards(w, grid, u, grid.disk(pos, steps))
+                    got: dict[Hex, set[str]] = {}
+                    for tid, cells in near:
+                        for h in grid.hexes_of(cells):
+                            got.setdefault(h, set()).add(tid)
+                    want = {h: set(t) for h, t in hazard_tiles_at(w, u).items()
+                            if h in w.cells and distance(h, u.hex) <= steps}
+                    assert got == want, (trial, change, u.uid, steps)
+                    compared += len(want)
+    assert compared > 200
 
 
 def test_issue23_searches_from_beyond_the_wall_equal_the_plain_search() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from .hexes import Hex, distance, neighbours
-from .model import Unit
+from .model import Tile, Unit
 from .world import World
 
 
@@ -278,6 +278,47 @@ class _Layout:
         self.stops: dict[tuple[int, bool], frozenset[int]] = {}
 
 
+def _near_hazards(w: World, grid: _Grid, mover: Unit, disk: int) -> list[tuple[str, int]]:
+    """`hazard_tiles_at` cut to `disk` (the cells a search of that many steps can enter), by
+    tile: each tile that would harm `mover` now and has cells there, with those cells as a
+    mask, in the board's order of tiles. Minions and Flying figures: none (R-MIN-9, KW-FLY);
+    a tile that hit the mover this turn: left out (R-HAZ-2)."""
+    if mover.kind == "minion" or mover.is_flying:
+        return []
+    out: list[tuple[str, int]] = []
+    tiles = w.board.tiles
+    if tiles:
+        hits = w.board.hazard_hits
+        uid = mover.uid
+        for t in tiles:
+            entry = _TILE_CELLS.get(id(t))
+            if entry is None or entry[0] is not t or entry[1] is not grid or entry[2] != t.hexes:
+                entry = _tile_cells(t, grid)
+            m = entry[3] & disk
+            if m and harms(w, t.env, t.owner, mover) and (uid, t.tid) not in hits:
+                out.append((t.tid, m))
+    return out
+
+
+def _tile_cells(t: Tile, grid: _Grid) -> tuple[Tile, _Grid, list[Hex], int]:
+    """A tile's cells as a mask, kept by the tile object with a copy of its hexes (a tile
+    turned or a clone's copy is worked out again): tiles stay put while the figures move, so
+    every search in every layout read the same hexes again (issue 23)."""
+    index = grid.index
+    mask = 0
+    for h in t.hexes:
+        i = index.get(h)
+        if i is not None:
+            mask |= 1 << i
+    if len(_TILE_CELLS) > 4096:
+        _TILE_CELLS.clear()
+    entry = _TILE_CELLS[id(t)] = (t, grid, list(t.hexes), mask)  # the tile kept: its id is not reused while here
+    return entry
+
+
+_TILE_CELLS: dict[int, tuple[Tile, _Grid, list[Hex], int]] = {}
+
+
 def _layout(w: World, grid: _Grid) -> _Layout:
     """The state's `_Layout`, memoised by the layout token (in the memo clones share)."""
     table = w.layout_memo()
@@ -443,16 +484,11 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     lay = _layout(w, grid)
     occupied = lay.ids
     stop = _stops(lay, grid, mover.side, mover.is_flying)
-    harmful = hazard_tiles_at(w, mover)
+    # the hazards on cells within max_steps as the crow flies (a path is never shorter): only
+    # those can be entered; with none, the states are the hexes, met in the same order
+    near = _near_hazards(w, grid, mover, grid.disk(start, max_steps))
     far = grid.far(to) if to is not None else None
     around, hexes = grid.around, grid.hexes
-    oq, or_ = origin
-    near = False  # a hazard hex within max_steps as the crow flies (a path is never shorter)
-    for hq, hr in harmful:
-        dq, dr = hq - oq, hr - or_
-        if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= max_steps:
-            near = True
-            break
     uid = mover.uid
     if not near:
         seen = _plain_search(max_steps, start, stop, around, hexes, far, pad)
@@ -470,17 +506,13 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
         return out0
     # Sets of tiles as bit masks (one bit per tile id): the same set algebra, cheaper. A state
     # (position, tiles) is the int `tiles << shift | position`.
-    index = grid.index
     shift = grid.shift
     bits: dict[str, int] = {}
     hazards: dict[int, int] = {}
-    for h, tids in harmful.items():
-        mask = 0
-        for tid in tids:
-            mask |= bits.setdefault(tid, 1 << len(bits))
-        i = index.get(h)
-        if i is not None:  # beyond the wall: never entered
-            hazards[i] = mask << shift
+    for tid, cells in near:
+        bit = bits.setdefault(tid, 1 << len(bits)) << shift
+        for i in grid.positions(cells):
+            hazards[i] = hazards.get(i, 0) | bit
     # A state whose tiles strictly include those of a state on the same hex reached in fewer
     # steps is not expanded: it and everything after it is worse in both steps and tiles than
     # what the better state leads to, so it can never be Pareto-best, and it is never the
