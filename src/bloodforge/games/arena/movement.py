@@ -473,7 +473,8 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     kept per pair, in the same order as the rules' plain reading (see `can_pass`). With `to`,
     only states that can still reach `to` are expanded and only its routes are returned;
     with `within` as well, only states that can still reach a hex within `within` of `to`
-    are expanded and the routes of every hex reached are returned (`explore_within`).
+    are expanded and the routes of the hexes within `within` of `to` are returned
+    (`explore_within`).
     States are numbered by grid position (`_Grid`), and hazard tiles are bits of a mask."""
     pad = 0 if within is None else within
     only = to if within is None else None  # the one end hex asked for, if any
@@ -500,6 +501,8 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
             return {only: [_route(Route, (len(path), _EMPTY, path))]}
         out0: dict[Hex, list[Route]] = {}
         for i, path in seen.items():
+            if far is not None and far[i] > pad:
+                continue  # `explore_within`: only the end hexes within `within` of `to`
             h = hexes[i]
             if i == start or (o := occupied.get(h)) is None or o == uid:
                 out0[h] = [_route(Route, (len(path), _EMPTY, path))]
@@ -564,11 +567,15 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     sets: dict[int, frozenset[str]] = {0: _EMPTY}
     out: dict[Hex, list[Route]] = {}
     low = (1 << shift) - 1
+    want = -1 if only is None else grid.pos(only)  # the one position asked for, if any
     for key, (steps, path) in best.items():
-        mask, i = key >> shift, key & low
-        h = hexes[i]
-        if only is not None and h != only:
+        i = key & low
+        if want != -1 and i != want:
             continue
+        if far is not None and far[i] > pad:
+            continue  # `explore_within`: only the end hexes within `within` of `to`
+        h = hexes[i]
+        mask = key >> shift
         if i != start and (o := occupied.get(h)) is not None and o != uid:
             continue  # may pass, may not end (R-MOV-2, R-MOV-5, KW-FLY)
         entered = sets.get(mask)
