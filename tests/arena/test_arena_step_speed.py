@@ -179,3 +179,43 @@ def test_issue23_n14_approach_with_each_distance_once_equals_the_plain_choice() 
                     assert npc.approach_options(state, u, routes) == plain_approach(state, u, routes)
                     checked += 1
     assert checked > 40
+
+
+def plain_best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Unit]:
+    """R-MIN-10 / TB2 / N10 as `best_tier` read before its one-candidate shortcut."""
+    pool = [e for e in cands if e.kind != "minion"] or [e for e in cands if e.kind == "minion"]
+    if not pool:
+        return []
+    keys = {e.uid: npc.preference(w, u, e, rule) for e in pool}
+    best = min(keys.values())
+    return sorted((e for e in pool if keys[e.uid] == best), key=lambda e: e.uid)
+
+
+def test_issue23_n10_targeting_rule_by_table_and_best_tier_equal_the_plain_search() -> None:
+    """R-TGT-8: a Boss Action card's targeting rule, looked up once per content, Boss and
+    card, is the one the search over the Boss's cards finds, for every Boss and card; N10
+    (R-TGT-2/3, TB7, R-MIN-10): the best tier of every NPC's foes (and of each single foe),
+    under every rule, equals the plain ranking in positions of random solo and six-seat games."""
+    state = bloodforge.load_game("arena", players=1, seed=4).new_initial_state()
+    assert isinstance(state, ArenaState)
+    for boss in state.content.bosses:
+        u = Unit(f"probe_{boss.id}", "boss", boss.id, boss.name, 9)
+        for card in boss.actions:
+            state.board.revealed[u.uid] = card.id
+            assert npc.target_rule(state, u) == card.target
+        state.board.revealed.pop(u.uid)
+        assert npc.target_rule(state, u) == "most_hp"
+    checked = 0
+    for players, seed in ((1, 9), (6, 5)):
+        for i, (position, _) in enumerate(own_steps(players, seed)):
+            if i % 12:
+                continue
+            for u in position.board.units.values():
+                if not (u.alive and u.hex is not None and u.kind in ("boss", "rival")):
+                    continue
+                found = npc.foes(position, u)
+                for rule in ("most_hp", "least_hp", "nearest"):
+                    for cands in (found, *([e] for e in found), []):
+                        assert npc.best_tier(position, u, cands, rule) == plain_best_tier(position, u, cands, rule)
+                        checked += 1
+    assert checked > 200

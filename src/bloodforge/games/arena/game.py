@@ -98,17 +98,14 @@ class ArenaState(World, State):
         self.cells, self.central = _arena_cells(arena)
 
     # -- contract hooks ----------------------------------------------------------------------
-    def _actors(self) -> list[int]:
-        return turns.actors(self)
+    # The rules' functions bound as the hooks themselves (no wrapper frame): the engine and
+    # every playout call them several times a ply (issue 23). Each takes the state first.
+    _actors = turns.actors
+    _automatic_action = turns.auto_step
+    _legal_actions = player.legal
 
     def _is_terminal(self) -> bool:
         return self.board.phase == "over"
-
-    def _automatic_action(self) -> Action | None:
-        return turns.auto_step(self)
-
-    def _legal_actions(self, seat: int) -> list[Action]:
-        return player.legal(self, seat)
 
     def _apply(self, action: Action, seat: int | None) -> None:
         if seat is None:

@@ -176,16 +176,17 @@ def has_discards(w: World, u: Unit) -> bool:
 def initiative_order(w: World, entrants: list[str]) -> list[str]:
     """R-INI-5..8 with TB-INI: ascending Speed; ties by the lower previous Speed; equal or
     missing previous Speeds (always in round 1) roll off with d6, highest first, re-rolling ties."""
+    known = {x: speeds(w, x) for x in entrants}  # each entrant's once (pure reads)
     groups: dict[int, list[str]] = {}
     for x in sorted(entrants):
-        groups.setdefault(speeds(w, x)[0], []).append(x)
+        groups.setdefault(known[x][0], []).append(x)
     out: list[str] = []
     for s in sorted(groups):
         g = groups[s]
         if len(g) == 1:
             out += g
             continue
-        prevs = {x: speeds(w, x)[1] for x in g}
+        prevs = {x: known[x][1] for x in g}
         if w.board.round == 1 or any(v == 0 for v in prevs.values()):
             out += roll_off(w, g)
             continue

@@ -85,10 +85,24 @@ _SKIRMISH: dict[int, tuple[Content, dict[str, SkirmishCard]]] = {}
 
 
 def target_rule(w: World, u: Unit) -> str:
+    """R-TGT-8: a Boss Action card's targeting rule, else most HP. A card's rule is looked up
+    once per content, Boss and card (every NPC target and attack step asks: issue 23);
+    StopIteration for an unknown card, as the search over the cards raised."""
     card = w.board.revealed.get(u.uid)
     if u.kind == "boss" and card is not None:
-        return next(c for c in w.content.boss(u.content_id).actions if c.id == card).target
+        content = w.content
+        key = (id(content), u.content_id, card)
+        entry = _RULES.get(key)
+        if entry is None or entry[0] is not content:
+            found = next(c for c in content.boss(u.content_id).actions if c.id == card).target
+            if len(_RULES) > 4096:
+                _RULES.clear()
+            entry = _RULES[key] = (content, found)  # the content kept: its id is not reused
+        return entry[1]
     return "most_hp"
+
+
+_RULES: dict[tuple[int, str, str], tuple[Content, str]] = {}
 
 
 # -- N4-N8 ----------------------------------------------------------------------------------------
@@ -301,8 +315,8 @@ def best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Unit]:
     """Non-minions first, then minions with HP (R-MIN-10, TB2); the best by `preference`,
     with every candidate still tied (a tie left means the fastest human picks, GR-3)."""
     pool = [e for e in cands if e.kind != "minion"] or [e for e in cands if e.kind == "minion"]
-    if not pool:
-        return []
+    if len(pool) <= 1:
+        return pool  # none, or one: its own best tier (a tie needs two; the usual case)
     keys = {e.uid: preference(w, u, e, rule) for e in pool}
     best = min(keys.values())
     return sorted((e for e in pool if keys[e.uid] == best), key=lambda e: e.uid)

@@ -101,6 +101,9 @@ def auto_step(w: World) -> Action | None:
             return None
         u = b.units[active]
         if u.kind == "rival" or u.kind == "boss":  # `Unit.is_npc`
+            stage = b.stage
+            if stage in _PLAIN_STAGES:  # what `npc.next_step` answers at once, without its tuple
+                return act("npc", u.uid, stage)
             return act("npc", u.uid, *npc.next_step(w, u))
         return None
     if phase == "round":
@@ -116,6 +119,10 @@ def auto_step(w: World) -> Action | None:
         first = next_immediate(w)
         return act("immediate", first.uid) if first is not None else None
     return None
+
+
+#: The NPC stages whose step is the stage's own word (`npc.next_step`).
+_PLAIN_STAGES = frozenset(("card", "roll", "energy", "invoke", "end"))
 
 
 def apply_auto(w: World, action: Action) -> None:
