@@ -83,8 +83,9 @@ def explore(w: World, mover: Unit, max_steps: int, start: Hex | None = None) -> 
 
 
 def explore_within(w: World, mover: Unit, max_steps: int, target: Hex, reach: int) -> dict[Hex, list[Route]]:
-    """`explore`'s table for the end hexes within `reach` of `target` (what an NPC's move
-    toward its target reads, N11), others maybe left out: states from which no hex within
+    """`explore`'s table cut to the end hexes within `reach` of `target` (what an NPC's move
+    toward its target reads, N11; the full table instead when the memo holds it already,
+    so callers must cut it themselves): states from which no hex within
     `reach` of `target` lies within the steps left (hex distance) are not expanded. A state
     is kept or dropped by its hex and step alone, and a kept state's predecessors are kept,
     so the kept states are found in the same order with the same paths as by the full
