@@ -219,3 +219,50 @@ def test_issue23_n10_targeting_rule_by_table_and_best_tier_equal_the_plain_searc
                         assert npc.best_tier(position, u, cands, rule) == plain_best_tier(position, u, cands, rule)
                         checked += 1
     assert checked > 200
+
+
+def plain_actors(w: World) -> list[int]:
+    """Who may act, as `turns.actors` read before its usual case came first."""
+    b = w.board
+    if b.phase == "over":
+        return []
+    if b.pending is not None:
+        return [b.pending.seat]
+    if b.phase == "pick":
+        return sorted(u.seat for u in w.combatants() if u.seat is not None and u.seat not in b.picks)
+    if b.phase == "place":
+        u = turns.next_to_place(w)
+        return [u.seat] if u is not None and u.seat is not None else []
+    if b.phase == "turns" and b.active is not None and b.stage in ("act", "target"):
+        u = w.unit(b.active)
+        return [u.seat] if u.seat is not None else []
+    return []
+
+
+def plain_still_on(w: World) -> bool:
+    """R-WIN-1/3/4, A48: the match goes on while two sides stand and a human is left."""
+    standing = {u.side for u in w.board.units.values() if u.alive and u.kind != "minion"}
+    return len(standing) > 1 and any(u.alive and u.kind != "minion" and u.seat is not None
+                                     for u in w.board.units.values())
+
+
+def test_issue23_actors_and_end_check_with_the_usual_case_first_equal_the_plain_rules() -> None:
+    """Who may act (every phase) and whether the match ends (R-WIN-1/3/4), with the usual
+    case decided first or the loop left early, equal the plain rules at every position of
+    random solo and six-seat games, also with figures felled by hand in a copy."""
+    checked = 0
+    for players, seed in ((1, 11), (6, 7)):
+        for i, (state, _) in enumerate(own_steps(players, seed)):
+            assert turns.actors(state) == plain_actors(state)
+            if i % 6:
+                continue
+            for fell in range(len(state.board.units) + 1):
+                probe = state.clone()
+                for u in list(probe.board.units.values())[:fell]:
+                    u.alive = False
+                on = plain_still_on(probe)
+                before = probe.board.phase
+                effects.check_end(probe)
+                assert (probe.board.phase == "over") == (before == "over" or not on), (players, i, fell)
+                checked += 1
+    assert checked > 100

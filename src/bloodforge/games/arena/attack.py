@@ -49,7 +49,11 @@ def attack_options(w: World, u: Unit) -> list[Attack]:
     """Every attack of the available category or a lower one (R-ATT-4), in printed order:
     a list of its own for the caller, from a table made once per content, figure and rank
     (legal actions ask after every change of the layout; issue 23)."""
-    rank = available_rank(u)
+    return list(_options(w, u, available_rank(u)))
+
+
+def _options(w: World, u: Unit, rank: int) -> tuple[Attack, ...]:
+    """`attack_options`' shared table entry (callers must not keep it as their own list)."""
     content = w.content
     key = (id(content), u.kind, u.content_id, rank)
     entry = _OPTIONS.get(key)
@@ -57,7 +61,7 @@ def attack_options(w: World, u: Unit) -> list[Attack]:
         if len(_OPTIONS) > 4096:
             _OPTIONS.clear()
         entry = _OPTIONS[key] = (content, tuple(a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank))
-    return list(entry[1])
+    return entry[1]
 
 
 _OPTIONS: dict[tuple[int, str, str, int], tuple[Content, tuple[Attack, ...]]] = {}
@@ -71,20 +75,22 @@ def offered_attacks(w: World, u: Unit) -> list[Attack]:
     nobody are not offered (a house ruling in docs/games/arena.md: trading a sure hit for a
     bonus die is not worth a button that reads like an attack)."""
     rank = available_rank(u)
-    key = ("offered", w.board.layout, u.uid, rank, u.mods.get("range", 0))
+    bonus = u.mods.get("range", 0)
+    key = ("offered", w.board.layout, u.uid, rank, bonus)
     table = w.layout_memo()
     found: list[Attack] | None = table.get(key)  # what it reads: the layout, the attacker, its rank and Range
     if found is None:
-        options = attack_options(w, u)
+        options = _options(w, u, rank)
         nearest = _nearest_enemy(w, u)  # one pass over the figures for every attack from its space
+        reach = base_attributes(w, u)[1] + bonus  # `range_of` without the attack's own bonus, once
         reaching = []
         for a in options:
             if a.origin == "self":
-                if nearest is not None and range_of(w, u, a) >= nearest:
+                if nearest is not None and max(0, reach + a.range_bonus) >= nearest:
                     reaching.append(a)
             elif in_range(w, u, a):
                 reaching.append(a)
-        found = reaching or options[:1]
+        found = reaching or list(options[:1])
         if len(table) >= 1024:
             table.clear()
         table[key] = found

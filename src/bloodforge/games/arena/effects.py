@@ -84,6 +84,8 @@ def check_end(w: World, fallen: list[Unit] | None = None) -> None:
             standing.add(u.side)
             if u.seat is not None:
                 human = True
+            if human and len(standing) > 1:
+                return  # two sides and a human stand: more figures cannot change that
     if len(standing) > 1 and human:
         return
     sides = sorted(standing)

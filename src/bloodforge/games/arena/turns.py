@@ -36,18 +36,25 @@ def act(kind: str, *args: str) -> Action:
 
 def actors(w: World) -> list[int]:
     b = w.board
-    if b.phase == "over":
+    phase = b.phase
+    if phase == "over":
         return []
-    if b.pending is not None:
-        return [b.pending.seat]
-    if b.phase == "pick":
-        return sorted(u.seat for u in w.combatants() if u.seat is not None and u.seat not in b.picks)
-    if b.phase == "place":
+    pending = b.pending
+    if pending is not None:
+        return [pending.seat]
+    if phase == "turns":  # the usual case first (every ply asks, often several times)
+        active = b.active
+        if active is not None and b.stage in ("act", "target"):
+            seat = b.units[active].seat
+            return [seat] if seat is not None else []
+        return []
+    if phase == "pick":
+        picks = b.picks  # `World.combatants` inlined: the living figures that are not minions
+        return sorted(u.seat for u in b.units.values()
+                      if u.alive and u.kind != "minion" and u.seat is not None and u.seat not in picks)
+    if phase == "place":
         u = next_to_place(w)
         return [u.seat] if u is not None and u.seat is not None else []
-    if b.phase == "turns" and b.active is not None and b.stage in ("act", "target"):
-        u = w.unit(b.active)
-        return [u.seat] if u.seat is not None else []
     return []
 
 
