@@ -192,8 +192,8 @@ def plain_best_tier(w: World, u: Unit, cands: list[Unit], rule: str) -> list[Uni
 
 
 def test_issue23_n10_targeting_rule_by_table_and_best_tier_equal_the_plain_search() -> None:
-    """R-TGT-8: a Boss Action card's targeting rule, looked up once per content, Boss and
-    card, is the one the search over the Boss's cards finds, for every Boss and card; N10
+    """R-TGT-8: a Boss Action card (and so its targeting rule), looked up once per content
+    and Boss, is the one the search over the Boss's cards finds, for every Boss and card; N10
     (R-TGT-2/3, TB7, R-MIN-10): the best tier of every NPC's foes (and of each single foe),
     under every rule, equals the plain ranking in positions of random solo and six-seat games."""
     state = bloodforge.load_game("arena", players=1, seed=4).new_initial_state()
@@ -203,6 +203,8 @@ def test_issue23_n10_targeting_rule_by_table_and_best_tier_equal_the_plain_searc
         for card in boss.actions:
             state.board.revealed[u.uid] = card.id
             assert npc.target_rule(state, u) == card.target
+            assert npc._boss_card(state.content, boss.id, card.id) is next(
+                c for c in boss.actions if c.id == card.id)
         state.board.revealed.pop(u.uid)
         assert npc.target_rule(state, u) == "most_hp"
     checked = 0

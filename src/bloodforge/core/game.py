@@ -513,6 +513,8 @@ class State(ABC):
     def _default_seat(self, seat: int | None) -> int | None:
         if seat is None:
             return self.current_player
+        if type(seat) is int and 0 <= seat < self.num_players:  # the usual case (every ply asks)
+            return seat
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
         return seat

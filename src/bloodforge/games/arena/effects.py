@@ -183,8 +183,12 @@ def drain(w: World) -> None:
         return
     while b.queue and b.pending is None and b.phase != "over":
         head = b.queue[0]
-        if resolve(w, head) and head in b.queue:  # QItem compares by identity
-            b.queue = [q for q in b.queue if q is not head]
+        if resolve(w, head):
+            queue = b.queue  # `resolve` may have put a new list there (the match ended)
+            if queue and queue[0] is head:  # the usual case: still first
+                del queue[0]  # in place: only the board holds its queue (a copy makes its own)
+            elif head in queue:  # QItem compares by identity; each item is queued once
+                queue.remove(head)
     if not b.queue:
         purge(w)
 

@@ -19,7 +19,7 @@ from .attack import (
     resolve_attack,
     ultimate_cost,
 )
-from .content import Attack, Content, SkirmishCard
+from .content import Attack, BossCard, Content, SkirmishCard
 from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
@@ -49,7 +49,7 @@ def reveal_card(w: World, u: Unit) -> None:
         return
     w.board.revealed[u.uid] = card
     if u.kind == "boss":
-        bc = next(c for c in w.content.boss(u.content_id).actions if c.id == card)
+        bc = _boss_card(w.content, u.content_id, card)
         w.log(f"{u.name} reveals Boss Action '{bc.name}'", kind="npc_card")
         queue(w, u, bc.effects, u.uid, bc.name, {"pref": "temp"})
     else:
@@ -84,25 +84,34 @@ def skirmish_card(w: World, letter: str) -> SkirmishCard:
 _SKIRMISH: dict[int, tuple[Content, dict[str, SkirmishCard]]] = {}
 
 
+def _boss_card(content: Content, boss: str, card: str) -> BossCard:
+    """The Boss Action card `card` of `boss` (the first of equal ids, as a search over the
+    cards finds it), from a table made once per content and Boss: every Boss turn and target
+    step asks (issue 23). StopIteration when there is none, as that search raised."""
+    key = (id(content), boss)
+    entry = _BOSS_CARDS.get(key)
+    if entry is None or entry[0] is not content:
+        table: dict[str, BossCard] = {}
+        for c in content.boss(boss).actions:
+            table.setdefault(c.id, c)
+        if len(_BOSS_CARDS) > 256:
+            _BOSS_CARDS.clear()
+        entry = _BOSS_CARDS[key] = (content, table)  # the content kept: its id is not reused
+    found = entry[1].get(card)
+    if found is None:
+        raise StopIteration(card)
+    return found
+
+
+_BOSS_CARDS: dict[tuple[int, str], tuple[Content, dict[str, BossCard]]] = {}
+
+
 def target_rule(w: World, u: Unit) -> str:
-    """R-TGT-8: a Boss Action card's targeting rule, else most HP. A card's rule is looked up
-    once per content, Boss and card (every NPC target and attack step asks: issue 23);
-    StopIteration for an unknown card, as the search over the cards raised."""
+    """R-TGT-8: a Boss Action card's targeting rule (its card from the table), else most HP."""
     card = w.board.revealed.get(u.uid)
     if u.kind == "boss" and card is not None:
-        content = w.content
-        key = (id(content), u.content_id, card)
-        entry = _RULES.get(key)
-        if entry is None or entry[0] is not content:
-            found = next(c for c in content.boss(u.content_id).actions if c.id == card).target
-            if len(_RULES) > 4096:
-                _RULES.clear()
-            entry = _RULES[key] = (content, found)  # the content kept: its id is not reused
-        return entry[1]
+        return _boss_card(w.content, u.content_id, card).target
     return "most_hp"
-
-
-_RULES: dict[tuple[int, str, str], tuple[Content, str]] = {}
 
 
 # -- N4-N8 ----------------------------------------------------------------------------------------
