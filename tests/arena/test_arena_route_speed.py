@@ -19,6 +19,8 @@ from bloodforge.games.arena.movement import (
     _grid,
     _layout,
     _near_hazards,
+    _plain_path,
+    _plain_search,
     _stops,
     destinations,
     explore,
@@ -116,6 +118,28 @@ def test_issue23_the_walk_on_bits_equals_the_walk_over_hexes() -> None:
                 assert got == sorted(_plain_walk(cells, origin, steps, stop)), (origin, steps)
                 compared += 1
     assert compared > 300
+
+
+def test_issue23_the_walk_to_one_hex_keeps_the_path_the_full_walk_keeps() -> None:
+    """R-MOV-1..3: the walk toward one hex (stopping when it meets it, predecessors instead of
+    paths) gives exactly the path the full breadth-first walk keeps for that hex, or none
+    when that walk does not reach it, for every goal, random obstacles and 0 to 6 steps."""
+    rng = Rng(11)
+    compared = 0
+    for cells in _shapes()[2:6]:
+        grid = _Grid(cells)
+        ordered = sorted(cells)
+        for origin in ordered[:: max(1, len(ordered) // 4)]:
+            start = grid.index[origin]
+            for steps in range(7):
+                stop = frozenset(grid.index[h] for h in ordered if rng.randbelow(4) == 0 and h != origin)
+                seen = _plain_search(steps, start, stop, grid.around, grid.hexes)
+                for goal in ordered:
+                    i = grid.index[goal]
+                    got = _plain_path(steps, start, i, stop, grid.around, grid.hexes, grid.far(goal))
+                    assert got == seen.get(i), (origin, steps, goal)
+                    compared += got is not None
+    assert compared > 500
 
 
 def test_issue23_disks_and_distance_tables_equal_the_hex_distance() -> None:

@@ -493,13 +493,14 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
     around, hexes = grid.around, grid.hexes
     uid = mover.uid
     if not near:
-        seen = _plain_search(max_steps, start, stop, around, hexes, far, pad)
         if only is not None:
+            assert far is not None
             i = start if only == origin else grid.index.get(only)
-            path = None if i is None else seen.get(i)
-            if path is None or (i != start and (o := occupied.get(only)) is not None and o != uid):
+            if i is None or (i != start and (o := occupied.get(only)) is not None and o != uid):
                 return {}
-            return {only: [_route(Route, (len(path), _EMPTY, path))]}
+            path = _plain_path(max_steps, start, i, stop, around, hexes, far)
+            return {} if path is None else {only: [_route(Route, (len(path), _EMPTY, path))]}
+        seen = _plain_search(max_steps, start, stop, around, hexes, far, pad)
         out0: dict[Hex, list[Route]] = {}
         for i, path in seen.items():
             if far is not None and far[i] > pad:
@@ -623,6 +624,35 @@ def _plain_search(max_steps: int, start: int, stop: frozenset[int], around: list
                 nxt.append((n, p))
         frontier = nxt
     return seen
+
+
+def _plain_path(max_steps: int, start: int, goal: int, stop: frozenset[int], around: list[tuple[int, ...]],
+               hexes: list[Hex], far: list[int]) -> tuple[Hex, ...] | None:
+    """`_plain_search(...)[goal]` (`far`: every position's distance to `goal`): the same walk,
+    which stops when it meets `goal` (the path it is first met by is the one kept) and keeps
+    each position's predecessor instead of its path, so only `goal`'s path is made (issue 23:
+    a move's route is one destination's)."""
+    if goal == start:
+        return ()
+    parent = {start: start}
+    frontier = [start]
+    for step in range(1, max_steps + 1):
+        nxt = []
+        bound = max_steps - step
+        for here in frontier:
+            for n in around[here]:
+                if n in parent or n in stop or far[n] > bound:
+                    continue
+                parent[n] = here
+                if n == goal:
+                    path = [hexes[n]]
+                    while here != start:
+                        path.append(hexes[here])
+                        here = parent[here]
+                    return tuple(reversed(path))
+                nxt.append(n)
+        frontier = nxt
+    return None
 
 
 def safest(routes: list[Route]) -> Route:
