@@ -252,19 +252,26 @@ def test_issue23_actors_and_end_check_with_the_usual_case_first_equal_the_plain_
     """Who may act (every phase) and whether the match ends (R-WIN-1/3/4), with the usual
     case decided first or the loop left early, equal the plain rules at every position of
     random solo and six-seat games, also with figures felled by hand in a copy."""
-    checked = 0
+    checked = ended = 0
     for players, seed in ((1, 11), (6, 7)):
         for i, (state, _) in enumerate(own_steps(players, seed)):
             assert turns.actors(state) == plain_actors(state)
             if i % 6:
                 continue
-            for fell in range(len(state.board.units) + 1):
+            units = list(state.board.units)
+            # the first k figures felled, the last k, and every figure but one side's
+            cuts = [units[:k] for k in range(len(units) + 1)] + [units[-k:] for k in range(1, len(units))]
+            cuts += [[x for x in units if state.board.units[x].side != side]
+                     for side in {u.side for u in state.board.units.values()}]
+            for fell in cuts:
                 probe = state.clone()
-                for u in list(probe.board.units.values())[:fell]:
-                    u.alive = False
+                for x in fell:
+                    probe.board.units[x].alive = False
                 on = plain_still_on(probe)
                 before = probe.board.phase
                 effects.check_end(probe)
                 assert (probe.board.phase == "over") == (before == "over" or not on), (players, i, fell)
+                ended += probe.board.phase == "over" and before != "over"
                 checked += 1
     assert checked > 100
+    assert ended > 20  # matches ended by the check, a human's side alone among them
