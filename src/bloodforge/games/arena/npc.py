@@ -29,6 +29,7 @@ from .movement import (
     destinations,
     explore,
     explore_within,
+    nearest_safe,
     safe_steps,
     search_key,
     shared_destinations,
@@ -367,7 +368,16 @@ def move_toward(w: World, u: Unit, a: Attrs, t: Unit) -> list[tuple[Hex, Route]]
     table = w.layout_memo()
     found: list[tuple[Hex, Route]] | None = table.get(key)
     if found is None:
-        found = move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))
+        # no move when in Range (`move_options`' first test, before any search); a safe end
+        # within Range by the plain walk that stops at the first step finding one; else the
+        # Pareto search (`movement.nearest_safe`)
+        assert u.hex is not None
+        if a.from_minion or distance(u.hex, t.hex) <= a.range:
+            found = []
+        else:
+            found = nearest_safe(w, u, a.movement, t.hex, a.range)
+            if found is None:
+                found = move_options(u, t, a, explore_within(w, u, a.movement, t.hex, a.range))
         if len(table) >= 1024:
             table.clear()
         table[key] = found

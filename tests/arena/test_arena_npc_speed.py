@@ -1,0 +1,81 @@
+"""Issue 23 item 1: an NPC's move toward its target, the turn's roll and the process-wide
+caches, made cheaper, give what the plain computations gave.
+
+*Why:* an NPC's move toward its target (N11) now walks the hexes with the harmful tiles as
+stops and stops at the first step that meets a hex in Range, instead of the Pareto search over
+every step; a walk that kept the wrong first path, or stopped a step early, would still play a
+plausible game. Each shortcut is compared here with the computation it replaced, on positions
+of random solo and six-seat games, the way `bench_playouts.py` plays them. The golden-game
+tests check that whole games stay the same.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator
+
+import bloodforge
+from bloodforge.core import Rng
+from bloodforge.games.arena import npc
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import distance
+from bloodforge.games.arena.movement import _grid, _near_hazards, explore, nearest_safe
+
+
+def positions(players: int, seed: int, every: int) -> Iterator[ArenaState]:
+    """Every `every`-th position of a random game (its own copy, so the memos start cold)."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    ply = 0
+    while not state.is_terminal():
+        if ply % every == 0:
+            copy = state.clone()
+            assert isinstance(copy, ArenaState)
+            copy.route_memo = None
+            yield copy
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+        ply += 1
+
+
+def test_issue23_n11_move_toward_by_the_safe_walk_equals_the_pareto_choice() -> None:
+    """N11 (TB4): where an NPC moves toward its target, found by the walk that treats the
+    harmful tiles' cells as stops and stops at the first step meeting a hex in Range, equals
+    `move_options` over the full Pareto table (`explore`), for every NPC, every enemy as the
+    target and several Movements and Ranges, with and without hazards near; the walk's own
+    answer, when it has one, is the safe branch of that choice (the same hexes, steps and
+    paths)."""
+    seen: Counter[str] = Counter()
+    for players, seed, every in ((1, 3, 9), (6, 5, 25)):
+        for state in positions(players, seed, every):
+            npcs = [u for u in state.board.units.values()
+                    if u.alive and u.hex is not None and u.kind in ("boss", "rival")]
+            for u in npcs:
+                assert u.hex is not None
+                grid = _grid(state.cells)
+                for movement, reach in ((2, 1), (4, 1), (3, 2)):
+                    pos = grid.pos(u.hex)
+                    hazards = pos is not None and bool(_near_hazards(state, grid, u, grid.disk(pos, movement)))
+                    for t in npc.foes(state, u):
+                        if t.hex is None:
+                            continue
+                        a = npc.Attrs(movement, reach, 1, False)
+                        state.route_memo = None
+                        fast = npc.move_toward(state, u, a, t)
+                        plain = npc.move_options(u, t, a, explore(state, u, movement))
+                        assert fast == plain
+                        if distance(u.hex, t.hex) <= reach:
+                            seen["in Range"] += 1  # no move, no search
+                            continue
+                        walk = nearest_safe(state, u, movement, t.hex, reach)
+                        if walk is not None:
+                            assert walk == plain
+                            assert all(not r.tiles and r.steps == len(r.path) for _, r in walk)
+                            seen["walk, hazards near" if hazards else "walk, no hazard"] += 1
+                        elif plain:
+                            seen["Pareto search"] += 1
+    # every branch met: the walk with and without hazards near, and the fallback with a choice
+    assert seen["walk, hazards near"] > 20, seen
+    assert seen["walk, no hazard"] > 20, seen
+    assert seen["Pareto search"] > 5, seen
