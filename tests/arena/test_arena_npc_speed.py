@@ -11,6 +11,7 @@ tests check that whole games stay the same.
 
 from __future__ import annotations
 
+import gc
 from collections import Counter
 from collections.abc import Iterator
 
@@ -19,7 +20,7 @@ from bloodforge.core import Rng
 from bloodforge.games.arena import npc
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import distance
-from bloodforge.games.arena.movement import _grid, _near_hazards, explore, nearest_safe
+from bloodforge.games.arena.movement import _ENDS, _grid, _near_hazards, explore, nearest_safe, shared_destinations
 
 
 def positions(players: int, seed: int, every: int) -> Iterator[ArenaState]:
@@ -79,3 +80,24 @@ def test_issue23_n11_move_toward_by_the_safe_walk_equals_the_pareto_choice() -> 
     assert seen["walk, hazards near"] > 20, seen
     assert seen["walk, no hazard"] > 20, seen
     assert seen["Pareto search"] > 5, seen
+
+
+def test_issue23_shared_end_hexes_are_left_alone_by_the_collector_and_equal_the_search() -> None:
+    """R-MOV-1 (the end hexes of a move): the process-wide answers of the end-hex walk hold
+    only ints, strings and tuples of them, so after one pass of the cyclic collector none of
+    them is tracked any more (a list, or the map's frozenset of cells in a key, would be, and
+    every full pass would walk thousands of them again); each still equals the end hexes of
+    the full route search, and stays the same object for the same obstacles."""
+    checked = 0
+    for players, seed, every in ((1, 6, 15), (6, 7, 40)):
+        for state in positions(players, seed, every):
+            for u in state.board.units.values():
+                if u.alive and u.hex is not None:
+                    ends = shared_destinations(state, u, 3)
+                    assert list(ends) == sorted(explore(state, u, 3))
+                    assert shared_destinations(state, u, 3) is ends
+                    checked += 1
+    assert checked > 40
+    gc.collect()
+    assert _ENDS
+    assert not [k for k, v in _ENDS.items() if gc.is_tracked(k) or gc.is_tracked(v)]

@@ -9,6 +9,7 @@ and unsafe shortest paths from the same table.
 
 from __future__ import annotations
 
+from itertools import count
 from typing import Any, NamedTuple
 
 from .hexes import Hex, distance, neighbours
@@ -123,8 +124,8 @@ def destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     return list(shared_destinations(w, mover, max_steps))
 
 
-def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
-    """`destinations` without the copy: the cache's own list, the same object for every
+def shared_destinations(w: World, mover: Unit, max_steps: int) -> tuple[Hex, ...]:
+    """`destinations` without the copy: the cache's own tuple, the same object for every
     position with the same obstacles near the mover (so a caller may key what it derives
     from it by the object). Callers must not change it.
 
@@ -149,30 +150,34 @@ def shared_destinations(w: World, mover: Unit, max_steps: int) -> list[Hex]:
     if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
         stop |= occ & ~lay.by_side.get(mover.side, 0)
     others = occ & ~here  # no end on another figure's space
-    key = (grid.cells, pos, max_steps, stop, others)
+    key = (grid.serial, pos, max_steps, stop, others)
     ends = _ENDS.get(key)
     if ends is None:
-        ends = grid.hexes_of(grid.walk(here, max_steps, stop) & ~others)
+        ends = tuple(grid.hexes_of(grid.walk(here, max_steps, stop) & ~others))
         if len(_ENDS) >= _GEO_SIZE:
             _ENDS.clear()
         _ENDS[key] = ends
     return ends
 
 
-def _stranded(origin: Hex) -> list[Hex]:
-    """The end hexes of a start with no cell beside it: itself (one list per start)."""
+def _stranded(origin: Hex) -> tuple[Hex, ...]:
+    """The end hexes of a start with no cell beside it: itself (one tuple per start)."""
     key = ("stranded", origin)
     ends = _ENDS.get(key)
     if ends is None:
-        ends = _ENDS[key] = [origin]
+        ends = _ENDS[key] = (origin,)
     return ends
 
 
 #: Answers of the walk over hexes by what it reads (see `shared_destinations`): pure
 #: functions of the map, the origin, the steps and the obstacles near the origin, so shared by
-#: every state in the process. Their values are never changed (callers copy).
+#: every state in the process. Their values are never changed (callers copy). Keys and
+#: values hold only ints, strings and tuples of them (the map by its grid's serial number,
+#: not its frozenset of cells), so the cyclic collector untracks them at its first pass and
+#: never walks them again (issue 23: they were most of what it promoted and what its full
+#: passes walked).
 _GEO_SIZE = 8192
-_ENDS: dict[tuple[Any, ...], list[Hex]] = {}
+_ENDS: dict[tuple[Any, ...], tuple[Hex, ...]] = {}
 
 
 def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
@@ -405,10 +410,11 @@ class _Grid:
     and per target hex every position's distance to it."""
 
     __slots__ = ("_bytes", "_disks", "_far", "_pbytes", "around", "cells", "hexes", "index", "inside", "nbytes",
-                 "q0", "r0", "shift", "stride", "width")
+                 "q0", "r0", "serial", "shift", "stride", "width")
 
     def __init__(self, cells: frozenset[Hex]) -> None:
         self.cells = cells
+        self.serial = next(_SERIALS)  # names the map in cache keys (an int: see `_ENDS`)
         self.q0 = min(q for q, _ in cells) - 1
         self.r0 = min(r for _, r in cells) - 1
         self.stride = max(r for _, r in cells) - self.r0 + 2
@@ -512,6 +518,7 @@ class _Grid:
 
 
 _GRIDS: dict[frozenset[Hex], _Grid] = {}
+_SERIALS = count()  # one number per grid ever made in the process
 
 
 def _grid(cells: frozenset[Hex]) -> _Grid:

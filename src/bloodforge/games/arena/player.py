@@ -106,7 +106,7 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
 
 
 #: (id of a shared end-hex list, the mover's space, a minion's id) -> (that list, the actions)
-_BY_ENDS: dict[tuple[int, Hex | None, str | None], tuple[list[Hex], list[Action]]] = {}
+_BY_ENDS: dict[tuple[int, Hex | None, str | None], tuple[tuple[Hex, ...], list[Action]]] = {}
 
 
 _PLAIN_DICE = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
