@@ -16,10 +16,14 @@ from collections import Counter
 from collections.abc import Iterator
 
 import bloodforge
-from bloodforge.core import Rng
+from bloodforge.core import Dice, Rng
 from bloodforge.games.arena import npc
+from bloodforge.games.arena.abilities import roll_and_resolve_d8
+from bloodforge.games.arena.dice import die_word, roll_pool
+from bloodforge.games.arena.effects import drain
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import distance
+from bloodforge.games.arena.model import Die, QItem, Unit
 from bloodforge.games.arena.movement import _ENDS, _grid, _near_hazards, explore, nearest_safe, shared_destinations
 
 
@@ -101,3 +105,58 @@ def test_issue23_shared_end_hexes_are_left_alone_by_the_collector_and_equal_the_
     gc.collect()
     assert _ENDS
     assert not [k for k, v in _ENDS.items() if gc.is_tracked(k) or gc.is_tracked(v)]
+
+
+def plain_roll_and_resolve(w: ArenaState, u: Unit) -> None:
+    """Turn steps 1-2 as read before the one-pass roll: `roll_pool`, the roll line word by word
+    (`die_word`), then the Special dice read off the pool again."""
+    roll_pool(w, u)
+    shown = ", ".join([f"{die_word(w, d.kind)} {d.face}" for d in u.pool])
+    w.log(f"{u.name} rolls {shown} ({(u.rolled_category or 'singles').capitalize()})", kind="roll")
+    for i, d in enumerate(u.pool):
+        if not d.is_special or d.face is None:
+            continue
+        spec = w.content.special_die(d.kind)
+        if spec.timing != "immediate":
+            continue
+        for e in spec.faces[d.face - 1]:
+            w.board.queue.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": d.face}))
+    drain(w)
+
+
+def test_issue23_turn_roll_in_one_pass_equals_the_plain_roll_line_and_d8_effects() -> None:
+    """R-TURN-1/2, R-D8-1/2 (N2/N3): the turn's roll in one pass leaves the same state as the
+    roll, the roll line and the Special dice's effects read one after the other (the dice, the
+    RNG, the log, the queue and what it resolved), at every roll of random solo and six-seat
+    games, with a Special die added to each pool and with the d6 rolls rigged (a scenario's
+    dice, through `World.roll`)."""
+    checked = Counter[str]()
+    for players, seed, every in ((1, 2, 3), (6, 3, 11)):
+        taken = 0
+        for state in positions(players, seed, every):
+            if taken == 12:
+                break
+            b = state.board
+            active = b.units.get(str(b.active)) if b.active is not None else None
+            if active is None or not active.alive or not active.pool:
+                continue
+            taken += 1
+            for variant in ("as played", "special", "rigged"):
+                one, two = state.clone(), state.clone()
+                assert isinstance(one, ArenaState)
+                assert isinstance(two, ArenaState)
+                for w in (one, two):
+                    u = w.board.units[active.uid]
+                    if variant == "special":
+                        c = w.content
+                        dice = [*(d for ch in c.champions for d in ch.dice), *(d for bo in c.bosses for d in bo.dice)]
+                        kind = next(d.id for d in dice if d.timing == "immediate")
+                        u.pool.append(Die(kind, 8, None, False, True))
+                    elif variant == "rigged":
+                        w.board.dice[6] = Dice([6, 6, 1, 6, 2, 3, 4, 5, 6, 1, 2, 3])
+                roll_and_resolve_d8(one, one.board.units[active.uid])
+                plain_roll_and_resolve(two, two.board.units[active.uid])
+                assert one.to_json() == two.to_json()
+                assert [str(e) for e in one.events] == [str(e) for e in two.events]
+                checked[variant] += 1
+    assert min(checked.values()) == 24, checked

@@ -8,7 +8,7 @@ An ability is addressed by a reference string (`card:<champion>:<card>:immediate
 from __future__ import annotations
 
 from .content import Ability, Effect
-from .dice import die_word, roll_pool
+from .dice import category_of, die_word
 from .effects import drain
 from .model import ATTACK, BE, TEMP, Pending, QItem, Unit
 from .world import World
@@ -97,20 +97,57 @@ def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str,
 
 
 _PLAIN = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
+_ATTACK_KINDS = (ATTACK, TEMP)  # `Die.is_attack`
+#: a plain die's "<word> <face>" of the roll line, by kind and face (`die_word`)
+_FACE_TEXT = {kind: tuple(f"{die_word_plain} {face}" for face in range(13))
+              for kind, die_word_plain in ((ATTACK, "Attack"), (TEMP, "Temporary Attack"), (BE, "Blood Energy"))}
+_CATEGORY_WORD = {None: "Singles", "singles": "Singles", "doubles": "Doubles", "triples": "Triples"}
 
 
 def roll_and_resolve_d8(w: World, u: Unit) -> None:
     """Turn steps 1-2 (R-TURN-1/2, R-D8-1/2, N2/N3): roll the whole pool, then every d8 Special
-    die resolves its face (in pool order: with the house dice the order never matters)."""
-    roll_pool(w, u)
-    shown = ", ".join([f"{die_word(w, d.kind)} {d.face}" for d in u.pool])
-    w.log(f"{u.name} rolls {shown} ({(u.rolled_category or 'singles').capitalize()})", kind="roll")
-    for i, d in enumerate(u.pool):
-        if d.kind in _PLAIN or d.face is None:  # `not d.is_special`, inlined: every turn asks per die
-            continue
-        spec = w.content.special_die(d.kind)
-        if spec.timing != "immediate":
-            continue
-        for e in spec.faces[d.face - 1]:
-            w.board.queue.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": d.face}))
+    die resolves its face (in pool order: with the house dice the order never matters).
+
+    *Why one pass:* every turn of every figure starts here (issue 23: 7 % of a solo ply); the
+    roll (`dice.roll_pool`, inlined: the same dice in the same order), the roll line's words
+    (a plain die's by table) and the Special dice to resolve are read off the pool at once."""
+    rigs = w.board.dice
+    rng = w.rng
+    texts = _FACE_TEXT
+    shown: list[str] = []
+    attack: list[int] = []
+    specials: list[int] = []
+    pool = u.pool
+    for i, d in enumerate(pool):
+        sides = d.sides
+        rig = rigs.get(sides)
+        # `World.roll` of an unrigged die inlined; a scenario's rigged die, or the error for an
+        # impossible one, through it
+        face = w.roll(sides) if (rig is not None and rig.rigged) or sides < 1 else 1 + rng.randbelow(sides)
+        d.face = face
+        d.used = False
+        d.fresh = False
+        kind = d.kind
+        row = texts.get(kind)
+        if row is None:
+            specials.append(i)
+            shown.append(f"{die_word(w, kind)} {face}")
+        else:
+            if kind in _ATTACK_KINDS:
+                attack.append(face)
+            shown.append(row[face] if 0 <= face < 13 else f"{die_word(w, kind)} {face}")
+    category = u.rolled_category = category_of(attack)
+    w.log(f"{u.name} rolls {', '.join(shown)} ({_CATEGORY_WORD[category]})", kind="roll")
+    if specials:
+        queue_ = w.board.queue
+        content = w.content
+        for i in specials:
+            d = pool[i]
+            spec = content.special_die(d.kind)
+            if spec.timing != "immediate":
+                continue
+            shows = d.face
+            assert shows is not None
+            for e in spec.faces[shows - 1]:
+                queue_.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": shows}))
     drain(w)

@@ -46,7 +46,9 @@ def base_damage(u: Unit) -> int:
 
 
 def roll_pool(w: World, u: Unit) -> list[int]:
-    """R-TURN-2: roll every die in the pool; nothing is fresh or used any more."""
+    """R-TURN-2: roll every die in the pool; nothing is fresh or used any more. (The turn's
+    roll, `abilities.roll_and_resolve_d8`, does this in its own pass over the pool; a test
+    holds the two equal.)"""
     faces = []
     attack = []  # `attack_faces` after the roll: every die rolled, none fresh
     rigs = w.board.dice
