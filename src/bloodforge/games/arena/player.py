@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import routes_to, safest, shared_destinations
+from .movement import destinations, routes_to, safest, shared_destinations
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -30,9 +30,72 @@ def legal(w: World, seat: int) -> list[Action]:
     u = w.unit(str(b.active))
     if b.stage == "target":
         return target_actions(w, u)
-    out: list[Action] = [act("energy", str(i)) for i in energy_dice_ready(u)]
+    return turn_actions(w, u)
+
+
+def turn_actions(w: World, u: Unit) -> list[Action]:
+    """The active figure's actions in its act stage (R-ACT, R-BE, R-MOV, R-ATT, R-BON,
+    R-PACT, R-ULT, R-MIN-5), in the order `plain_turn_actions` lists them.
+
+    *Why not that plain listing:* it runs at nearly every ply (issue 23: the players' legal
+    actions were ~30 % of six-seat playouts). Here the pool is read in one pass (ready BE
+    dice, spells and the BE dice to keep at an invocation), the actions come from tables,
+    and a summoner's minions are found once per layout (`_minions_of`) instead of by a pass
+    over every figure."""
+    b = w.board
+    out: list[Action] = []
+    spells: list[Action] | None = None
+    be: list[int] = []
+    energy = _ENERGY
+    for i, d in enumerate(u.pool):
+        kind = d.kind
+        if kind == BE:
+            be.append(i)
+            if d.face is not None and not d.fresh and not d.used:
+                out.append(energy[i] if i < len(energy) else act("energy", str(i)))
+        elif kind not in _PLAIN_DICE and d.face is not None and not d.fresh and not d.used \
+                and w.content.special_die(kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
+            if spells is None:
+                spells = []
+            spells.append(act("spell", str(i)))
     if not u.moved:
         out += _move_actions(w, u, attack.movement_of(w, u))
+    if not u.attacked:
+        attacks = _ATTACKS
+        for a in attack.offered_attacks(w, u):
+            found = attacks.get(a.id)
+            out.append(found if found is not None else _attack_action(a.id))
+    used = u.bonus_used
+    if u.current is not None and "card" not in used:
+        card = card_of(w, u, u.current)
+        if card is not None and card.bonus is not None:
+            out.append(_BONUS_CARD)
+    if spells is not None:
+        out += spells
+    pacts = w.content.champion(u.content_id).pacts
+    if pacts:
+        for p in pacts:
+            if p.id not in used and u.energy >= p.cost:
+                out.append(act("pact", p.id))
+    if attack.can_invoke(w, u):
+        out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
+    for muid in _minions_of(w, u.uid):
+        if "minion:" + muid not in used:
+            m = b.units[muid]
+            spec = w.content.minion(m.content_id)
+            if spec.movement > 0:
+                out += _move_actions(w, m, spec.movement)
+    out.append(_END)
+    return out
+
+
+def plain_turn_actions(w: World, u: Unit) -> list[Action]:
+    """`turn_actions` the plain way, each rule's actions listed by its own pass (kept as the
+    reference the fast listing is tested against)."""
+    b = w.board
+    out: list[Action] = [act("energy", str(i)) for i in energy_dice_ready(u)]
+    if not u.moved:
+        out += destinations_actions(w, u, attack.movement_of(w, u))
     if not u.attacked:
         out += [act("attack", a.id) for a in attack.offered_attacks(w, u)]
     if u.current is not None and "card" not in u.bonus_used:
@@ -40,9 +103,7 @@ def legal(w: World, seat: int) -> list[Action]:
         if card is not None and card.bonus is not None:
             out.append(act("bonus", "card"))
     for i, d in enumerate(u.pool):
-        if d.kind in _PLAIN_DICE:  # `not d.is_special`, inlined: asked for every die at every step
-            continue
-        if d.face is not None and not d.fresh and not d.used \
+        if d.is_special and d.face is not None and not d.fresh and not d.used \
                 and w.content.special_die(d.kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
             out.append(act("spell", str(i)))
     for p in w.content.champion(u.content_id).pacts:
@@ -51,17 +112,40 @@ def legal(w: World, seat: int) -> list[Action]:
     if attack.can_invoke(w, u):
         be = [i for i, d in enumerate(u.pool) if d.kind == BE]
         out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
-    uid = u.uid
-    mine = [m for m in b.units.values() if m.kind == "minion" and m.summoner == uid]
-    if len(mine) > 1:
-        mine.sort(key=_uid_of)  # by id (most Champions have no minions: no sort, no key)
+    mine = sorted((m for m in b.units.values() if m.kind == "minion" and m.summoner == u.uid), key=_uid_of)
     for m in mine:
         if m.alive and m.hex is not None and f"minion:{m.uid}" not in u.bonus_used:
             spec = w.content.minion(m.content_id)
             if spec.movement > 0:
-                out += _move_actions(w, m, spec.movement)
+                out += destinations_actions(w, m, spec.movement)
     out.append(act("end"))
     return out
+
+
+def destinations_actions(w: World, mover: Unit, steps: int) -> list[Action]:
+    """The move actions of `mover` read off `destinations` with no memo (the reference)."""
+    here = mover.hex
+    if mover.kind == "minion":
+        return [act("minion", mover.uid, hex_id(h)) for h in destinations(w, mover, steps) if h != here]
+    return [act("move", hex_id(h)) for h in destinations(w, mover, steps) if h != here]
+
+
+def _minions_of(w: World, uid: str) -> tuple[str, ...]:
+    """The ids of a summoner's minions on the board, sorted (R-MIN-5 lists their moves).
+
+    *Why per layout:* which minions stand on the board (alive, with a space, and which
+    exist at all) is part of the layout (`Board.layout` changes with each of them), and most
+    figures have none, so one look-up replaces a pass over every figure at every step."""
+    key = ("minions_of", w.board.layout, uid)
+    table = w.layout_memo()
+    found: tuple[str, ...] | None = table.get(key)
+    if found is None:
+        found = tuple(sorted(m.uid for m in w.board.units.values()
+                             if m.kind == "minion" and m.summoner == uid and m.alive and m.hex is not None))
+        if len(table) >= 1024:
+            table.clear()
+        table[key] = found
+    return found
 
 
 def _uid_of(u: Unit) -> str:
@@ -90,12 +174,12 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
         if entry is not None and entry[0] is ends:
             found = entry[1]
         else:
-            if minion:
-                uid, made = mover.uid, _MINION_MOVES
-                found = [made.get((uid, h)) or _minion_action(uid, h) for h in ends if h != here]
-            else:
-                moves = _MOVES  # made once per hex (`_move_action`)
-                found = [moves.get(h) or _move_action(h) for h in ends if h != here]
+            # one action per hex, made once (`_Moves`); `here` is among the end hexes
+            # unless it lies beyond the wall, dropped by its place in the sorted tuple
+            moves = _minion_moves(mover.uid) if minion else _MOVES
+            found = list(map(moves.__getitem__, ends))
+            if here in ends:
+                del found[ends.index(here)]
             if len(_BY_ENDS) > 8192:
                 _BY_ENDS.clear()
             _BY_ENDS[by_ends] = (ends, found)  # the list kept: its id is not reused while here
@@ -110,25 +194,45 @@ _BY_ENDS: dict[tuple[int, Hex | None, str | None], tuple[tuple[Hex, ...], list[A
 
 
 _PLAIN_DICE = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
-_MOVES: dict[Hex, Action] = {}
-_MINION_MOVES: dict[tuple[str, Hex], Action] = {}
 
 
-def _move_action(h: Hex) -> Action:
-    """`move <hex>`, made once per hex (actions are immutable; legal actions list dozens of
-    moves at every step of a turn)."""
-    a = _MOVES.get(h)
-    if a is None:
-        a = _MOVES[h] = Action("move", (hex_id(h),))
-    return a
+class _Moves(dict[Hex, Action]):
+    """Hex -> the move action to it, each made at its first use (`act`): the move lists
+    are read off it by `map` (issue 23: a `.get(h) or make(h)` per hex cost more than the
+    rest of a list built on a miss)."""
+
+    __slots__ = ("uid",)
+
+    def __init__(self, uid: str | None) -> None:
+        super().__init__()
+        self.uid = uid  # a minion's id (`minion <id> <hex>`), None for `move <hex>`
+
+    def __missing__(self, h: Hex) -> Action:
+        a = self[h] = act("move", hex_id(h)) if self.uid is None else act("minion", self.uid, hex_id(h))
+        return a
 
 
-def _minion_action(uid: str, h: Hex) -> Action:
-    a = _MINION_MOVES.get((uid, h))
-    if a is None:
-        if len(_MINION_MOVES) > 65536:
+_MOVES = _Moves(None)
+_MINION_MOVES: dict[str, _Moves] = {}
+
+
+def _minion_moves(uid: str) -> _Moves:
+    table = _MINION_MOVES.get(uid)
+    if table is None:
+        if len(_MINION_MOVES) > 1024:
             _MINION_MOVES.clear()
-        a = _MINION_MOVES[(uid, h)] = Action("minion", (uid, hex_id(h)))
+        table = _MINION_MOVES[uid] = _Moves(uid)
+    return table
+
+
+_ENERGY = tuple(act("energy", str(i)) for i in range(16))  # `energy <die>` for the first dice
+_BONUS_CARD = act("bonus", "card")
+_END = act("end")
+_ATTACKS: dict[str, Action] = {}
+
+
+def _attack_action(attack_id: str) -> Action:
+    a = _ATTACKS[attack_id] = act("attack", attack_id)
     return a
 
 
