@@ -72,14 +72,15 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
             out.append(_BONUS_CARD)
     if spells is not None:
         out += spells
-    pacts = w.content.champion(u.content_id).pacts
-    if pacts:
-        for p in pacts:
-            if p.id not in used and u.energy >= p.cost:
-                out.append(act("pact", p.id))
+    champion = w.content.champion(u.content_id)
+    for p in champion.pacts:
+        if p.id not in used and u.energy >= p.cost:
+            out.append(act("pact", p.id))
     if attack.can_invoke(w, u):
         out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
-    for muid in _minions_of(w, u.uid):
+    # a Champion's minions are those of its card, made at setup (scenarios only change
+    # them): most have none, and then no look-up at all
+    for muid in _minions_of(w, u.uid) if champion.minions else ():
         if "minion:" + muid not in used:
             m = b.units[muid]
             spec = w.content.minion(m.content_id)
