@@ -1,0 +1,94 @@
+"""Issue 23 (arena speed), the fifth pass over `movement.py`: a move's route on the layout's bit
+masks (`_mask_path`) equals the path the plain breadth-first walk keeps, on many map shapes,
+starts (beyond the wall too), obstacles and step counts, and `routes_to` on positions of random
+games equals the full search's table. The plain walk is the reading of R-MOV-1..3 (steps to
+neighbours inside the arena, never into a stop), in `neighbours` order."""
+
+from __future__ import annotations
+
+from tests.arena.test_arena_identical_games import reference_explore
+from tests.arena.test_arena_route_speed import _shapes
+
+import bloodforge
+from bloodforge.core import Rng
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import Hex, neighbours
+from bloodforge.games.arena.movement import _Grid, _mask_path, routes_to
+
+
+def _first_paths(cells: frozenset[Hex], origin: Hex, steps: int, stop: set[Hex]) -> dict[Hex, tuple[Hex, ...]]:
+    """Breadth first over `(q, r)` hexes, the first path kept per hex (R-MOV-1..3)."""
+    seen: dict[Hex, tuple[Hex, ...]] = {origin: ()}
+    frontier = [origin]
+    for _ in range(steps):
+        nxt = []
+        for h in frontier:
+            for n in neighbours(h):
+                if n in cells and n not in stop and n not in seen:
+                    seen[n] = (*seen[h], n)
+                    nxt.append(n)
+        frontier = nxt
+    return seen
+
+
+def test_issue23_the_route_on_masks_is_the_path_the_plain_walk_keeps() -> None:
+    """R-MOV-1..3: for every goal cell, random obstacles (never the start; the goal may be
+    one) and 0 to 7 steps, `_mask_path` gives the plain walk's first path to the goal, or none
+    when the walk does not reach it; starts beyond the wall step in as the plain walk does."""
+    rng = Rng(5)
+    compared = 0
+    for cells in _shapes():
+        grid = _Grid(cells)
+        ordered = sorted(cells)
+        starts = ordered[:: max(1, len(ordered) // 5)]
+        outside = sorted({n for c in ordered for n in neighbours(c)} - cells)[:: 7]
+        for origin in starts + outside:
+            start = grid.pos(origin)
+            assert start is not None
+            for steps in range(8):
+                share = 2 + rng.randbelow(4)
+                stop = {h for h in ordered if rng.randbelow(share) == 0 and h != origin}
+                mask = sum(1 << grid.index[h] for h in stop)
+                want = _first_paths(cells, origin, steps, stop)
+                for goal in ordered:
+                    got = _mask_path(grid, steps, start, grid.index[goal], mask)
+                    assert got == want.get(goal), (sorted(cells)[0], origin, steps, goal)
+                    compared += got is not None
+    assert compared > 2000
+
+
+def _positions(players: int, seed: int) -> list[ArenaState]:
+    """Every twentieth position of a random game (clones)."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    out: list[ArenaState] = []
+    ply = 0
+    while not state.is_terminal() and ply < 600:
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+        ply += 1
+        if ply % 20 == 0:
+            clone = state.clone()
+            assert isinstance(clone, ArenaState)
+            out.append(clone)
+    return out
+
+
+def test_issue23_a_moves_route_in_play_equals_the_full_search() -> None:
+    """R-MOV-1..5, TB10 and the hazards (R-HAZ-1): on positions of random solo and six-seat
+    games, with no memo, `routes_to` each end hex of every figure on the board (fliers,
+    minions and figures near hazard tiles among them) equals the plain search's table."""
+    compared = 0
+    for players, seed in ((1, 3), (6, 4)):
+        for state in _positions(players, seed):
+            for u in list(state.board.units.values()):
+                if not u.alive or u.hex is None:
+                    continue
+                for steps in (2, 4):
+                    want = reference_explore(state, u, steps)
+                    for h in want:
+                        state.route_memo = None
+                        assert routes_to(state, u, steps, h) == want[h], (players, u.uid, steps, h)
+                        compared += 1
+    assert compared > 1000
