@@ -392,12 +392,30 @@ def goal(w: World, u: Unit) -> Unit | None:
 
 def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
     """N14 destination (TB3): safe hexes first, strictly closer to the goal, then fewest steps;
-    else any hex the same way with fewest hazard tiles; else stay."""
+    else any hex the same way with fewest hazard tiles; else stay.
+
+    *Why a memo:* an idle NPC asks this when it idles, again when a tie is handed to a player
+    and again when the answer comes, all on one layout (issue 23). The answer reads only the
+    NPC's space, the goal's and the routes table, which `explore` shares and nobody changes:
+    keyed by the layout, the NPC, its space, the goal and its space and the table's identity
+    (the table kept with the answer, so its id is not reused while the entry lives)."""
     g = goal(w, u)
     if g is None or g.hex is None or u.hex is None:
         return []
-    here = distance(u.hex, g.hex)
-    gq, gr = g.hex
+    key = ("approach", w.board.layout, u.uid, u.hex, g.uid, g.hex, id(routes))
+    table = w.layout_memo()
+    entry: tuple[dict[Hex, list[Route]], list[tuple[Hex, Route]]] | None = table.get(key)
+    if entry is None or entry[0] is not routes:
+        if len(table) >= 1024:
+            table.clear()
+        entry = table[key] = (routes, _approach(u.hex, g.hex, routes))
+    return list(entry[1])
+
+
+def _approach(at: Hex, goal_at: Hex, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
+    """`approach_options` from `at` toward a goal on `goal_at` over the end hexes `routes`."""
+    here = distance(at, goal_at)
+    gq, gr = goal_at
     # every end hex's distance to the goal, once (each was asked up to three times)
     dist = {h: (abs(h[0] - gq) + abs(h[1] - gr) + abs(h[0] - gq + h[1] - gr)) // 2 for h in routes}
     safe = {h: s for h, rs in routes.items() if (s := safe_steps(rs)) is not None}
