@@ -13,7 +13,8 @@ import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, neighbours
-from bloodforge.games.arena.movement import _Grid, _mask_path, routes_to
+from bloodforge.games.arena.model import Tile
+from bloodforge.games.arena.movement import _Grid, _grid, _layout, _mask_path, routes_to
 
 
 def _first_paths(cells: frozenset[Hex], origin: Hex, steps: int, stop: set[Hex]) -> dict[Hex, tuple[Hex, ...]]:
@@ -92,3 +93,65 @@ def test_issue23_a_moves_route_in_play_equals_the_full_search() -> None:
                         assert routes_to(state, u, steps, h) == want[h], (players, u.uid, steps, h)
                         compared += 1
     assert compared > 1000
+
+
+def test_issue23_the_layout_record_equals_who_stands_where_and_the_blocking_tiles() -> None:
+    """R-MOV-2/3, TB10, A31: the layout record (each cell's bit from a table, the blocking
+    tiles by tile mask) equals `World.occupied` and `World.blocking_tiles` cut to the arena,
+    on positions of a six-seat game with Bloodshard Columns (blocking) and Spike Traps (not)
+    put on random hexes, some beyond the wall, their hexes then changed in place, and a
+    figure moved, for each new layout token."""
+    rng = Rng(8)
+    compared = 0
+    for state in _positions(6, 2)[:8]:
+        grid = _grid(state.cells)
+        ordered = sorted(state.cells)
+        for trial in range(4):
+            w = state.clone()
+            assert isinstance(w, ArenaState)
+            tiles = []
+            for k in range(1 + rng.randbelow(4)):
+                h = ordered[rng.randbelow(len(ordered))]
+                hexes = [h, *(n for n in neighbours(h) if rng.randbelow(3) == 0)]
+                env = "bloodshard_columns" if rng.randbelow(3) else "spike_traps"
+                tiles.append(Tile(f"x{trial}_{k}", env, h, hexes, None))
+            w.board.tiles = tiles
+            for step in range(3):
+                w.board.moved()
+                lay = _layout(w, grid)
+                assert lay.ids == {h: u.uid for h, u in w.occupied().items()}
+                occupied = {h: u for h, u in w.occupied().items() if h in w.cells}
+                assert grid.hexes_of(lay.occ) == sorted(occupied)
+                for side in {u.side for u in occupied.values()} | {0, 99}:
+                    want = sorted(h for h, u in occupied.items() if u.side == side)
+                    assert grid.hexes_of(lay.by_side.get(side, 0)) == want, (trial, step, side)
+                assert grid.hexes_of(lay.blocking) == sorted(h for h in w.blocking_tiles() if h in w.cells)
+                compared += 1
+                t = tiles[rng.randbelow(len(tiles))]
+                t.hexes.append(neighbours(t.hexes[-1])[rng.randbelow(6)])  # changed in place (may leave the arena)
+                if step == 1:
+                    t.hexes[:] = list(neighbours(t.hexes[0])[:2])
+                figures = [u for u in w.board.units.values() if u.alive and u.hex is not None]
+                free = [h for h in ordered if w.occupant(h) is None]
+                figures[rng.randbelow(len(figures))].hex = free[rng.randbelow(len(free))]
+    assert compared > 80
+
+
+def test_issue23_a_masks_hexes_read_from_its_lowest_to_its_highest_byte_are_all_its_bits() -> None:
+    """The hexes and positions of a mask (read by byte over the bytes that hold bits only) are
+    its bits in position order, for empty masks, single bits at both ends of the map and
+    random masks of every density, on every map shape."""
+    rng = Rng(12)
+    for cells in _shapes():
+        grid = _Grid(cells)
+        size = len(grid.hexes)
+        masks = [0, 1, 1 << (size - 1), (1 << size) - 1]
+        for _ in range(60):
+            share = 1 + rng.randbelow(12)
+            masks.append(sum(1 << i for i in range(size) if rng.randbelow(share) == 0))
+            lo = rng.randbelow(size)
+            masks.append(sum(1 << i for i in range(lo, min(size, lo + 1 + rng.randbelow(20)))))
+        for mask in masks:
+            want = [i for i in range(size) if mask >> i & 1]
+            assert grid.hexes_of(mask) == [grid.hexes[i] for i in want], (size, mask)
+            assert grid.positions(mask) == frozenset(want), (size, mask)
