@@ -15,7 +15,7 @@ import pytest
 import bloodforge
 from bloodforge.core import Rng
 from bloodforge.core import rng as rng_module
-from bloodforge.games.arena import npc
+from bloodforge.games.arena import abilities, npc
 from bloodforge.games.arena.attack import movement_of
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, distance
@@ -133,3 +133,33 @@ def test_issue23_npc_approach_once_per_layout_equals_the_plain_rule() -> None:
     assert compared > 100
     assert goal_changed > 5
     assert several > 0
+
+
+def test_issue23_ability_by_table_equals_the_card_and_pact_search() -> None:
+    """R-IMM, R-BON, R-PACT: the ability and the name its effects are queued under, looked up
+    once per content and reference, equal `ability_by_ref` and `source_name` (a search over
+    the Champion's cards and pacts) for every card's immediate and bonus ability and every
+    Blood Pact of every Champion, asked fresh and again; a reference to nothing fails as the
+    search does."""
+    state = bloodforge.load_game("arena", players=6, seed=0).new_initial_state()
+    assert isinstance(state, ArenaState)
+    refs: list[str] = []
+    for champion in state.content.champions:
+        for card in champion.cards:
+            refs += [f"card:{champion.id}:{card.id}:{part}" for part, ab in (("immediate", card.immediate),
+                                                                             ("bonus", card.bonus)) if ab is not None]
+        refs += [f"pact:{champion.id}:{p.id}" for p in champion.pacts]
+    assert len(refs) > 40
+    abilities._ABILITIES.clear()
+    for _ in range(2):  # made, then read off the table
+        for ref in refs:
+            ab, why = abilities._ability(state, ref)
+            assert ab is abilities.ability_by_ref(state, ref), ref
+            assert why == abilities.source_name(state, ref), ref
+    assert len({abilities._ability(state, ref)[1] for ref in refs}) > 20  # names differ by card
+    champion = state.content.champions[0]
+    for bad in (f"card:{champion.id}:no-such-card:immediate", "rot:x:y"):
+        with pytest.raises((StopIteration, KeyError)):
+            abilities.ability_by_ref(state, bad)
+        with pytest.raises((StopIteration, KeyError)):
+            abilities._ability(state, bad)

@@ -7,7 +7,7 @@ An ability is addressed by a reference string (`card:<champion>:<card>:immediate
 
 from __future__ import annotations
 
-from .content import Ability, Effect
+from .content import Ability, Content, Effect
 from .dice import category_of, die_word
 from .effects import drain
 from .model import ATTACK, BE, TEMP, Pending, QItem, Unit
@@ -34,6 +34,23 @@ def source_name(w: World, ref: str) -> str:
     if parts[0] == "card":
         return next((c.name for c in champion.cards if c.id == parts[2]), parts[2])
     return next((p.name for p in champion.pacts if p.id == parts[2]), parts[2])
+
+
+def _ability(w: World, ref: str) -> tuple[Ability, str]:
+    """`ability_by_ref` and `source_name` of `ref`, looked up once per content and reference
+    (every Initiative card, Blood Pact and Skirmish ability used asks: issue 23); a bad
+    reference fails as `ability_by_ref` does."""
+    content = w.content
+    key = (id(content), ref)
+    entry = _ABILITIES.get(key)
+    if entry is None or entry[0] is not content:
+        if len(_ABILITIES) > 4096:
+            _ABILITIES.clear()
+        entry = _ABILITIES[key] = (content, ability_by_ref(w, ref), source_name(w, ref))
+    return entry[1], entry[2]
+
+
+_ABILITIES: dict[tuple[int, str], tuple[Content, Ability, str]] = {}  # content kept: its id is not reused
 
 
 def candidates(w: World, owner: Unit, ab: Ability) -> list[Unit]:
@@ -66,7 +83,7 @@ def decider(w: World, owner: Unit) -> int | None:
 
 def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int | None = None) -> None:
     """Start (or continue, once a choice is made) an ability of `owner`."""
-    ab = ability_by_ref(w, ref)
+    ab, why = _ability(w, ref)
     cands = candidates(w, owner, ab)
     if not cands:
         w.log(f"{owner.name}'s {ab.name or 'ability'} finds no one and misses", kind="ability")
@@ -83,7 +100,7 @@ def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int
                                       {"owner": owner.uid, "ref": ref, "subject": subject})
             return
         option = 0
-    queue(w, owner, ab.options[option], subject, source_name(w, ref))
+    queue(w, owner, ab.options[option], subject, why)
     drain(w)
 
 
