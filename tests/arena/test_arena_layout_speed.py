@@ -155,3 +155,34 @@ def test_issue23_a_masks_hexes_read_from_its_lowest_to_its_highest_byte_are_all_
             want = [i for i in range(size) if mask >> i & 1]
             assert grid.hexes_of(mask) == [grid.hexes[i] for i in want], (size, mask)
             assert grid.positions(mask) == frozenset(want), (size, mask)
+
+
+def test_issue23_a_moves_route_among_one_or_more_hazard_tiles_equals_the_full_search() -> None:
+    """R-HAZ-1/2, R-MOV-1..5: with one to three Spike Traps put on random hexes (the routes
+    toward a hex on a tile, past one, through where two overlap), `routes_to` each end hex
+    of every figure at 2 to 5 steps, with no memo, equals the plain search's table (one
+    tile and no way around it: the shortest route alone; more tiles: the Pareto search)."""
+    rng = Rng(31)
+    compared = 0
+    for state in _positions(6, 4)[::4]:
+        ordered = sorted(state.cells)
+        for trial in range(3):
+            w = state.clone()
+            assert isinstance(w, ArenaState)
+            tiles = []
+            for k in range(1 + trial):
+                h = ordered[rng.randbelow(len(ordered))]
+                hexes = [h, *(n for n in neighbours(h) if rng.randbelow(2) == 0)]
+                tiles.append(Tile(f"s{trial}_{k}", "spike_traps", h, hexes, None))
+            w.board.tiles = tiles
+            w.board.moved()
+            for u in list(w.board.units.values()):
+                if not u.alive or u.hex is None:
+                    continue
+                steps = 2 + rng.randbelow(4)
+                want = reference_explore(w, u, steps)
+                for h in want:
+                    w.route_memo = None
+                    assert routes_to(w, u, steps, h) == want[h], (trial, u.uid, steps, h)
+                    compared += len(want[h][0].tiles) > 0
+    assert compared > 100

@@ -590,6 +590,14 @@ def _explore(w: World, mover: Unit, max_steps: int, origin: Hex, to: Hex | None 
         path = _mask_path(grid, max_steps, start, i, stop_mask | cells)
         if path is not None and (not path or _mask_path(grid, len(path) - 1, start, i, stop_mask) is None):
             return {only: [_route(Route, (len(path), _EMPTY, path))]}
+        if path is None and len(near) == 1:
+            # One harmful tile and no route without it (the destination on it, say): every
+            # route enters it, so the Pareto set is the shortest route. A state on a hex as
+            # many steps away as the plain walk first reaches it is only reached from such
+            # states (tiles or none), the first of them on each hex in the plain walk's
+            # order and never pruned, so the route is the plain walk's path.
+            path = _mask_path(grid, max_steps, start, i, stop_mask)
+            return {} if path is None else {only: [_route(Route, (len(path), frozenset((near[0][0],)), path))]}
     stop = _stops(lay, grid, mover.side, mover.is_flying)
     far = grid.far(to) if to is not None else None
     around, hexes = grid.around, grid.hexes
