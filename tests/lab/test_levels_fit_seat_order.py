@@ -6,14 +6,18 @@ virtual draw that keeps sweeps finite, and the pairwise score of a game neither 
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
 from scipy.optimize import minimize
+from typer.testing import CliRunner
 
-from bloodforge.agents.levels import GameLevels
+from bloodforge.agents.levels import GameLevels, SeatAdvantage
+from bloodforge.cli.main import app
 from bloodforge.lab.jobs import AgentSpec, GameResult
 from bloodforge.lab.levels import (
     DEFAULT_LADDER,
@@ -21,12 +25,15 @@ from bloodforge.lab.levels import (
     Obs,
     fit_document,
     fit_with_intervals,
+    ladder_experiment,
     level_table,
+    levels_jobs,
     levels_markdown,
     levels_of,
     order_chains,
     pairwise,
     seat_classes,
+    seat_sentences,
 )
 from bloodforge.lab.stats import ELO_PER_LOGIT, Cell, _cells_with_prior, bradley_terry, bradley_terry_seated
 
@@ -198,8 +205,11 @@ def test_the_levels_file_says_which_levels_were_pooled_and_what_the_seat_is_wort
     table = levels_markdown(levels)
     assert "| mcts | 1 | 0.1 |" in table
     assert "not distinguished from level 3 (pooled)" in table
-    for s in levels.seats:
-        assert f"Seat 1 over seat 0 (equal players; {s.between}): {s.elo:+d} Elo" in table
+    sentences = seat_sentences(levels)
+    assert len(sentences) == 2
+    for seat, sentence in zip(levels.seats, sentences, strict=True):
+        assert sentence.startswith(f"Second seat over the first, equal players ({seat.between}): {seat.elo:+d} Elo")
+        assert sentence in table.splitlines(), "the docs table shows the same sentences as the command"
     GameLevels.model_validate_json(levels.model_dump_json())
 
 
@@ -254,3 +264,58 @@ def test_two_searching_agents_get_a_seat_term_of_their_own() -> None:
     assert seat_classes(specs, scores) == {(3, 4): 1, (4, 5): 1}
     assert seat_classes(specs, {(0, 1): [0.0, 1.0], (2, 3): [0.0, 1.0]}) == {}, "no pair of two searching agents"
     assert seat_classes(specs, {**scores, (3, 4): [0.0, 0.0], (4, 5): [1.0]}) == {}, "sweeps say nothing of seats"
+
+
+def test_a_seat_sentence_says_which_seat_is_favoured_counting_seats_from_one() -> None:
+    """The fit's "seat 1 over seat 0" is the second seat over the first as players count; the
+    sentence names the favoured seat only when the interval excludes zero."""
+    levels = GameLevels(
+        game="toy_bids", players=2, interval="-", interpolation="-", command="-", date="2026-11-26", seed=0,
+        games=6, result="-", pairs=[{"a": "random", "b": "mcts:strength=1", "games": 6, "score": 1.0}],
+        agents={"mcts": level_table("mcts", {1: (200, 100, 300, 6)})},
+        seats=[SeatAdvantage(between="two searching agents", elo=214, low=173, high=310),
+               SeatAdvantage(between="all pairs", elo=-34, low=-84, high=23),
+               SeatAdvantage(between="all pairs", elo=-90, low=-150, high=-20)])
+    assert seat_sentences(levels) == [
+        "Second seat over the first, equal players (two searching agents): +214 Elo, 95% interval [+173, +310]: "
+        "the second seat is favoured.",
+        "Second seat over the first, equal players (all pairs): -34 Elo, 95% interval [-84, +23]: "
+        "neither seat is shown to be favoured.",
+        "Second seat over the first, equal players (all pairs): -90 Elo, 95% interval [-150, -20]: "
+        "the first seat is favoured.",
+    ]
+    assert seat_sentences(levels.model_copy(update={"seats": []})) == [], "more seats or an old file: none"
+
+
+def test_lab_levels_prints_what_the_seat_is_worth_under_its_table(tmp_path: Path) -> None:
+    """`lab levels --fit-only` on a games log where seat 1 (the second seat) wins every game
+    between the two search levels: the command prints the seat terms of the levels file it
+    writes, in the sentences the docs table has, the searching pairs' term favouring the second seat."""
+    ladder = ["random", "greedy", "mcts:strength=1:clock=cpu", "mcts:strength=3:clock=cpu"]
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, ladder=ladder, games_per_pair=4, cheap_games=4)
+    out = tmp_path / "levels.json"
+    lines = [json.dumps({"experiment": ladder_experiment(config).model_dump(mode="json"),
+                         "levels": config.model_dump(mode="json")})]
+    for job in levels_jobs(config):
+        a, b = job.tags["pair"]
+        a_seat = int(job.tags["a_seat"])
+        # two search levels: the second seat, whoever sits there; else the higher rung wins 3 of 4
+        # (the lower one only on the first seed, from the first seat)
+        winner = 1 if (a, b) == (2, 3) else a_seat if (job.seed, a_seat) == (0, 0) else 1 - a_seat
+        returns = [float(seat == winner) for seat in (0, 1)]
+        lines.append(GameResult(index=job.index, tags=job.tags, seed=job.seed, agents=[x.label for x in job.agents],
+                                returns=returns, scores=returns, roles=["first", "second"], plies=1, digest="-",
+                                seconds=0.0).model_dump_json())
+    (tmp_path / "levels.json.games.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    rungs = [arg for label in ladder for arg in ("--rung", label)]
+    res = CliRunner().invoke(app, ["lab", "levels", "toy_bids", "--players", "2", "--games-per-pair", "4",
+                                   "--cheap-games", "4", *rungs, "--out", str(out), "--fit-only"])
+    assert res.exit_code == 0, res.output
+    levels = GameLevels.model_validate_json((tmp_path / "levels.levels.json").read_text(encoding="utf-8"))
+    assert levels.games == 12, "every game of the log was fitted"
+    assert [s.between for s in levels.seats] == ["pairs with at most one searching agent", "two searching agents"]
+    printed = " ".join(res.output.split())
+    sentences = seat_sentences(levels)
+    for sentence in sentences:
+        assert sentence in printed
+    assert sentences[1].endswith("the second seat is favoured.")

@@ -28,7 +28,7 @@ from bloodforge.lab.experiments import (
     write_result,
 )
 from bloodforge.lab.jobs import GameResult
-from bloodforge.lab.levels import DEFAULT_LADDER, LevelsConfig, run_levels, write_levels
+from bloodforge.lab.levels import DEFAULT_LADDER, LevelsConfig, run_levels, seat_sentences, write_levels
 from bloodforge.lab.merge import merge_runs, read_run
 from bloodforge.lab.runner import BACKENDS
 
@@ -257,7 +257,11 @@ def levels_command(
         for e in entries:
             t.add_row(agent, str(e.level), "" if e.seconds is None else f"{e.seconds:g}", f"{e.elo:+d}",
                       f"[{e.low:+d}, {e.high:+d}]", "measured" if e.measured else "interpolated", str(e.games))
-    Console().print(t)
+    out_console = Console()
+    out_console.print(t)
+    # what a seat is worth, under the table as in the docs (the Elo above are for a neutral seat)
+    for sentence in seat_sentences(levels):
+        out_console.print(sentence, markup=False, highlight=False)
     console.print(f"wrote {out} and {target} ({doc['run']['wall_seconds']} s wall)")
 
 

@@ -675,12 +675,27 @@ def levels_markdown(levels: GameLevels) -> str:
             games = str(e.games) if e.measured else "—"
             interval = f"[{e.low:+d}, {e.high:+d}]"
             rows.append(f"| {agent} | {e.level} | {seconds} | {e.elo:+d} | {interval} | {how} | {games} |")
-    if levels.seats:
-        rows.append("")
+    seats = seat_sentences(levels)
+    return "\n".join([*rows, "", *seats] if seats else rows)
+
+
+def seat_sentences(levels: GameLevels) -> list[str]:
+    """The fit's seat terms in words a designer reads, one sentence a term: what the second seat
+    is worth over the first between equal players, its 95% interval and which seat that favours
+    (none for more than two players, or a levels file from before the seat term). Seats are
+    counted from 1 as on the table (the fit's "seat 1 over seat 0"). *Why one function:* the
+    docs table (`levels_markdown`) and `lab levels` print the same sentences."""
+    sentences = []
     for s in levels.seats:
-        rows.append(f"Seat 1 over seat 0 (equal players; {s.between}): {s.elo:+d} Elo, "
-                    f"95% interval [{s.low:+d}, {s.high:+d}].")
-    return "\n".join(rows)
+        if s.low > 0:
+            verdict = "the second seat is favoured"
+        elif s.high < 0:
+            verdict = "the first seat is favoured"
+        else:
+            verdict = "neither seat is shown to be favoured"
+        sentences.append(f"Second seat over the first, equal players ({s.between}): {s.elo:+d} Elo, "
+                         f"95% interval [{s.low:+d}, {s.high:+d}]: {verdict}.")
+    return sentences
 
 
 def _anchor_games(levels: GameLevels) -> int:
