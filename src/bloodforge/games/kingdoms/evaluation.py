@@ -42,6 +42,7 @@ and ports (rare; the weight came out unstable) and a bonus one gem short of the 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from bloodforge.core import State
@@ -66,11 +67,17 @@ LAND_THREAT = 0.073
 TO_MOVE = 0.43
 #: a face-down enemy unit: the average of infantry (4) and cavalry (8)
 HIDDEN_UNIT_COST = 6.0
+#: gem territories a team needs combined (2 and 3 players, or 4 in teams)
+WIN_GEMS = 9
 #: the attackers counted in a threat (the dearest first): bounds the odds' cost
 THREAT_UNITS = 10
 #: units that may attack a territory next door (ships only carry)
 ATTACKERS = ("infantry", "cavalry", "griffin", "dragon")
 LAND = ("infantry", "cavalry")
+#: the gem race (below, off by default): `max`: the side whose turn begins, one gem territory
+#: short of the win, takes one this turn with its best capture odds next door (at most RACE_CAP)
+RACE = "none"
+RACE_CAP = 0.9
 
 
 class KingdomsJudge:
@@ -86,6 +93,9 @@ class KingdomsJudge:
         self.adjacency: dict[str, list[str]] = {k: list(v) for k, v in static["adjacency"].items()}
         self.seat_factions: list[list[str]] = static["seat_factions"]
         self._odds: dict[tuple[tuple[str, ...], tuple[str, ...]], float] = {}
+        self.race = RACE
+        #: each side's capture odds on the gem territories of the other sides (`side_values`)
+        self.gem_odds: dict[int, list[float]] = {}
 
     def capture(self, attackers: list[str], defenders: list[str]) -> float:
         """The chance that `attackers` take a land territory held by `defenders` (exact odds)."""
@@ -127,6 +137,7 @@ class KingdomsJudge:
             if any(n in held and held[n] != t for n in self.adjacency.get(at, ())):
                 worth[t] += FRONT * sum(self.cost[k.removeprefix("hired_")] for k in kinds)
         castles, ports = set(obs["castles"]), set(obs["ports"])
+        self.gem_odds = {t: [] for t in worth}
         for space, owner in obs["owner"].items():
             if owner is None:
                 continue
@@ -142,6 +153,8 @@ class KingdomsJudge:
                 dfn += ["castle"] * (space in castles) + ["port"] * (space in ports)
                 p = self.capture(att[:THREAT_UNITS], dfn)
                 worth[t] += GEM_THREAT * p if self.gem[space] else LAND_THREAT * p * self.value[space]
+                if self.gem[space]:
+                    self.gem_odds[t].append(p)
         return worth
 
     def seat_value(self, obs: dict[str, Any], seat: int) -> float:
@@ -150,7 +163,22 @@ class KingdomsJudge:
         mine = team[self.seat_factions[seat][0]]
         worth = self.side_values(obs)
         others = [v for t, v in worth.items() if t != mine]
-        return worth[mine] - (max(others) if others else 0.0)
+        lead = worth[mine] - (max(others) if others else 0.0)
+        mover = team[obs["active"]]
+        teamed = len(set(team.values())) < len(team)
+        if self.race == "none" or not teamed or len(worth) != 2:
+            return lead
+        gems = sum(int(f["gems"]) for f in obs["factions"] if f["team"] == mover)
+        odds = self.gem_odds.get(mover, [])
+        if gems != WIN_GEMS - 1 or not odds:
+            return lead
+        # the side to move wins at the end of this turn with one capture (9 gems combined,
+        # L229-233, checked at the end of every turn); otherwise the linear judgement stands
+        q = min(max(odds), RACE_CAP)
+        p = 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, lead))))
+        p = q + (1.0 - q) * p if mover == mine else (1.0 - q) * p
+        p = min(max(p, 1e-9), 1.0 - 1e-9)
+        return math.log(p / (1.0 - p))
 
 
 def evaluate(state: State, judge: KingdomsJudge) -> list[float]:

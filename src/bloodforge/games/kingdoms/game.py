@@ -26,7 +26,7 @@ from .static import static_info
 
 #: the search's settings for this game (search_options explains them)
 SEARCH_OPTIONS: dict[str, Any] = {"plans": "root", "root": "paired", "rollout": "greedy", "rollout_turns": 1,
-                                  "rollout_depth": 400}
+                                  "rollout_depth": 400, "policy_options": {"finish": True}}
 
 GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("buy", ("unit",), "phase 1: buy a unit (set aside until phase 5)", types=("unit",), label="Buy {unit}"),

@@ -47,6 +47,12 @@ MARCHES = ("enemy", "guard")
 ENOUGH = 0.9
 # a plan is one phase of one faction's turn; a phase never takes more steps than this
 MAX_PLAN_STEPS = 200
+# the search's rush (issue 21): one gem short of the win, a combat move that sends everything at
+# the gem territory with the best capture odds, at any odds above this (a capture ends the game
+# at the end of the turn: seed 6006 held 8 of 9 gems for rounds and never tried), worth this
+# much more than any other target
+RUSH_THRESHOLD = 0.02
+RUSH_BONUS = 100.0
 # battle decisions the search weighs step by step (stand or retreat, press or retreat); every
 # other decision inside a battle (casualties, order of battles, cards) is the policy's alone
 SEARCHED_BATTLE_KINDS = frozenset({"stand", "press"})
@@ -69,6 +75,12 @@ class KingdomsPolicy:
         self.enough: float | None = None if enough is None else float(enough)
         # where idle units march in phase 4: `policy` (its own habit), `enemy`, `guard`
         self.march = str(options.get("march", "policy"))
+        # `finish` (the search's rollouts, off for greedy): in a battle for a gem territory that
+        # decides the game (the attacker's side one gem short), the attacker presses on while a
+        # capture is possible (greedy breaks off below win odds of 0.25)
+        self.finish = bool(options.get("finish", False))
+        # the search's variant only: one gem short, go for a gem territory at long odds
+        self.rush = False
         self._options = dict(options)
         self._static: dict[str, Any] | None = None
         self._rng = Rng(0)
@@ -172,6 +184,8 @@ class KingdomsPolicy:
             return self._distinct(sample, seat, rng, [self._variant(march=m) for m in MARCHES], done=False)
         variants = [self._variant(attack_threshold=t) for t in PLAN_THRESHOLDS]
         variants.append(self._variant(enough=ENOUGH))
+        if self._gems_short(obs, obs["active"]) == 1:
+            variants.append(self._variant(rush=True))
         return self._distinct(sample, seat, rng, variants, done=True)
 
     def _distinct(self, sample: State, seat: int, rng: Rng, variants: list[KingdomsPolicy],
@@ -301,6 +315,9 @@ class KingdomsPolicy:
         att, dfn = self._forces(obs, b["space"], {b["attacker"]})
         dfn = [k for k in dfn if k not in b["silenced"]]
         retreats = [a for a in legal if a.kind in ("retreat", "withdraw")]
+        if self.finish and self._decisive(obs, b["space"], b["attacker"]) \
+                and any(k.removeprefix("hired_") in LAND for k in att):
+            return Action("press")  # a capture wins the game: no odds are too long
         if att and dfn and retreats:
             sea = b["space"] not in obs["owner"]
             if self.odds(att, dfn, sea)["win"] < RETREAT_THRESHOLD:
@@ -354,6 +371,26 @@ class KingdomsPolicy:
         return ({f: side[t] - START_GEMS * (size[t] - 1) for f, t in teams.items()
                  if t not in my_teams and f not in friends},
                 9 - START_GEMS if teamed else 7)
+
+    @staticmethod
+    def _gems_short(obs: dict[str, Any], faction: str) -> int | None:
+        """How many more gem territories `faction`'s team needs for the win at the end of the
+        turn (9 combined, L229-233); None without teams, where 7 gems must also be held for a
+        round, so no single capture ends the game."""
+        teams = {f["faction"]: f["team"] for f in obs["factions"]}
+        if len(set(teams.values())) == len(teams):
+            return None
+        return 9 - sum(int(f["gems"]) for f in obs["factions"] if f["team"] == teams[faction])
+
+    def _decisive(self, obs: dict[str, Any], space: str, attacker: str) -> bool:
+        """Does the capture of `space` by `attacker` win its side the game (a gem territory of
+        another side, the attacker's side one gem short)?"""
+        assert self._static is not None
+        gem = any(a["id"] == space and a.get("gem") for a in self._static["board"]["areas"])
+        teams = {f["faction"]: f["team"] for f in obs["factions"]}
+        owner = obs["owner"].get(space)
+        return gem and owner is not None and teams[owner] != teams[attacker] \
+            and self._gems_short(obs, attacker) == 1
 
     def _leader_bonus(self, gems: int, gem_here: bool) -> float:
         extra = max(0, gems - START_GEMS) * self.leader_weight
@@ -450,6 +487,7 @@ class KingdomsPolicy:
             if p["faction"] == me and p["at"] != "reserve":
                 mine_at[p["at"]] = mine_at.get(p["at"], 0) + 1
         threats, win = self._threats(obs)
+        rush = self.rush and self._gems_short(obs, me) == 1
         best: tuple[float, str] | None = None
         for target, acts in by_target.items():
             owner = obs["owner"].get(target, "sea")
@@ -465,6 +503,9 @@ class KingdomsPolicy:
             worth = area.get("value", 0) + (6 if area.get("gem") else 0) + (2 * len(dfn))
             if threat:
                 worth += self._leader_bonus(threat, bool(area.get("gem")))
+            rushed = rush and bool(area.get("gem")) and owner != "sea"
+            if rushed:
+                worth += RUSH_BONUS
             if not dfn:
                 if att:
                     continue  # already taken care of
@@ -485,7 +526,7 @@ class KingdomsPolicy:
                     continue
                 r = self.odds(full, dfn, owner == "sea")
                 p_ok = r["capture"] if owner != "sea" else r["win"]
-                if p_ok < self._threshold(threat, win, bool(area.get("gem"))):
+                if p_ok < (RUSH_THRESHOLD if rushed else self._threshold(threat, win, bool(area.get("gem")))):
                     continue
                 score = worth * p_ok - r["expected_attacker_crowns_lost"] / 8
             score += self._rng.random() * 1e-3
