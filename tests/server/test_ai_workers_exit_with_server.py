@@ -3,7 +3,8 @@
 A worker is a child of the fork server and holds the fork server's keep-alive pipe, so when the
 server process died without shutting its pool down (SIGKILL, an out-of-memory kill), the workers
 and their fork server, each with every game loaded, waited forever. Each worker now watches the
-process that made the pool and exits when it is gone (`aiwork.exit_with_server`).
+process that made the pool and exits when it is gone (`procpool.exit_with_owner`, shared with the
+lab's process pools: tests/lab/test_pool_workers_exit_with_owner.py).
 """
 
 from __future__ import annotations

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import multiprocessing
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Any
+
+from bloodforge.procpool import watched_pool
 
 from .jobs import GameResult, Job, play_job
 
@@ -120,7 +122,8 @@ def _in_order(jobs: Iterable[Job], workers: int, submit: Callable[[Job], _Handle
 def _collect_pool(jobs: Sequence[Job], workers: int, stop: StopRule | None, on_result: OnResult | None,
                   keep_records: bool, start_method: str | None = None) -> list[GameResult]:
     context = multiprocessing.get_context(start_method) if start_method is not None else None
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+    # the workers exit when this process is gone, even killed without its shutdown (`procpool`)
+    with watched_pool(workers, context) as pool:
         unfinished: set[Future[GameResult]] = set()
 
         def submit(job: Job) -> Future[GameResult]:

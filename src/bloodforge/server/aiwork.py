@@ -27,16 +27,15 @@ import json
 import multiprocessing
 import os
 import pickle
-import threading
-import time
 from collections import OrderedDict, deque
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
 
 import bloodforge
 from bloodforge.agents import Agent, make_agent
 from bloodforge.core import Action, Game, State, game_class
 from bloodforge.match import Driver
+from bloodforge.procpool import watched_pool
 
 
 def decide(
@@ -135,28 +134,8 @@ def make_pool(processes: int, threads: int) -> Executor:
     context = multiprocessing.get_context("forkserver")
     games = sorted({game_class(str(g["id"])).__module__ for g in bloodforge.list_games()})
     context.set_forkserver_preload(["bloodforge", "bloodforge.agents", "bloodforge.server.aiwork", *games])
-    return ProcessPoolExecutor(max_workers=processes, mp_context=context, initializer=exit_with_server,
-                               initargs=(os.getpid(),))
-
-
-def exit_with_server(server_pid: int, interval: float = 2.0) -> None:
-    """A worker's watch on the server that started it: when that process is gone, the worker
-    exits. *Why:* a worker's parent is the fork server, and each worker holds the fork server's
-    keep-alive pipe, so a server killed without its shutdown (SIGKILL, an out-of-memory kill, a
-    test runner's hard exit) left its workers and their fork server, with every game loaded,
-    waiting forever on a queue nobody writes to any more."""
-
-    def watch() -> None:
-        while True:
-            time.sleep(interval)
-            try:
-                os.kill(server_pid, 0)
-            except ProcessLookupError:
-                os._exit(0)
-            except PermissionError:  # the number went to another user's process: ours is gone
-                os._exit(0)
-
-    threading.Thread(target=watch, name="exit-with-server", daemon=True).start()
+    # the workers exit when this server is gone, even killed without its shutdown (`procpool`)
+    return watched_pool(processes, context)
 
 
 def ready() -> int:
