@@ -418,26 +418,39 @@ def chooser_of(w: World, forcer: Unit | None, subject: Unit) -> tuple[int | None
         owner = w.board.units[forcer.summoner]
         if owner.kind == "champion" and owner.seat is not None:
             return owner.seat, False
-    if forcer is not None:  # the usual case, NPC forcers: the first human opponent in order at once
-        chooser = _first_human_opponent(w, subject)
-        if chooser is None:
-            chooser = w.fastest_human_opponent(subject)
-    else:
-        chooser = w.fastest_human()
+    # the usual case, NPC forcers: the subject's fastest human opponent
+    chooser = _fastest_human_opponent(w, subject) if forcer is not None else w.fastest_human()
     return (chooser.seat if chooser is not None else None), True
 
 
-def _first_human_opponent(w: World, subject: Unit) -> Unit | None:
-    """The first of `World.humans_in_order` that is `subject`'s enemy, among the figures in
-    this round's order (None: none there; then `fastest_human_opponent` looks further),
-    without making the lists: every step of an NPC's push asks (issue 23)."""
-    units = w.board.units
+def _fastest_human_opponent(w: World, subject: Unit) -> Unit | None:
+    """`World.fastest_human_opponent` in one pass over the round's order and one over the
+    figures outside it, without making the lists of `humans_in_order`: every step of an
+    NPC's push asks, and in solo play (no human enemy of the pushed Champion) it read those
+    lists twice, down to the subject itself (issue 23)."""
+    b = w.board
+    units = b.units
+    order = b.order
     side = subject.side
-    for x in w.board.order:
+    first: Unit | None = None  # `fastest_human`: the first human of the same reading
+    for x in order:
         u = units.get(x)
-        if u is not None and u.kind == "champion" and u.alive and u.seat is not None and u.side != side:
-            return u
-    return None
+        if u is not None and u.kind == "champion" and u.alive and u.seat is not None:
+            if u.side != side:
+                return u
+            if first is None:
+                first = u
+    for u in units.values():
+        if u.kind == "champion" and u.alive and u.seat is not None and u.uid not in order:
+            if u.side != side:
+                return u
+            if first is None:
+                first = u
+    if subject.seat is not None and subject.alive:
+        return subject
+    if subject.summoner is not None and units[subject.summoner].seat is not None:
+        return units[subject.summoner]
+    return first
 
 
 def forced_step(w: World, item: QItem) -> bool:
@@ -464,21 +477,25 @@ def forced_step(w: World, item: QItem) -> bool:
         return True
     chosen = item.ctx.pop("chosen", None)
     if chosen is None:
-        words = [hex_id(h) for h, _ in options]
-        if not full:
-            words.append("stop")
-        neutral = bool(item.ctx.get("neutral"))
-        same = full and len({step_outcome(w, forcer, h, k, neutral) for h, k in options}) == 1
-        if len(words) == 1 or seat is None or same:  # spec 2.5: one outcome, no question
-            chosen = words[0]
+        # spec 2.5: one option, nobody to ask, or one outcome: no question, the first option
+        # (the outcomes are worked out only when the first two tests leave it open: pure)
+        if (len(options) == 1 and full) or seat is None or (
+                full and len({step_outcome(w, forcer, h, k, bool(item.ctx.get("neutral")))
+                              for h, k in options}) == 1):
+            target, kind = options[0]
         else:
+            words = [hex_id(h) for h, _ in options]
+            if not full:
+                words.append("stop")
             w.board.pending = Pending(seat, "force", words, {"subject": subj.uid, "op": e.op, "left": left})
             return False
-    if chosen == "stop":
+    elif chosen == "stop":
         return True
-    target = parse_hex(str(chosen))
-    assert target is not None
-    kind = next(k for h, k in options if h == target)
+    else:
+        parsed = parse_hex(str(chosen))
+        assert parsed is not None
+        target = parsed
+        kind = next(k for h, k in options if h == target)
     if kind == "free":
         w.log(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
               f"{subj.name} is pulled to {hex_id(target)}", kind="forced", unit=subj.uid, op=e.op, source=item.src)

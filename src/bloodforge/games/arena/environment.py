@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .content import Content
 from .effects import check_end, discard_card, hit_by_tile, place_tile, remove_stacked
 from .hexes import Hex, distance, hex_id, parse_hex, rotate
 from .model import Unit
@@ -29,19 +30,41 @@ def setup(w: World, env_id: str, owner: str | None) -> None:
 def env_turn(w: World, env_id: str) -> None:
     """R-EACT-2..4, E1: reveal an action card; the Guide lines resolve top to bottom, each once
     for every icon it carries that the card shows (EX-10: a line with A and C resolves twice)."""
-    env = w.content.environmental(env_id)
-    card_id = w.board.decks[f"envcards:{env_id}"].draw(w.rng)
+    deck = w.board.decks[f"envcards:{env_id}"]
+    card_id = deck.draw(w.rng)
     if card_id is None:
         return
-    card = next(c for c in w.content.env_cards if c.id == card_id)
-    icons = sorted(card.icons)
-    w.log(f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}", kind="environment")
+    text, tasks = _card_turn(w.content, env_id, card_id)
+    w.log(text, kind="environment")
     b = w.board
     b.active, b.stage = env_uid(env_id), "env"
     b.hazard_hits = set()
-    b.tasks = [[line.op, str(line.amount)] for line in env.lines for icon in line.icons if icon in icons]
-    b.decks[f"envcards:{env_id}"].discard(card_id)
+    b.tasks = [list(t) for t in tasks]
+    deck.discard(card_id)
     resume(w)
+
+
+def _card_turn(content: Content, env_id: str, card_id: str) -> tuple[str, tuple[tuple[str, str], ...]]:
+    """What an action card makes of the Environmental's turn: the log line and the Guide
+    lines to run, in order (R-EACT-3, E1). A pure function of the content, the
+    Environmental and the card, worked out once (every Environmental turn of every game asked:
+    the card by a search over the cards, its icons sorted, the lines read; issue 23). The
+    first card of that id, as the search found; StopIteration when there is none."""
+    key = (id(content), env_id, card_id)
+    entry = _CARD_TURNS.get(key)
+    if entry is None or entry[0] is not content:
+        env = content.environmental(env_id)
+        card = next(c for c in content.env_cards if c.id == card_id)
+        icons = sorted(card.icons)
+        text = f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}"
+        tasks = tuple((line.op, str(line.amount)) for line in env.lines for icon in line.icons if icon in icons)
+        if len(_CARD_TURNS) > 1024:
+            _CARD_TURNS.clear()
+        entry = _CARD_TURNS[key] = (content, text, tasks)  # the content kept: its id is not reused
+    return entry[1], entry[2]
+
+
+_CARD_TURNS: dict[tuple[int, str, str], tuple[Content, str, tuple[tuple[str, str], ...]]] = {}
 
 
 def resume(w: World) -> None:

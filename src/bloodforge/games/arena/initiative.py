@@ -51,52 +51,71 @@ def time_up(w: World) -> None:
 
 
 def reveal(w: World) -> None:
-    """R-INI-1..12, R-NPC-3, I1/I2: reveal together, NPC Speeds, order with tie-breaks."""
+    """R-INI-1..12, R-NPC-3, I1/I2: reveal together, NPC Speeds, order with tie-breaks.
+
+    Each entrant's Speeds (`speeds`) and name are taken as it reveals, so the order and its
+    log line read no figure, deck or Environmental again (every round of every game: issue
+    23); the same draws, in the same order, and the same lines."""
     b = w.board
-    for seat, card in sorted(b.picks.items()):
-        u = next(x for x in b.units.values() if x.seat == seat)
-        u.hand.remove(card)
-        u.current = card
-        u.speed = u.played_speed = _speed(w, u, card)
-        named = card_of(w, u, card)
-        w.log(f"{u.name} reveals {named.name if named else card} (Speed {u.speed})", kind="reveal")
-    b.picks = {}
+    units = b.units
+    if b.picks:
+        for seat, card in sorted(b.picks.items()):
+            u = next(x for x in units.values() if x.seat == seat)
+            u.hand.remove(card)
+            u.current = card
+            named = card_of(w, u, card)
+            assert named is not None  # `_speed`'s check
+            u.speed = u.played_speed = named.speed
+            w.log(f"{u.name} reveals {named.name} (Speed {u.speed})", kind="reveal")
+        b.picks = {}
     entrants: list[str] = []
-    for u in w.combatants():
-        if u.kind == "rival":
+    known: dict[str, tuple[int, int]] = {}
+    names: dict[str, str] = {}
+    rng = w.rng
+    for u in [x for x in units.values() if x.alive and x.kind != "minion"]:  # `World.combatants`
+        kind = u.kind
+        if kind == "rival":
             if not u.hand:
                 recycle(u)
-            card = w.rng.choice(sorted(u.hand))
+            card = rng.choice(sorted(u.hand))
             u.hand.remove(card)
             u.current = card
             u.speed = u.played_speed = _speed(w, u, card)
             w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
-        elif u.kind == "boss":
+        elif kind == "boss":
             deck = b.decks[f"speed:{u.uid}"]
-            drawn = deck.draw(w.rng)
+            drawn = deck.draw(rng)
             assert drawn is not None
             if not deck.discards:  # reshuffled (R-INI-15): last round's card is back in the deck (A6)
                 u.prev_speed = None
             u.current = drawn
             u.speed = u.played_speed = int(drawn)
             w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
-        entrants.append(u.uid)
-    for key in sorted(b.env_speed):
-        env_deck = b.decks[f"speed:{key}"]
-        env_card = env_deck.draw(w.rng)
-        assert env_card is not None
-        prev = b.env_speed[key][0] if env_deck.discards else 0  # reshuffled: no previous card (A6)
-        b.env_speed[key] = [int(env_card), prev]
-        w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {env_card}", kind="reveal")
-        entrants.append(key)
-    order = initiative_order(w, entrants)
+        uid = u.uid
+        entrants.append(uid)
+        known[uid] = (u.speed or 0, (u.prev_speed or 0) if has_discards(w, u) else 0)  # `speeds`
+        names[uid] = u.name
+    if b.env_speed:
+        for key in sorted(b.env_speed):
+            env_deck = b.decks[f"speed:{key}"]
+            env_card = env_deck.draw(rng)
+            assert env_card is not None
+            prev = b.env_speed[key][0] if env_deck.discards else 0  # reshuffled: no previous card (A6)
+            speed = int(env_card)
+            b.env_speed[key] = [speed, prev]
+            name = w.content.environmental(key[len(ENV):]).name
+            w.log(f"{name} reveals Speed card {env_card}", kind="reveal")
+            entrants.append(key)
+            known[key] = (speed, prev)
+            names[key] = name
+    order = _order(w, entrants, known)
     b.order = order
     b.ranks = {x: i for i, x in enumerate(order)}
     b.done = []
     b.phase = "place" if b.round == 1 else "immediate"
     ask_ally_ties(w)
     if b.pending is None:
-        w.log("Initiative order: " + ", ".join(_name(w, x) for x in b.order), kind="initiative")
+        w.log("Initiative order: " + ", ".join([names[x] for x in order]), kind="initiative")
 
 
 def ally_tie_groups(w: World) -> list[list[str]]:
@@ -176,7 +195,11 @@ def has_discards(w: World, u: Unit) -> bool:
 def initiative_order(w: World, entrants: list[str]) -> list[str]:
     """R-INI-5..8 with TB-INI: ascending Speed; ties by the lower previous Speed; equal or
     missing previous Speeds (always in round 1) roll off with d6, highest first, re-rolling ties."""
-    known = {x: speeds(w, x) for x in entrants}  # each entrant's once (pure reads)
+    return _order(w, entrants, {x: speeds(w, x) for x in entrants})  # each entrant's once (pure reads)
+
+
+def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]]) -> list[str]:
+    """`initiative_order` with every entrant's `speeds` given."""
     groups: dict[int, list[str]] = {}
     for x in sorted(entrants):
         groups.setdefault(known[x][0], []).append(x)

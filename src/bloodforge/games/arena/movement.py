@@ -142,22 +142,58 @@ def shared_destinations(w: World, mover: Unit, max_steps: int) -> tuple[Hex, ...
     pos = grid.pos(origin)
     if pos is None:  # farther than a step beyond the wall (scenarios): no step can be taken
         return _stranded(origin)
-    lay = _layout(w, grid)
-    disk = grid.disk(pos, max_steps)
-    here = 1 << pos
-    occ = lay.occ & disk
-    stop = lay.blocking & disk
-    if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
-        stop |= occ & ~lay.by_side.get(mover.side, 0)
-    others = occ & ~here  # no end on another figure's space
-    key = (grid.serial, pos, max_steps, stop, others)
+    key = _ends_key(w, grid, mover, pos, max_steps)
     ends = _ENDS.get(key)
     if ends is None:
-        ends = tuple(grid.hexes_of(grid.walk(here, max_steps, stop) & ~others))
+        ends = tuple(grid.hexes_of(_ends_mask(grid, key)))
         if len(_ENDS) >= _GEO_SIZE:
             _ENDS.clear()
         _ENDS[key] = ends
     return ends
+
+
+def end_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None:
+    """`shared_destinations` as a bit mask over the map's grid (with the grid), or None when
+    the start lies beyond the grid's box (scenarios; callers then read the hexes).
+
+    *Why:* "is some end hex within Range of this figure?" (N9, asked at every NPC's target
+    step and again for its Ultimate) is then one `&` with the figure's disk of that radius
+    (`_Grid.disk`, made once per hex and radius), not a hex distance per end hex in Python
+    (issue 23: that loop was the NPC target step's largest own time)."""
+    origin = mover.hex
+    assert origin is not None
+    grid = _grid(w.cells)
+    pos = grid.pos(origin)
+    if pos is None:
+        return None
+    return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps))
+
+
+def _ends_key(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> tuple[int, int, int, int, int]:
+    """What the walk of `shared_destinations` reads: the map (its grid's serial), the start,
+    the steps, the cells it may not enter and those it may not end on, both cut to the disk
+    of the steps."""
+    lay = _layout(w, grid)
+    disk = grid.disk(pos, max_steps)
+    occ = lay.occ & disk
+    stop = lay.blocking & disk
+    if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
+        stop |= occ & ~lay.by_side.get(mover.side, 0)
+    others = occ & ~(1 << pos)  # no end on another figure's space
+    return (grid.serial, pos, max_steps, stop, others)
+
+
+def _ends_mask(grid: _Grid, key: tuple[int, int, int, int, int]) -> int:
+    """The walk's end cells for an `_ends_key` (the start included), kept per key (ints only:
+    the collector untracks the table, as `_ENDS`)."""
+    found = _MASKS.get(key)
+    if found is None:
+        _, pos, max_steps, stop, others = key
+        found = grid.walk(1 << pos, max_steps, stop) & ~others
+        if len(_MASKS) >= _GEO_SIZE:
+            _MASKS.clear()
+        _MASKS[key] = found
+    return found
 
 
 def _stranded(origin: Hex) -> tuple[Hex, ...]:
@@ -178,6 +214,7 @@ def _stranded(origin: Hex) -> tuple[Hex, ...]:
 #: passes walked).
 _GEO_SIZE = 8192
 _ENDS: dict[tuple[Any, ...], tuple[Hex, ...]] = {}
+_MASKS: dict[tuple[int, int, int, int, int], int] = {}
 
 
 def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
@@ -820,27 +857,42 @@ def shortest(routes: list[Route]) -> Route:
 
 def step_options(w: World, subject: Unit, origin: Hex, kind: str) -> list[tuple[Hex, str]]:
     """One step of a Push/Pull (KW-PUSH/PULL): each hex one farther (push) or closer (pull) than
-    now, with what happens there: 'free', 'wall', 'figure' or 'solid' (a collision, R-FM-6)."""
-    assert subject.hex is not None
-    now = distance(subject.hex, origin)
-    want = now + 1 if kind in ("push", "throw") else now - 1
-    if want < 0:
+    now, with what happens there: 'free', 'wall', 'figure' or 'solid' (a collision, R-FM-6).
+
+    Hex distances doubled and inlined, and who stands where and the solid tiles read only
+    when a neighbour at the wanted distance lies inside the arena (issue 23: every step of
+    every push asks; at most three of the six neighbours are at that distance)."""
+    at = subject.hex
+    assert at is not None
+    oq, or_ = origin
+    dq, dr = at[0] - oq, at[1] - or_
+    now2 = abs(dq) + abs(dr) + abs(dq + dr)  # twice the distance
+    want2 = now2 + 2 if kind in ("push", "throw") else now2 - 2
+    if want2 < 0:
         return []
-    occupied = w.occupied()
-    solid = w.solid_tiles()
+    cells = w.cells
+    occupied: dict[Hex, Unit] | None = None
+    solid: set[Hex] | None = None
     out: list[tuple[Hex, str]] = []
-    for n in neighbours(subject.hex):
-        if distance(n, origin) != want:
+    for n in neighbours(at):
+        dq, dr = n[0] - oq, n[1] - or_
+        if abs(dq) + abs(dr) + abs(dq + dr) != want2:
             continue
-        if n not in w.cells:
+        if n not in cells:
             out.append((n, "wall"))
-        elif n in occupied and occupied[n].uid != subject.uid:
+            continue
+        if occupied is None:
+            occupied = w.occupied()
+            solid = w.solid_tiles()
+        assert solid is not None
+        if n in occupied and occupied[n].uid != subject.uid:
             out.append((n, "figure"))
         elif n in solid:
             out.append((n, "solid"))
         else:
             out.append((n, "free"))
-    return sorted(out)
+    out.sort()
+    return out
 
 
 def throw_landings(w: World, subject: Unit, origin: Hex, amount: int) -> tuple[list[Hex], bool]:

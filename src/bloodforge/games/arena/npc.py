@@ -27,6 +27,7 @@ from .model import BE, Pending, Unit
 from .movement import (
     Route,
     destinations,
+    end_mask,
     explore,
     explore_within,
     nearest_safe,
@@ -283,19 +284,29 @@ def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
             inside.append(None)
             open_ = True
     if open_:
-        spots = shared_destinations(w, u, a.movement)  # read only
+        # some end hex within Range of the foe: the end hexes as a mask `&` the foe's disk
+        # of radius Range (the walk's ends are cells, and the start, the one end that may
+        # not be, is out of Range of every foe still open here)
+        got = end_mask(w, u, a.movement)
         for i, e in enumerate(found):
             if inside[i] is None:
                 assert e.hex is not None
-                q, r = e.hex
-                ok = False
-                for h in spots:  # a plain loop: `any` over a generator cost a third more
-                    dq, dr = h[0] - q, h[1] - r
-                    if abs(dq) + abs(dr) + abs(dq + dr) <= reach2:
-                        ok = True
-                        break
-                inside[i] = ok
+                p = got[0].pos(e.hex) if got is not None else None
+                if got is not None and p is not None:
+                    inside[i] = bool(got[1] & got[0].disk(p, a.range))
+                else:  # beyond the grid's box (scenarios): the end hexes one by one
+                    inside[i] = _near_any(shared_destinations(w, u, a.movement), e.hex, reach2)
     return [e.uid for e, ok in zip(found, inside, strict=True) if ok]
+
+
+def _near_any(spots: Iterable[Hex], at: Hex, reach2: int) -> bool:
+    """Is one of `spots` within half of `reach2` (a doubled hex distance) of `at`?"""
+    q, r = at
+    for h in spots:  # a plain loop: `any` over a generator cost a third more
+        dq, dr = h[0] - q, h[1] - r
+        if abs(dq) + abs(dr) + abs(dq + dr) <= reach2:
+            return True
+    return False
 
 
 def wants_invoke(w: World, u: Unit) -> bool:

@@ -1,0 +1,281 @@
+"""Issue 23 item 1 (fifth session): the automated side's shortcuts give what the plain
+computations gave.
+
+*Why:* an NPC's N9 reach test now reads the end hexes as a bit mask against each foe's disk,
+a forced step reads who stands where only when it must, the round's reveal takes each
+entrant's Speeds as it reveals, and an Environmental's turn reads its card's lines from a
+table; a mask off by one cell, a Speed read before it changed or a table keyed by too little
+would still play a plausible game. Each is compared here with the computation it replaced
+(kept below word for word), on positions of random solo and six-seat games played as
+`bench_playouts.py` plays them. The golden-game tests check that whole games stay the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import bloodforge
+from bloodforge.core import Rng
+from bloodforge.games.arena import environment, initiative, npc
+from bloodforge.games.arena.content import Content
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import Hex, distance, neighbours
+from bloodforge.games.arena.initiative import ENV, card_of, initiative_order, recycle
+from bloodforge.games.arena.model import Tile, Unit
+from bloodforge.games.arena.movement import _grid, destinations, end_mask, shared_destinations, step_options
+from bloodforge.games.arena.world import World
+
+
+def own_steps(players: int, seed: int, kinds: tuple[str, ...]) -> Iterator[ArenaState]:
+    """A copy of the position before every own step of a random game whose text starts with
+    one of `kinds` (the route memo cleared, so nothing is read from an earlier answer)."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    while not state.is_terminal():
+        step = state._automatic_action()
+        if step is not None:
+            if str(step).startswith(kinds):
+                copy = state.clone()
+                copy.route_memo = None
+                yield copy
+            state._apply(step, None)
+            state.history.append(str(step))
+            state.history_seats.append(None)
+            continue
+        seat = rng.choice(state.actors())
+        action = rng.choice(state.legal_actions(seat))
+        state._apply(action, seat)
+        state.history.append(str(action))
+        state.history_seats.append(seat)
+
+
+# -- N9: some end hex within Range, by masks ------------------------------------------------------
+def plain_reachable(w: World, u: Unit, a: npc.Attrs) -> list[str]:
+    """N9 as `_reachable_by_walking` read it before the masks: every end hex's distance."""
+    assert u.hex is not None
+    spots = destinations(w, u, a.movement)
+    return [e.uid for e in npc.foes(w, u) if e.hex is not None and any(distance(h, e.hex) <= a.range for h in spots)]
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 11), (6, 12)])
+def test_issue23_n9_reach_by_end_mask_equals_every_end_hex_read(players: int, seed: int) -> None:
+    """N9 (R-TGT-1, A35): the foes some end hex puts in Range, found by the end hexes' mask
+    `&` each foe's disk, equal the foes found by reading every end hex, for every figure on
+    the board at Movements 0-5 and Ranges 0-4; the mask holds exactly the end hexes."""
+    checked = 0
+    for state in own_steps(players, seed, ("npc",)):
+        if len(state.history) % 4:
+            continue
+        for u in state.board.units.values():
+            if not u.alive or u.hex is None:
+                continue
+            for movement in range(6):
+                got = end_mask(state, u, movement)
+                assert got is not None
+                grid, mask = got
+                assert grid.hexes_of(mask) == list(shared_destinations(state, u, movement))
+                for reach in range(5):
+                    a = npc.Attrs(movement, reach, 1, False)
+                    assert npc._reachable_by_walking(state, u, a) == plain_reachable(state, u, a)
+                    checked += 1
+    assert checked > 1000
+
+
+def test_issue23_n9_reach_by_end_mask_from_beyond_the_wall_and_to_foes_far_off() -> None:
+    """The same with a figure put on a hex just beyond the wall (a scenario's start: the
+    start is an end hex that is no cell) and a foe beyond the grid's box (read hex by hex)."""
+    state = next(own_steps(1, 5, ("npc",)))
+    cells = state.cells
+    outside = sorted({n for h in cells for n in neighbours(h) if n not in cells})
+    mover = next(u for u in state.board.units.values() if u.kind == "boss")
+    foe = next(u for u in state.board.units.values() if u.kind == "champion")
+    far = (max(q for q, _ in cells) + 9, 0)
+    checked = 0
+    for spot in outside[::3]:
+        for foe_at in (far, *sorted(cells)[::7]):
+            probe = state.clone()
+            probe.route_memo = None
+            probe.board.units[mover.uid].hex = spot
+            probe.board.units[foe.uid].hex = foe_at
+            probe.board.moved()
+            u = probe.board.units[mover.uid]
+            for movement, reach in ((1, 1), (2, 3), (4, 0)):
+                a = npc.Attrs(movement, reach, 1, False)
+                assert npc._reachable_by_walking(probe, u, a) == plain_reachable(probe, u, a), (spot, foe_at)
+                checked += 1
+    assert _grid(cells).pos(far) is None
+    assert checked > 100
+
+
+# -- a forced step -------------------------------------------------------------------------------
+def plain_step_options(w: World, subject: Unit, origin: Hex, kind: str) -> list[tuple[Hex, str]]:
+    """`step_options` as it read before (every neighbour's distance, the figures and solid
+    tiles read first)."""
+    assert subject.hex is not None
+    now = distance(subject.hex, origin)
+    want = now + 1 if kind in ("push", "throw") else now - 1
+    if want < 0:
+        return []
+    occupied = w.occupied()
+    solid = w.solid_tiles()
+    out: list[tuple[Hex, str]] = []
+    for n in neighbours(subject.hex):
+        if distance(n, origin) != want:
+            continue
+        if n not in w.cells:
+            out.append((n, "wall"))
+        elif n in occupied and occupied[n].uid != subject.uid:
+            out.append((n, "figure"))
+        elif n in solid:
+            out.append((n, "solid"))
+        else:
+            out.append((n, "free"))
+    return sorted(out)
+
+
+def test_issue23_forced_step_options_equal_the_plain_reading() -> None:
+    """KW-PUSH/PULL, R-FM-6: the hexes of one forced step and what each holds (free, wall,
+    figure, solid) equal the plain reading, for every figure pushed and pulled from every hex
+    within 3 of it, with solid columns put beside figures and next to the wall."""
+    checked = 0
+    for players, seed in ((1, 7), (6, 8)):
+        for i, state in enumerate(own_steps(players, seed, ("npc", "env"))):
+            if i % 9:
+                continue
+            cells = sorted(state.cells)
+            state.board.tiles.append(Tile("probe1", "bloodshard_columns", cells[i % len(cells)],
+                                          [cells[i % len(cells)]], None))
+            state.board.tiles.append(Tile("probe2", "bloodshard_columns", cells[0], [cells[0]], None))
+            for u in state.board.units.values():
+                if not u.alive or u.hex is None:
+                    continue
+                for origin in [h for h in cells if distance(h, u.hex) <= 3]:
+                    for kind in ("push", "pull", "throw"):
+                        assert step_options(state, u, origin, kind) == plain_step_options(state, u, origin, kind)
+                        checked += 1
+    assert checked > 5000
+
+
+# -- the round's reveal ------------------------------------------------------------------------
+def plain_reveal(w: World) -> None:
+    """`initiative.reveal` as it read before (each entrant's Speeds read after every reveal)."""
+    b = w.board
+    for seat, card in sorted(b.picks.items()):
+        u = next(x for x in b.units.values() if x.seat == seat)
+        u.hand.remove(card)
+        u.current = card
+        named = card_of(w, u, card)
+        assert named is not None
+        u.speed = u.played_speed = named.speed
+        w.log(f"{u.name} reveals {named.name if named else card} (Speed {u.speed})", kind="reveal")
+    b.picks = {}
+    entrants: list[str] = []
+    for u in w.combatants():
+        if u.kind == "rival":
+            if not u.hand:
+                recycle(u)
+            card = w.rng.choice(sorted(u.hand))
+            u.hand.remove(card)
+            u.current = card
+            found = card_of(w, u, card)
+            assert found is not None
+            u.speed = u.played_speed = found.speed
+            w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
+        elif u.kind == "boss":
+            deck = b.decks[f"speed:{u.uid}"]
+            drawn = deck.draw(w.rng)
+            assert drawn is not None
+            if not deck.discards:
+                u.prev_speed = None
+            u.current = drawn
+            u.speed = u.played_speed = int(drawn)
+            w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
+        entrants.append(u.uid)
+    for key in sorted(b.env_speed):
+        env_deck = b.decks[f"speed:{key}"]
+        env_card = env_deck.draw(w.rng)
+        assert env_card is not None
+        prev = b.env_speed[key][0] if env_deck.discards else 0
+        b.env_speed[key] = [int(env_card), prev]
+        w.log(f"{w.content.environmental(key[len(ENV):]).name} reveals Speed card {env_card}", kind="reveal")
+        entrants.append(key)
+    order = initiative_order(w, entrants)
+    b.order = order
+    b.ranks = {x: i for i, x in enumerate(order)}
+    b.done = []
+    b.phase = "place" if b.round == 1 else "immediate"
+    initiative.ask_ally_ties(w)
+    if b.pending is None:
+        w.log("Initiative order: " + ", ".join(initiative._name(w, x) for x in b.order), kind="initiative")
+
+
+SETTINGS = [{"players": 1}, {"players": 6}, {"players": 4, "mode": "team", "boss": None},
+            {"players": 3, "bosses": ["malvarra", "grevvar"]}]
+
+
+@pytest.mark.parametrize("params", SETTINGS, ids=["solo", "six", "team", "two_bosses"])
+def test_issue23_reveal_with_speeds_taken_as_revealed_equals_the_plain_reveal(params: dict[str, object]) -> None:
+    """R-INI-1..12, R-NPC-3, TB-INI: every round's reveal of random games (solo, six seats, a
+    team match with ally ties, two Bosses) leaves the same position, RNG and log as the plain
+    reveal; also with the discard piles emptied (no previous Speed: roll-offs) and with every
+    entrant's Speed made equal (every tie-break at once)."""
+    checked = 0
+    for seed in (1, 2):
+        game = bloodforge.load_game("arena", seed=seed, **params)
+        played = game.new_initial_state()
+        rng = Rng(seed)
+        while not played.is_terminal():
+            seat = rng.choice(played.actors())
+            played.apply_unchecked(rng.choice(played.legal_actions(seat)), seat)
+        replay = game.new_initial_state(advance=False)
+        for who, text in played.moves():
+            if who is None and text == "reveal":
+                for change in ("none", "no_discards", "one_speed"):
+                    fast, plain = replay.clone(), replay.clone()
+                    assert isinstance(fast, ArenaState)
+                    assert isinstance(plain, ArenaState)
+                    for probe in (fast, plain):
+                        for u in probe.board.units.values():
+                            if change == "no_discards":
+                                u.hand += u.discard
+                                u.discard = []
+                            elif change == "one_speed" and u.kind != "minion":
+                                u.prev_speed = 3
+                    initiative.reveal(fast)
+                    plain_reveal(plain)
+                    assert fast.to_json() == plain.to_json(), (seed, len(replay.history), change)
+                    checked += 1
+            replay.step_entry(who, text)
+    assert checked > 20
+
+
+# -- an Environmental's turn ---------------------------------------------------------------------
+def test_issue23_environmental_turn_by_card_table_equals_the_card_read_anew() -> None:
+    """R-EACT-2..4, E1, EX-10: the log line and the Guide lines of an Environmental's turn,
+    read from the table made once per content, Environmental and card, equal those read off
+    the card anew (its icons sorted, a line once per icon the card shows), for every
+    Environmental with lines and every action card; another content with the same ids is
+    not served the first one's answer; an unknown card fails as the search did."""
+    state = bloodforge.load_game("arena", players=1, seed=3).new_initial_state()
+    assert isinstance(state, ArenaState)
+    content = state.content
+    checked = 0
+    for env in content.environmentals:
+        for card in content.env_cards:
+            icons = sorted(card.icons)
+            text = f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}"
+            tasks = tuple((line.op, str(line.amount)) for line in env.lines for icon in line.icons if icon in icons)
+            assert environment._card_turn(content, env.id, card.id) == (text, tasks)
+            checked += 1
+    data = content.model_dump()
+    data["environmentals"][0]["name"] = "Renamed"
+    other = Content.model_validate(data)
+    environment._card_turn(content, other.environmentals[0].id, other.env_cards[0].id)  # the first content's, kept
+    got = environment._card_turn(other, other.environmentals[0].id, other.env_cards[0].id)
+    assert got[0].startswith("Renamed acts")
+    with pytest.raises(StopIteration):
+        environment._card_turn(content, content.environmentals[0].id, "no such card")
+    assert checked > 4
