@@ -279,3 +279,31 @@ def test_issue23_environmental_turn_by_card_table_equals_the_card_read_anew() ->
     with pytest.raises(StopIteration):
         environment._card_turn(content, content.environmentals[0].id, "no such card")
     assert checked > 4
+
+
+# -- the log's public lines ----------------------------------------------------------------------
+def test_issue23_public_log_line_by_the_positional_call_equals_add() -> None:
+    """A public line logged by `World.log` (through `EventLog.add_public`) is the event `add`
+    makes, with the same counts for every reader, also on a log shared with a copy (the copy
+    does not see it) and after it was read; a private and a masked line still go through
+    `add`."""
+    state = bloodforge.load_game("arena", players=2, seed=4).new_initial_state()
+    assert isinstance(state, ArenaState)
+    twin = state.clone()
+    assert isinstance(twin, ArenaState)
+    copy = state.events.copy()
+    list(state.events)  # read once: the rows before are events now
+    lines: list[tuple[str, int | None, str | None, dict[str, object]]] = [
+        ("A hits B", None, None, {"unit": "a", "amount": 3}), ("no facts", None, None, {}),
+        ("secret", 1, None, {}), ("to one", 0, "something happened", {})]
+    for text, to, masked, facts in lines:
+        state.log(text, kind="probe", to=to, masked=masked, **facts)
+        twin.events.add(text, to=to, masked=masked, kind="probe", data=facts or None)
+    assert state.events.to_json() == twin.events.to_json()
+    assert list(state.events) == list(twin.events)
+    for seat in (None, 0, 1):
+        assert state.events.count_for(seat) == twin.events.count_for(seat)
+        assert state.events.texts_for(seat) == twin.events.texts_for(seat)
+    assert len(copy) == len(state.events) - len(lines)
+    assert state.events[-4].data == {"unit": "a", "amount": 3}
+    assert state.events[-3].data is None

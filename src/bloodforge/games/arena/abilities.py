@@ -135,12 +135,17 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
     attack: list[int] = []
     specials: list[int] = []
     pool = u.pool
+    draw = rng.randbelow
     for i, d in enumerate(pool):
         sides = d.sides
-        rig = rigs.get(sides)
-        # `World.roll` of an unrigged die inlined; a scenario's rigged die, or the error for an
-        # impossible one, through it
-        face = w.roll(sides) if (rig is not None and rig.rigged) or sides < 1 else 1 + rng.randbelow(sides)
+        # `World.roll` of an unrigged die inlined (no rig queue at all: the usual case, no
+        # look-up per die); a scenario's rigged die, or the error for an impossible one,
+        # through it
+        if rigs:
+            rig = rigs.get(sides)
+            face = w.roll(sides) if (rig is not None and rig.rigged) or sides < 1 else 1 + draw(sides)
+        else:
+            face = 1 + draw(sides) if sides >= 1 else w.roll(sides)
         d.face = face
         d.used = False
         d.fresh = False

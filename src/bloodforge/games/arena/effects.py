@@ -241,6 +241,8 @@ def resolve(w: World, item: QItem) -> bool:
     n = amount_of(w, e, item)
     if op == "damage":
         damage(w, subj, n, why, source=item.src, how="hazard" if "neutral" in item.ctx else "effect")
+    elif op == "gain_die":  # the next most common (ops in the order random playouts use them)
+        return gain_bonus_dice(w, subj, e.die or "temp", max(1, n), item)
     elif op == "attack_damage":
         if w.board.attack is not None and item.ctx.get("in_attack"):
             w.board.attack["bonus"] = int(w.board.attack.get("bonus", 0)) + n
@@ -262,8 +264,6 @@ def resolve(w: World, item: QItem) -> bool:
             w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy", unit=subj.uid,
                   amount=-subj.energy)
         subj.energy = 0
-    elif op == "gain_die":
-        return gain_bonus_dice(w, subj, e.die or "temp", max(1, n), item)
     elif op == "add_die":
         assert e.die is not None
         spec = w.content.special_die(e.die)

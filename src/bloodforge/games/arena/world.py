@@ -69,6 +69,9 @@ class World:
         damage dealt) for the lab's statistics (`ArenaState.statistics`) and for UIs. Data is
         read under the same visibility as the text, and a seat outside `to` reading the
         `masked` face sees it too: never give facts to a secret event."""
+        if to is None and masked is None:  # the usual public line, by the positional call
+            self.events.add_public(text, kind, facts or None)
+            return
         assert not (facts and masked is not None), "a masked event must not carry facts"
         self.events.add(text, to=to, masked=masked, kind=kind, data=facts or None)
 
