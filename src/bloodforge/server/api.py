@@ -127,6 +127,12 @@ def _games(ids: tuple[str, ...], agents: tuple[str, ...]) -> list[GameDescriptio
 async def create_table(body: TableCreate, manager: Manager, request: Request) -> TableCreated:
     """Create a table; the response holds each human seat's secret join link (shown only now).
     New tables and running tables with AI seats are bounded per client address (429)."""
+    return await _create_table(body, manager, request)
+
+
+async def _create_table(body: TableCreate, manager: TableManager, request: Request,
+                        rematch_of: str | None = None) -> TableCreated:
+    """`create_table`; `rematch_of`: as that finished table's rematch (`TableManager.create`)."""
     limits: ClientLimits = request.app.state.limits
     client = request.client.host if request.client is not None else "?"
     # A turn clock hands a seat to the server's AI when it runs out: such a table counts as one
@@ -142,7 +148,7 @@ async def create_table(body: TableCreate, manager: Manager, request: Request) ->
         return live is not None and not live.state.is_terminal()
 
     limits.check_create(client, with_ai, running)
-    live, tokens, host = await manager.create(body)
+    live, tokens, host = await manager.create(body, rematch_of=rematch_of)
     limits.created(client, live.id, with_ai)
     links = [
         SeatLink(seat=s, name=live.seats[s].name, token=t, url=f"/table/{live.id}#seat={s}&token={t}")
@@ -302,8 +308,8 @@ async def rematch(live: Live, manager: Manager, request: Request, token: Token,
         raise ApiError(403, "auth/bad_token", "only the players of the table or its host may start a rematch")
     if not live.state.is_terminal():
         raise ApiError(409, "game/not_over", "a rematch can be started once the game is over")
-    if live.id in request.app.state.hub.rematches:  # two players clicking at once: one new table
-        raise ApiError(409, "rematch/started", "the rematch has been started already: every seat was sent its link")
+    if live.record.rematch_id is not None:  # made before (the database says, on any process)
+        raise ApiError(409, "rematch/started", "the rematch has been started already: every seat was offered it")
     record = live.record
     seats = [
         SeatCreate(name=s.name, kind="human") if s.kind == "human" or s.taken_over
@@ -312,10 +318,10 @@ async def rematch(live: Live, manager: Manager, request: Request, token: Token,
     ]
     body = TableCreate(game=record.game, name=record.name, params=dict(record.params), seats=seats,
                        scenario=record.scenario, turn_clock=record.turn_clock, hints=record.hints)
-    made = await create_table(body, manager, request)
+    # two players clicking at once (on any server process): one new table, the other 409
+    made = await _create_table(body, manager, request, rematch_of=live.id)
     # every browser at the finished table is offered the new one: a seat its own link only
-    request.app.state.hub.offer_rematch(live.id, made.table.id, {link.seat: link.url for link in made.links},
-                                        made.spectator_url)
+    request.app.state.hub.offer_rematch(live.id, made.table.id)
     if is_host:
         return made
     return made.model_copy(update={"links": [link for link in made.links if link.seat == caller], "host_token": None})

@@ -55,6 +55,11 @@ class TableRow(Base):
     host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     #: Human seats may ask for a hint (the strongest AI's choice); the table's option, off by default.
     hints: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: A finished table's rematch (the new table's id), once one was made: offered to every page
+    #: of this table, by any server process and after restarts; at most one (set only where NULL,
+    #: in the new table's own transaction). The seats' links are not kept (credentials are stored
+    #: only hashed): a player's own credential of this table opens its seat of the rematch once.
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True, unique=True, index=True)
 
     seats: Mapped[list[SeatRow]] = relationship(
         back_populates="table", order_by="SeatRow.seat", cascade="all, delete-orphan", lazy="selectin"

@@ -25,10 +25,17 @@ Entry = tuple[int | None, str]
 
 #: The `ply` of a NOTIFY that says a seat's credential changed (not a new entry).
 CREDENTIALS_CHANGED = -1
+#: The `ply` of a NOTIFY that says a finished table's rematch was made (not a new entry).
+REMATCH_MADE = -2
 
 
 class StaleWrite(Exception):  # noqa: N818 - reads as a condition, like StopIteration
     """Another writer appended this ply first (only possible with several server processes)."""
+
+
+class RematchTaken(Exception):  # noqa: N818 - reads as a condition, like StopIteration
+    """The finished table has its rematch already (two players clicking at once, perhaps on
+    two server processes): the new table was not made."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,8 @@ class TableRecord:
     deadlines: dict[str, Any] | None = None
     host_hash: str | None = None
     hints: bool = False
+    #: The rematch of this (finished) table, once made.
+    rematch_id: str | None = None
 
     @classmethod
     def of(cls, row: TableRow) -> TableRecord:
@@ -83,7 +92,7 @@ class TableRecord:
             ),
             actors=tuple(row.actors) if row.actors is not None else (() if row.to_move is None else (row.to_move,)),
             turn_clock=row.turn_clock, deadlines=row.deadlines, host_hash=row.host_hash,
-            hints=bool(row.hints),
+            hints=bool(row.hints), rematch_id=row.rematch_id,
         )
 
 
@@ -259,8 +268,11 @@ class Store:
         deadlines: dict[str, Any] | None,
         host_hash: str | None = None,
         hints: bool = False,
+        rematch_of: str | None = None,
     ) -> TableRecord:
-        """The table, its seats and the game's own first steps (`entries`), in one transaction."""
+        """The table, its seats and the game's own first steps (`entries`), in one transaction;
+        with `rematch_of`, as that finished table's rematch, recorded there in the same
+        transaction if it has none yet (else `RematchTaken`, and nothing is made)."""
         now = utcnow()
         over = result is not None
         row = TableRow(
@@ -283,6 +295,14 @@ class Store:
                     {"table_id": table_id, "ply": i, "seat": seat, "text": text, "created_at": now}
                     for i, (seat, text) in enumerate(entries)
                 ])
+            if rematch_of is not None:
+                marked = session.connection().execute(
+                    update(_TABLES).where(_TABLES.c.id == rematch_of, _TABLES.c.rematch_id.is_(None))
+                    .values(rematch_id=table_id)
+                )
+                if marked.rowcount != 1:
+                    raise RematchTaken(f"table {rematch_of} has its rematch already")
+                notify(session.connection(), rematch_of, REMATCH_MADE)
             notify(session.connection(), table_id, len(entries))
             return TableRecord.of(row)
 
@@ -290,6 +310,12 @@ class Store:
         with self.sessions() as session:
             row = session.get(TableRow, table_id)
             return None if row is None else TableRecord.of(row)
+
+    def rematch_source(self, *, table_id: str) -> str | None:
+        """The finished table whose rematch `table_id` is, if it is one."""
+        with self.sessions() as session:
+            found = session.scalar(select(TableRow.id).where(TableRow.rematch_id == table_id))
+            return None if found is None else str(found)
 
     def entries(self, *, table_id: str, since: int = 0) -> list[Entry]:
         """(seat or None, text) of every entry of a table from ply `since` on, in ply order."""

@@ -36,7 +36,7 @@ from .errors import ApiError, not_found
 from .live import REBASE_WINDOW, LiveTable, record_of, result_of
 from .newtable import clean_name, default_table_name, hash_token, new_game, seat_specs
 from .schemas import TableCreate
-from .store import CREDENTIALS_CHANGED, Entry, SeatSpec, StaleWrite, Store, TableRecord
+from .store import CREDENTIALS_CHANGED, REMATCH_MADE, Entry, RematchTaken, SeatSpec, StaleWrite, Store, TableRecord
 
 log = logging.getLogger("bloodforge.server")
 
@@ -69,6 +69,8 @@ class TableManager:
         self._refreshing: set[asyncio.Task[None]] = set()
         #: Called with (table id, seat or None: every seat) when seat credentials changed.
         self.after_credentials: list[Callable[[str, int | None], None]] = []
+        #: Called with a finished table's id when another process made its rematch.
+        self.after_rematch: list[Callable[[str], None]] = []
         #: Does this process have connections watching a table? (set by the websocket hub)
         self.watched: Callable[[str], bool] = lambda _table_id: False
         self.closed = False
@@ -77,10 +79,12 @@ class TableManager:
 
     # -- creating -----------------------------------------------------------------------------
     async def create(self, req: TableCreate, prepared: tuple[Game, State] | None = None,
-                     ) -> tuple[LiveTable, dict[int, str], str]:
+                     rematch_of: str | None = None) -> tuple[LiveTable, dict[int, str], str]:
         """The new table, each human seat's link token and the host token (re-invites).
         `prepared`: a game and its first state the server built itself (the workbench's
-        playtest of stored content), used in place of the request's game and parameters."""
+        playtest of stored content), used in place of the request's game and parameters.
+        `rematch_of`: the finished table this is the rematch of (409 `rematch/started`, nothing
+        made, if it has one already: two players clicking at once, on any server process)."""
         if prepared is not None:
             game, state, scenario = prepared[0], prepared[1], None
         else:
@@ -96,13 +100,23 @@ class TableManager:
         name = clean_name(req.name, default_table_name(game, seats), 80)
         entries = state.moves()
         deadlines = next_deadlines({}, state, entries, set(tokens), req.turn_clock, now_ms())
-        record = await asyncio.to_thread(
-            self.store.create_table,
-            table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
-            params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
-            entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
-            deadlines=deadlines_to_json(deadlines), host_hash=hash_token(host), hints=req.hints,
-        )
+        try:
+            record = await asyncio.to_thread(
+                self.store.create_table,
+                table_id=secrets.token_urlsafe(9), name=name, game=game.id, game_version=game.info.version,
+                params=game.params_dict(), seed=game.seed, scenario=scenario, seats=specs,
+                entries=entries, actors=state.actors(), result=result_of(state), turn_clock=req.turn_clock,
+                deadlines=deadlines_to_json(deadlines), host_hash=hash_token(host), hints=req.hints,
+                rematch_of=rematch_of,
+            )
+        except RematchTaken:
+            if rematch_of is not None:
+                self.forget(rematch_of)  # our copy did not know: the next access reads it
+            raise ApiError(409, "rematch/started",
+                           "the rematch has been started already: every seat was offered it") from None
+        finished = None if rematch_of is None else self.tables.get(rematch_of)
+        if finished is not None:
+            finished.record = replace(finished.record, rematch_id=record.id)
         live = LiveTable(record=record, game=game, state=state, deadlines=deadlines)
         self.tables[record.id] = live
         self._evict()
@@ -166,6 +180,11 @@ class TableManager:
         if ply == CREDENTIALS_CHANGED:  # a seat link was claimed or re-issued there
             self.forget(table_id)
             self._credentials_changed(table_id, None)
+            return
+        if ply == REMATCH_MADE:  # the finished table's rematch was made there
+            self.forget(table_id)
+            for hook in self.after_rematch:
+                hook(table_id)
             return
         live = self.tables.get(table_id)
         if live is None and not self.watched(table_id):
@@ -268,18 +287,51 @@ class TableManager:
         """Claim-once seat links: the first browser to open a seat's link gets a credential of
         its own (returned; the link's token is spent and then opens only the spectator view,
         `seat/claimed`). A credential already claimed is returned as it is. *Why:* whoever
-        created the table holds every link; without this the creator could read each hand."""
+        created the table holds every link; without this the creator could read each hand.
+
+        A rematch's seat is claimed the same way with the player's credential of that seat at
+        the finished table (`rematch_credential`): the offer a page gets from a server process
+        that does not hold the new links (another process, or after a restart)."""
         live = await self.get(table_id)
-        async with live.lock:
+        from_finished = False
+        try:
             self.authenticate(live, seat, token)  # the link or the credential, else refused
+        except ApiError as err:
+            if err.code != "auth/bad_token" or not await self.rematch_credential(table_id, seat, token):
+                raise
+            from_finished = True
+        async with live.lock:
             spec = live.seats[seat]
-            if spec.claimed:
-                return token
+            if from_finished:
+                if spec.claimed:  # the player took the seat already, in another browser
+                    raise ApiError(409, "seat/claimed", f"seat {seat} of the rematch was opened in another "
+                                   "browser first; it shows the table only as a spectator sees it")
+            else:
+                self.authenticate(live, seat, token)  # again under the lock: it may have changed
+                if spec.claimed:
+                    return token
             new = secrets.token_urlsafe(32)
             assert spec.token_hash is not None
             await self._set_credentials(live, replace(spec, token_hash=hash_token(new), claimed=True,
                                                       invite_hash=spec.token_hash))
         return new
+
+    async def rematch_credential(self, table_id: str, seat: int, token: str) -> bool:
+        """Whether `token` is seat `seat`'s credential at the finished table whose rematch
+        `table_id` is (the same seat there: a rematch keeps the seats in order), and that seat
+        is a human one of the rematch. *Why:* the rematch's links exist only in the memory of
+        the process that made it (credentials are stored hashed), so a page offered the rematch
+        by another process, or after a restart, joins with what it holds."""
+        finished_id = await asyncio.to_thread(self.store.rematch_source, table_id=table_id)
+        if finished_id is None:
+            return False
+        finished = await self.get(finished_id)
+        try:
+            self.authenticate(finished, seat, token)
+        except ApiError:
+            return False
+        spec = (await self.get(table_id)).seats[seat]
+        return spec.kind == "human" and spec.token_hash is not None
 
     async def reinvite(self, table_id: str, seat: int, host_token: str | None) -> str:
         """A new link for a human seat (the table's host only, with the host token from the

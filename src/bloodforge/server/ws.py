@@ -45,12 +45,35 @@ class Connection:
     #: Messages to send: a dict, or its JSON text already made (shared between connections).
     queue: asyncio.Queue[dict[str, Any] | str | None] = field(default_factory=asyncio.Queue)
     log_sent: int = 0
+    #: The seat's credential the connection authenticated with (its rematch offer carries it).
+    token: str | None = None
+    #: The rematch offered on this connection (a process hears of its own rematch twice: once
+    #: made, once through its NOTIFY).
+    offered: str | None = None
+
+    def offer(self, new_table: str) -> None:
+        if self.offered != new_table:
+            self.offered = new_table
+            self.push(rematch_message(new_table, self.seat, self.token))
 
     def push(self, message: dict[str, Any] | str) -> None:
         if self.queue.qsize() >= MAX_QUEUE:  # a client that reads nothing: let it go
             self.queue.put_nowait(None)
             return
         self.queue.put_nowait(message)
+
+
+def rematch_message(new_table: str, seat: int | None, token: str | None) -> dict[str, Any]:
+    """The rematch offer for one connection of the finished table: a seat its own link to its
+    seat of the rematch, made of the credential it authenticated with (which claims that seat
+    once, `TableManager.claim`), so it never sees another seat's credential; a spectator the
+    rematch's spectator link. *Why its own credential:* the rematch's new links are not stored
+    (credentials are kept only hashed), and this link works from any server process and after
+    a restart."""
+    url = f"/table/{new_table}"
+    if seat is not None and token:
+        return {"type": "rematch", "table": new_table, "seat": seat, "url": f"{url}#seat={seat}&token={token}"}
+    return {"type": "rematch", "table": new_table, "seat": None, "url": url}
 
 
 class Hub:
@@ -64,9 +87,9 @@ class Hub:
         self._lobby_last: dict[str, str] = {}
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
-        #: Finished table -> its rematch (new table id, seat -> claim link, spectator link).
-        self.rematches: dict[str, tuple[str, dict[int, str], str]] = {}
+        self._offering: set[asyncio.Task[None]] = set()
         manager.listeners.append(self.broadcast)
+        manager.after_rematch.append(self._remote_rematch)
         manager.after_change.append(lambda _live: self.lobby_changed())
         manager.after_remote.append(lambda _table_id: self.lobby_changed())
         manager.watched = lambda table_id: table_id in self.tables
@@ -82,19 +105,27 @@ class Hub:
             if conn.seat is not None and (seat is None or conn.seat == seat):
                 conn.queue.put_nowait(None)
 
-    def offer_rematch(self, table_id: str, new_table: str, links: dict[int, str], spectator_url: str) -> None:
-        """A rematch of a finished table was made: every connection of it gets a `rematch`
-        message with its own seat's claim link (authenticated seats only, so a seat never sees
-        another seat's credential), the others the spectator's link. Kept for connections that
-        come later (this process's memory: a page opened after a restart offers no rematch)."""
-        self.rematches[table_id] = (new_table, links, spectator_url)
+    def offer_rematch(self, table_id: str, new_table: str) -> None:
+        """A rematch of a finished table was made: every connection of it here gets a
+        `rematch` message (`rematch_message`). Connections that come later get it when they
+        connect, from the table's record (the database: any process, and after a restart)."""
         for conn in self.tables.get(table_id, ()):
-            conn.push(self._rematch_message(table_id, conn.seat))
+            conn.offer(new_table)
 
-    def _rematch_message(self, table_id: str, seat: int | None) -> dict[str, Any]:
-        new_table, links, spectator_url = self.rematches[table_id]
-        own = links.get(seat) if seat is not None else None
-        return {"type": "rematch", "table": new_table, "seat": seat if own else None, "url": own or spectator_url}
+    def _remote_rematch(self, table_id: str) -> None:
+        """Another server process made the rematch of a table: offer it to the connections here."""
+        if table_id not in self.tables:
+            return
+
+        async def offer() -> None:
+            with contextlib.suppress(ApiError):
+                live = await self.manager.get(table_id)
+                if live.record.rematch_id is not None:
+                    self.offer_rematch(table_id, live.record.rematch_id)
+
+        task = asyncio.get_running_loop().create_task(offer(), name=f"rematch-{table_id}")
+        self._offering.add(task)
+        task.add_done_callback(self._offering.discard)
 
     # -- table channel ------------------------------------------------------------------------
     def broadcast(self, live: LiveTable) -> None:
@@ -141,13 +172,13 @@ class Hub:
             with contextlib.suppress(Exception):
                 await ws.close(code=4400)
             return
-        conn = Connection(ws, table_id, seat)
+        conn = Connection(ws, table_id, seat, token=token if seat is not None and isinstance(token, str) else None)
         async with live.lock:  # the first state and later broadcasts stay in version order
             self.tables.setdefault(table_id, set()).add(conn)
             live.watchers += 1
             self._send_state(conn, live)
-            if table_id in self.rematches:
-                conn.push(self._rematch_message(table_id, seat))
+            if live.record.rematch_id is not None:
+                conn.offer(live.record.rematch_id)
         writer = asyncio.create_task(self._writer(conn))
         try:
             await self._reader(conn)
