@@ -24,7 +24,15 @@ from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, distance, neighbours
 from bloodforge.games.arena.initiative import ENV, card_of, initiative_order, recycle
 from bloodforge.games.arena.model import Tile, Unit
-from bloodforge.games.arena.movement import _grid, destinations, end_mask, shared_destinations, step_options
+from bloodforge.games.arena.movement import (
+    _grid,
+    destinations,
+    end_mask,
+    explore,
+    safe_routes,
+    shared_destinations,
+    step_options,
+)
 from bloodforge.games.arena.world import World
 
 
@@ -307,3 +315,45 @@ def test_issue23_public_log_line_by_the_positional_call_equals_add() -> None:
     assert len(copy) == len(state.events) - len(lines)
     assert state.events[-4].data == {"unit": "a", "amount": 3}
     assert state.events[-3].data is None
+
+
+# -- N14: an idle NPC's approach from the safe routes ------------------------------------------
+@pytest.mark.parametrize(("players", "seed", "traps"), [(1, 13, False), (1, 14, True), (6, 15, True)])
+def test_issue23_n14_approach_from_the_safe_routes_equals_the_pareto_choice(players: int, seed: int,
+                                                                            traps: bool) -> None:
+    """N14 (TB3): where an idle NPC approaches its goal, read off the safe routes alone
+    (`npc.approach_safe`, the plain walk with the harmful tiles' cells as stops) whenever it
+    answers, equals `approach_options` over the full Pareto table, for every figure on the
+    board at Movements 0-5, in positions of random games (the Boss's own tiles; with Spike
+    Traps put on a quarter of the free hexes, some already hit this turn). The safe routes are
+    the table's tile-free routes, hex for hex."""
+    answered = undecided = 0
+    for i, state in enumerate(own_steps(players, seed, ("npc",))):
+        if i % 5:
+            continue
+        if traps:
+            free = [h for h in sorted(state.cells) if state.occupant(h) is None]
+            state.board.tiles += [Tile(f"trap{k}", "spike_traps", h, [h], None)
+                                  for k, h in enumerate(free) if k % 4 == i % 4]
+            state.board.moved()
+            movers = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+            if movers:
+                state.board.hazard_hits = {(movers[0].uid, t.tid) for t in state.board.tiles[::3]}
+        for u in state.board.units.values():
+            if not u.alive or u.hex is None:
+                continue
+            for movement in range(6):
+                table = explore(state, u, movement)
+                safe = safe_routes(state, u, movement)
+                assert safe == {h: next(r for r in rs if not r.tiles) for h, rs in table.items()
+                                if any(not r.tiles for r in rs)}
+                state.route_memo = None
+                got = npc.approach_safe(state, u, movement)
+                want = npc.approach_options(state, u, explore(state, u, movement))
+                if got is None:
+                    undecided += 1
+                else:
+                    assert got == want, (i, u.uid, movement)
+                    answered += 1
+    assert answered > 200
+    assert undecided > 0 or not traps

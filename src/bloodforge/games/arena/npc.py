@@ -31,6 +31,7 @@ from .movement import (
     explore,
     explore_within,
     nearest_safe,
+    safe_routes,
     safe_steps,
     search_key,
     shared_destinations,
@@ -423,6 +424,40 @@ def approach_options(w: World, u: Unit, routes: dict[Hex, list[Route]]) -> list[
     return list(entry[1])
 
 
+def approach_safe(w: World, u: Unit, movement: int) -> list[tuple[Hex, Route]] | None:
+    """`approach_options(w, u, explore(w, u, movement))` when the safe routes decide it (a
+    safe end hex strictly closer to the goal, or no goal), read off `movement.safe_routes`
+    without the Pareto search; None when the answer needs the unsafe routes (then the caller
+    asks `approach_options`). The same choice as `_approach`'s first branch: the safe hexes
+    nearest the goal, then the fewest steps, each with its tile-free route."""
+    g = goal(w, u)
+    if g is None or g.hex is None or u.hex is None:
+        return []
+    # an idle NPC asks, again when the tie goes to a player and again with the answer, on one
+    # layout: memoised by what it reads (the search's key and the goal's space)
+    key = ("approach_safe", g.hex, *search_key(w, u, movement))
+    table = w.layout_memo()
+    found: tuple[list[tuple[Hex, Route]] | None] | None = table.get(key)
+    if found is None:
+        found = table[key] = (_approach_safe(w, u, movement, u.hex, g.hex),)
+    return None if found[0] is None else list(found[0])
+
+
+def _approach_safe(w: World, u: Unit, movement: int, at: Hex, goal_at: Hex) -> list[tuple[Hex, Route]] | None:
+    """`approach_safe` worked out."""
+    safe = safe_routes(w, u, movement)
+    if not safe:
+        return None
+    gq, gr = goal_at
+    dist = {h: abs(h[0] - gq) + abs(h[1] - gr) + abs(h[0] - gq + h[1] - gr) for h in safe}  # doubled
+    d = min(dist.values())
+    if d >= 2 * distance(at, goal_at):
+        return None
+    cands = [h for h in safe if dist[h] == d]
+    low = min(safe[h].steps for h in cands)
+    return [(h, safe[h]) for h in sorted(cands) if safe[h].steps == low]
+
+
 def _approach(at: Hex, goal_at: Hex, routes: dict[Hex, list[Route]]) -> list[tuple[Hex, Route]]:
     """`approach_options` from `at` toward a goal on `goal_at` over the end hexes `routes`."""
     here = distance(at, goal_at)
@@ -558,7 +593,11 @@ def ask(w: World, u: Unit) -> None:
         options = [hex_id(h) for h, _ in move_toward(w, u, a, t)]
         kind = "npc_move"
     else:
-        options = [hex_id(h) for h, _ in approach_options(w, u, explore(w, u, movement_of(w, u)))]
+        movement = movement_of(w, u)
+        found = approach_safe(w, u, movement)
+        if found is None:
+            found = approach_options(w, u, explore(w, u, movement))
+        options = [hex_id(h) for h, _ in found]
         kind = "npc_approach"
     if fh is None or fh.seat is None:
         decide(w, u, kind, options[0])  # no human left: the first option (spec §2.5)
@@ -581,8 +620,11 @@ def decide(w: World, u: Unit, kind: str, option: str) -> None:
     else:
         h = parse_hex(option)
         assert h is not None
-        routes = explore(w, u, movement_of(w, u))
-        walk(w, u, dict(approach_options(w, u, routes))[h].path)
+        movement = movement_of(w, u)
+        found = approach_safe(w, u, movement)
+        if found is None:
+            found = approach_options(w, u, explore(w, u, movement))
+        walk(w, u, dict(found)[h].path)
         b.stage = "end"
 
 
@@ -605,8 +647,10 @@ def idle(w: World, u: Unit) -> None:
     if u.moved or not u.alive:
         b.stage = "end"
         return
-    routes = explore(w, u, movement_of(w, u))
-    opts = approach_options(w, u, routes)
+    movement = movement_of(w, u)
+    opts = approach_safe(w, u, movement)  # without the Pareto search when the safe routes decide
+    if opts is None:
+        opts = approach_options(w, u, explore(w, u, movement))
     u.moved = True
     if len(opts) == 1:
         walk(w, u, opts[0][1].path)
