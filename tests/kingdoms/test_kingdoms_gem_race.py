@@ -99,7 +99,7 @@ def test_evaluation_gem_race_the_side_to_move_one_short_wins_with_its_best_captu
     the win is at most one minus that; with two gems short the linear judgement alone."""
     s = _one_short()
     judge = KingdomsJudge(s.game.static_info())
-    judge.race = "max"
+    assert judge.race == "max"  # the search's evaluation has the race on
     q = judge.capture(["cavalry", "cavalry", "infantry"], ["infantry"] * 4)
     assert 0.2 < q < 0.4
     obs0, obs1 = s.policy_observation(0), s.policy_observation(1)

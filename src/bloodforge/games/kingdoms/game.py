@@ -288,7 +288,9 @@ class KingdomsGame(Game):
         battle's stand/press or retreat; everything else is the policy's (a searched decision
         is a whole phase, not each of the 520-1,800 single steps with a choice per seat).
         Every option is played on the same samples (`paired`: the same dice and hidden units
-        for all), on by the greedy policy to the end of the faction's turn, and judged there
+        for all), on by the greedy policy to the end of the faction's turn (with `finish`: in a
+        battle whose capture wins the game it presses on at any odds, where greedy breaks off
+        below 0.25), and judged there
         (evaluation.py, fitted to greedy games' winners); the policy's own option stays unless
         another does better on average.
 
@@ -300,7 +302,8 @@ class KingdomsGame(Game):
     def evaluate(self, state: State) -> list[float]:
         """Each seat's share of the win from its own observation (evaluation.py: army, income,
         treasury and threats of each side, weights fitted to greedy games' winners, the lead in
-        logits as logistic shares); the search's cut-off."""
+        logits as logistic shares; the side to move one gem short wins with its best capture
+        odds, the gem race); the search's cut-off."""
         judge = self.__dict__.get("_judge")
         if judge is None:
             judge = self.__dict__["_judge"] = KingdomsJudge(self.static_info())

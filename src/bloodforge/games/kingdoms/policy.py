@@ -149,7 +149,9 @@ class KingdomsPolicy:
         policy's at its attack threshold, bolder, more cautious, one that stops sending units to
         a defended target at capture odds 0.9 (`enough`; the policy sends every unit that can
         reach and leaves the land behind empty), one that leaves the policy's first target
-        alone, and no attack), phase 4 (the policy's march, which also walks towards a
+        alone, one gem short of the win the rush (everything at the gem territory with the best
+        capture odds, at any odds: a capture wins at the end of the turn, which the rollout
+        scores exactly), and no attack), phase 4 (the policy's march, which also walks towards a
         team-mate's land; a march on the other side's land only; a march to our gem territories
         with an enemy land unit next door; `march`), and in a battle whether to stand or
         retreat, press or retreat (each legal action, the policy's own first). Variants that
