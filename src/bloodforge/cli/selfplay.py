@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Annotated, Any
 
@@ -19,6 +18,7 @@ from bloodforge.agents import agent_names
 from bloodforge.core import BloodforgeError
 from bloodforge.lab.selfplay import expand_agent_names, play_game
 from bloodforge.match import Record
+from bloodforge.procpool import watched_pool
 
 from .options import default_players, parse_params
 
@@ -73,7 +73,7 @@ def selfplay_command(
         with Progress(*columns, console=console, transient=False) as progress:
             task = progress.add_task(f"{game_id} self-play", total=games)
             if workers > 1:
-                with ProcessPoolExecutor(max_workers=workers) as pool:
+                with watched_pool(workers) as pool:
                     for rec in pool.map(_one, jobs, chunksize=max(1, games // (workers * 8))):
                         keep(rec)
                         progress.advance(task)
