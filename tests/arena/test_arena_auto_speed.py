@@ -17,8 +17,8 @@ from collections.abc import Iterator
 import pytest
 
 import bloodforge
-from bloodforge.core import Rng
-from bloodforge.games.arena import environment, initiative, npc
+from bloodforge.core import Action, Rng
+from bloodforge.games.arena import environment, initiative, npc, turns
 from bloodforge.games.arena.content import Content
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.hexes import Hex, distance, neighbours
@@ -357,3 +357,25 @@ def test_issue23_n14_approach_from_the_safe_routes_equals_the_pareto_choice(play
                     answered += 1
     assert answered > 200
     assert undecided > 0 or not traps
+
+
+# -- the game's own step words -------------------------------------------------------------------
+@pytest.mark.parametrize("players", [1, 6])
+def test_issue23_npc_plain_step_by_figure_and_stage_equals_the_action_made_anew(players: int) -> None:
+    """An NPC's plain step (card, roll, energy, invoke, end), taken from the table by figure
+    and stage, is the action made anew (`npc <unit> <stage>`) at every such step of a random
+    game, also after the table was emptied midway and with another figure's row in it."""
+    checked = 0
+    for i, state in enumerate(own_steps(players, 21, ("npc",))):
+        if i == 40:
+            turns._NPC_PLAIN.clear()
+        b = state.board
+        u = b.units.get(str(b.active))
+        if u is None or b.stage not in turns._PLAIN_STAGES:
+            continue
+        turns._NPC_PLAIN.setdefault("someone else", {})[b.stage] = Action("npc", ("someone else", b.stage))
+        step = turns.auto_step(state)
+        assert step == Action("npc", (u.uid, b.stage))
+        assert str(step) == f"npc {u.uid} {b.stage}"
+        checked += 1
+    assert checked > 50

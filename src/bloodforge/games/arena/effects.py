@@ -339,7 +339,10 @@ def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bo
         else:
             kind = str(item.ctx.get("pref", "temp"))
     real = TEMP if kind == "temp" else BE
-    got = sum(1 for _ in range(count) if gain_die(w, u, real))
+    got = 0
+    for _ in range(count):  # a plain loop: a generator per gain cost more (issue 23)
+        if gain_die(w, u, real):
+            got += 1
     if got:
         w.log(f"{u.name} gains {got} {'Temporary Attack' if real == TEMP else 'Blood Energy'} "
               f"{'die' if got == 1 else 'dice'}", kind="dice")

@@ -58,9 +58,15 @@ def reveal(w: World) -> None:
     23); the same draws, in the same order, and the same lines."""
     b = w.board
     units = b.units
-    if b.picks:
-        for seat, card in sorted(b.picks.items()):
-            u = next(x for x in units.values() if x.seat == seat)
+    by_seat: dict[int, Unit] = {}
+    picks = b.picks
+    if picks:
+        for x in units.values():  # each seat's figure, the first with that seat (no generator per pick)
+            if x.seat is not None and x.seat in picks and x.seat not in by_seat:
+                by_seat[x.seat] = x
+        for seat in sorted(picks):
+            card = picks[seat]
+            u = by_seat[seat]
             u.hand.remove(card)
             u.current = card
             named = card_of(w, u, card)

@@ -519,7 +519,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
         stage = "attack"
     if stage == "attack":
         targets = final_targets(w, u, atk, a)
-        return ("attack", ",".join(t.uid for t in targets)) if targets else ("idle",)
+        return ("attack", ",".join([t.uid for t in targets])) if targets else ("idle",)
     raise AssertionError(f"unknown NPC stage {stage!r}")
 
 

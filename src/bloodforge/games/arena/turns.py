@@ -110,7 +110,11 @@ def auto_step(w: World) -> Action | None:
         if u.kind == "rival" or u.kind == "boss":  # `Unit.is_npc`
             stage = b.stage
             if stage in _PLAIN_STAGES:  # what `npc.next_step` answers at once, without its tuple
-                return act("npc", u.uid, stage)
+                # by figure and stage: two look-ups by strings, not `act`'s by a tuple (~1 % of
+                # a solo ply was hashing and comparing that tuple; issue 23)
+                row = _NPC_PLAIN.get(u.uid)
+                found = row.get(stage) if row is not None else None
+                return found if found is not None else _npc_plain(u.uid, stage)
             return act("npc", u.uid, *npc.next_step(w, u))
         return None
     if phase == "round":
@@ -130,6 +134,18 @@ def auto_step(w: World) -> Action | None:
 
 #: The NPC stages whose step is the stage's own word (`npc.next_step`).
 _PLAIN_STAGES = frozenset(("card", "roll", "energy", "invoke", "end"))
+
+#: figure id -> stage -> `act("npc", uid, stage)` for the plain stages (ids come from the
+#: content: a few dozen figures in a process)
+_NPC_PLAIN: dict[str, dict[str, Action]] = {}
+
+
+def _npc_plain(uid: str, stage: str) -> Action:
+    """`act("npc", uid, stage)`, kept in `_NPC_PLAIN`."""
+    if len(_NPC_PLAIN) > 4096:
+        _NPC_PLAIN.clear()
+    a = _NPC_PLAIN.setdefault(uid, {})[stage] = act("npc", uid, stage)
+    return a
 
 
 def apply_auto(w: World, action: Action) -> None:
