@@ -9,9 +9,16 @@ rule worked out afresh, or when it stops bounding what it keeps.
 
 from __future__ import annotations
 
+import pytest
+
 import bloodforge
 from bloodforge.core import Rng
+from bloodforge.games.arena import attack, player
+from bloodforge.games.arena.content import Attack
 from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import distance
+from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.turns import act
 from bloodforge.games.arena.world import LAYOUT_MEMO_SIZE
 
 
@@ -43,3 +50,81 @@ def test_issue23_layout_memo_keeps_at_most_its_size_and_starts_again() -> None:
         table[("filler", i)] = i
     assert len(state.layout_memo()) == 0
     assert twin.layout_memo() is state.layout_memo()
+
+
+def test_issue23_champion_table_equals_the_printed_card() -> None:
+    """R-PACT-1, R-ULT-1, R-BON, R-MIN-5: what the act stage's listing reads off a
+    Champion's table (pacts with their cost and action in printed order, the Ultimate's
+    cost, the Initiative cards with a Bonus Action, whether it has minions) is the printed
+    card's, for every Champion; an unknown Champion raises as the content's look-up does."""
+    state, _ = _random_state(6, 1)
+    content = state.content
+    for champion in content.champions:
+        pacts, ultimate, bonus_cards, has_minions = player._champion_table(state, champion.id)
+        assert [(p, c, a) for p, c, a in pacts] == [(p.id, p.cost, act("pact", p.id)) for p in champion.pacts]
+        assert ultimate == champion.ultimate_cost
+        with_bonus = {c.id for c in champion.cards
+                      if (card := content.initiative_card(champion.id, c.id)) is not None and card.bonus is not None}
+        assert bonus_cards == with_bonus
+        assert has_minions == bool(champion.minions)
+    assert any(player._champion_table(state, c.id)[2] for c in content.champions)
+    assert any(player._champion_table(state, c.id)[3] for c in content.champions)
+    with pytest.raises(StopIteration):
+        player._champion_table(state, "nobody")
+
+
+def _plain_offered(state: ArenaState, u: Unit) -> list[Attack]:
+    """The attacks with an enemy in Range by the plain search over origins and enemies, or
+    the first option when none has (issue 18 defect 2)."""
+    options = attack.attack_options(state, u)
+    reaching = []
+    for a in options:
+        r = attack.range_of(state, u, a)
+        spots = attack.origins(state, u, a)
+        if any(e.alive and e.hex is not None and e.hp is not None and e.side != u.side
+               and any(distance(h, e.hex) <= r for h in spots) for e in state.board.units.values()):
+            reaching.append(a)
+    return reaching or options[:1]
+
+
+def test_issue23_offered_attacks_from_minions_equal_the_plain_range_search() -> None:
+    """R-ATT-6..8, R-ATT-12: a summoner's offered attacks (its own space and each kind of
+    minion it attacks from, in one pass) equal the plain search over origins and enemies
+    with its minions and the other figures put on random hexes, some minions destroyed or
+    off the board, the rank and Range changed; the memo is emptied before each."""
+    state, rng = _random_state(6, 3)
+    while not (state.board.phase == "turns" and state.board.pending is None):
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    cells = sorted(state.cells)
+    summoners = [u for u in state.board.units.values() if u.kind == "champion"
+                 and any(a.origin != "self" for a in attack.attacks_of(state, u))]
+    assert summoners
+    for u in summoners:  # a minion of that kind summoned by another figure is no origin of u's
+        minion = next(m for m in state.board.units.values() if m.kind == "minion" and m.summoner == u.uid)
+        stray = minion.copy()
+        stray.uid = f"stray_{minion.uid}"
+        stray.summoner = next(o.uid for o in state.board.units.values() if o.kind == "champion" and o is not u)
+        stray.side = state.unit(stray.summoner).side
+        state.board.units[stray.uid] = stray
+    compared = 0
+    with_minions = 0
+    for trial in range(300):
+        for f in state.board.units.values():
+            f.alive = True
+            f.hex = rng.choice(cells) if rng.randbelow(8) else None
+            if f.kind == "minion" and rng.randbelow(4) == 0:
+                f.alive = False
+        for u in summoners:
+            if u.hex is None:
+                u.hex = rng.choice(cells)
+            u.rolled_category = ("singles", "doubles", "triples")[trial % 3]
+            u.mods = {"range": rng.randbelow(3) - 1} if trial % 2 else {}
+            state.board.moved()
+            state.route_memo = None
+            want = _plain_offered(state, u)
+            assert attack.offered_attacks(state, u) == want, (trial, u.uid)
+            compared += 1
+            with_minions += any(a.origin != "self" for a in want)
+    assert compared >= 300
+    assert with_minions > 50

@@ -54,17 +54,25 @@ def attack_options(w: World, u: Unit) -> list[Attack]:
 
 def _options(w: World, u: Unit, rank: int) -> tuple[Attack, ...]:
     """`attack_options`' shared table entry (callers must not keep it as their own list)."""
+    return _options_entry(w, u, rank)[1]
+
+
+def _options_entry(w: World, u: Unit, rank: int) -> tuple[Content, tuple[Attack, ...], tuple[str, ...]]:
+    """The table entry: (the content, the options, the minion kinds some option attacks from,
+    in order of first use)."""
     content = w.content
     key = (id(content), u.kind, u.content_id, rank)
     entry = _OPTIONS.get(key)
     if entry is None or entry[0] is not content:
         if len(_OPTIONS) > 4096:
             _OPTIONS.clear()
-        entry = _OPTIONS[key] = (content, tuple(a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank))
-    return entry[1]
+        options = tuple(a for a in attacks_of(w, u) if CATEGORY_RANK[a.category] <= rank)
+        kinds = tuple(dict.fromkeys(a.origin for a in options if a.origin != "self"))
+        entry = _OPTIONS[key] = (content, options, kinds)
+    return entry
 
 
-_OPTIONS: dict[tuple[int, str, str, int], tuple[Content, tuple[Attack, ...]]] = {}
+_OPTIONS: dict[tuple[int, str, str, int], tuple[Content, tuple[Attack, ...], tuple[str, ...]]] = {}
 
 
 def offered_attacks(w: World, u: Unit) -> list[Attack]:
@@ -73,28 +81,72 @@ def offered_attacks(w: World, u: Unit) -> list[Attack]:
     by R-ATT-9 resolves nothing but gains 1 bonus die (the rules allow it, so it stays
     offered, worded as what it does). While some attack reaches an enemy, the ones that reach
     nobody are not offered (a house ruling in docs/games/arena.md: trading a sure hit for a
-    bonus die is not worth a button that reads like an attack)."""
+    bonus die is not worth a button that reads like an attack).
+
+    Decided by the nearest enemy per origin (what `in_range` finds, for every attack of one
+    origin at once): from the figure's space, and for a summoner that attacks from its
+    minions from each kind of them, in the same one pass over the figures (issue 23: asking
+    `in_range` per minion attack made the summoners' listing three times as costly)."""
     rank = available_rank(u)
     bonus = u.mods.get("range", 0)
     key = ("offered", w.board.layout, u.uid, rank, bonus)
     table = w.layout_memo()
     found: list[Attack] | None = table.get(key)  # what it reads: the layout, the attacker, its rank and Range
     if found is None:
-        options = _options(w, u, rank)
-        nearest = _nearest_enemy(w, u)  # one pass over the figures for every attack from its space
+        _, options, kinds = _options_entry(w, u, rank)
         reach = base_attributes(w, u)[1] + bonus  # `range_of` without the attack's own bonus, once
         reaching = []
-        for a in options:
-            if a.origin == "self":
+        if not kinds:
+            nearest = _nearest_enemy(w, u)  # one pass over the figures for every attack from its space
+            for a in options:
                 if nearest is not None and max(0, reach + a.range_bonus) >= nearest:
                     reaching.append(a)
-            elif in_range(w, u, a):
-                reaching.append(a)
+        else:
+            near = _nearest_by_origin(w, u, kinds)
+            for a in options:
+                n = near[a.origin]
+                if n is not None and max(0, reach + a.range_bonus) >= n:
+                    reaching.append(a)
         found = reaching or list(options[:1])
-        if len(table) >= 1024:
-            table.clear()
         table[key] = found
     return list(found)
+
+
+def _nearest_by_origin(w: World, u: Unit, kinds: tuple[str, ...]) -> dict[str, int | None]:
+    """Hex distance to the nearest damageable enemy on the board from `u`'s space (under
+    "self") and from the nearest of its minions of each kind in `kinds` (None: no such
+    origin on the board, or no enemy), in one pass over the figures: the minions are the
+    origins `origins` lists, the enemies those `in_range` looks at."""
+    here = u.hex
+    side = u.side
+    uid = u.uid
+    foes: list[Hex] = []
+    spots: dict[str, list[Hex]] = {}
+    best: int | None = None
+    for e in w.board.units.values():
+        at = e.hex
+        if at is None or not e.alive:
+            continue
+        if e.side != side and e.hp is not None:
+            foes.append(at)
+            if here is not None:
+                dq, dr = at[0] - here[0], at[1] - here[1]
+                d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if best is None or d < best:
+                    best = d
+        if e.kind == "minion" and e.summoner == uid and e.content_id in kinds:
+            spots.setdefault(e.content_id, []).append(at)
+    near: dict[str, int | None] = {"self": best}
+    for kind in kinds:
+        nearest: int | None = None
+        for q, s in spots.get(kind, ()):
+            for at in foes:
+                dq, dr = at[0] - q, at[1] - s
+                d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+                if nearest is None or d < nearest:
+                    nearest = d
+        near[kind] = nearest
+    return near
 
 
 def _nearest_enemy(w: World, u: Unit) -> int | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from bloodforge.core import Action
 
 from . import abilities, attack, npc
-from .content import Attack
+from .content import Attack, Content
 from .dice import energy_dice_ready, gain_energy
 from .effects import check_end, drain, walk
 from .environment import resume as resume_environment
@@ -66,21 +66,21 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
             found = attacks.get(a.id)
             out.append(found if found is not None else _attack_action(a.id))
     used = u.bonus_used
-    if u.current is not None and "card" not in used:
-        card = card_of(w, u, u.current)
-        if card is not None and card.bonus is not None:
-            out.append(_BONUS_CARD)
+    pacts, ultimate, bonus_cards, has_minions = _champion_table(w, u.content_id)
+    current = u.current
+    if current is not None and current in bonus_cards and "card" not in used:
+        out.append(_BONUS_CARD)
     if spells is not None:
         out += spells
-    champion = w.content.champion(u.content_id)
-    for p in champion.pacts:
-        if p.id not in used and u.energy >= p.cost:
-            out.append(act("pact", p.id))
-    if attack.can_invoke(w, u):
+    energy_now = u.energy
+    for pact_id, cost, pact in pacts:
+        if pact_id not in used and energy_now >= cost:
+            out.append(pact)
+    if not u.invoked and not u.attacked and energy_now >= ultimate:  # `attack.can_invoke`
         out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
     # a Champion's minions are those of its card, made at setup (scenarios only change
     # them): most have none, and then no look-up at all
-    for muid in _minions_of(w, u.uid) if champion.minions else ():
+    for muid in _minions_of(w, u.uid) if has_minions else ():
         if "minion:" + muid not in used:
             m = b.units[muid]
             spec = w.content.minion(m.content_id)
@@ -88,6 +88,36 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
                 out += _move_actions(w, m, spec.movement)
     out.append(_END)
     return out
+
+
+#: What `turn_actions` reads of a Champion's printed card, by content and Champion: its pacts
+#: as (id, cost, `pact <id>` action) in printed order, its Ultimate's cost, the ids of its
+#: Initiative cards that have a Bonus Action, and whether it has minions.
+ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool]
+_CHAMPIONS: dict[tuple[int, str], tuple[Content, ChampionTable]] = {}
+
+
+def _champion_table(w: World, champion_id: str) -> ChampionTable:
+    """The Champion's `ChampionTable`, made once per content and Champion (the content kept
+    with it, so its id is not reused while it is here). *Why:* the act stage's listing looked
+    up the Champion, its current card and its Ultimate's cost and made each pact's action at
+    every ply (issue 23). Unknown Champions raise StopIteration, as `Content.champion` does."""
+    content = w.content
+    key = (id(content), champion_id)
+    entry = _CHAMPIONS.get(key)
+    if entry is None or entry[0] is not content:
+        champion = content.champion(champion_id)
+        table: ChampionTable = (
+            tuple((p.id, p.cost, act("pact", p.id)) for p in champion.pacts),
+            champion.ultimate_cost,
+            frozenset(c.id for c in champion.cards
+                      if (card := content.initiative_card(champion_id, c.id)) is not None and card.bonus is not None),
+            bool(champion.minions),
+        )
+        if len(_CHAMPIONS) > 256:
+            _CHAMPIONS.clear()
+        entry = _CHAMPIONS[key] = (content, table)
+    return entry[1]
 
 
 def plain_turn_actions(w: World, u: Unit) -> list[Action]:
