@@ -82,3 +82,29 @@ def test_the_victory_is_the_last_line_logged_with_the_score_explained() -> None:
     assert "loses 1 blood" in " ".join(lines[-3:-1])
     soldiers, witch = state.scores()
     assert f"the Soldiers {soldiers:.0f}, the Witch {witch:.0f}" in lines[-1]
+
+
+def test_a_spell_letting_some_units_act_names_them_in_words_not_unit_ids() -> None:
+    """UI audit 2026-11-26: Manipulate logged "Up to 1 of minion1, minion2 may Act."."""
+    state = scenario(
+        {"witch": {"square": "e7"}, "minion1": {"square": "e6"}, "minion2": {"square": "d7"}},
+        side="witch", hands={"witch": ["manipulate"]}, rig={"dice": [1]},
+    )
+    state.apply("cast manipulate")
+    state.apply("pay 1")
+    line = next(t for t in state.event_log(0) if t.startswith("Up to 1 of"))
+    names = [state.content.units[u].name for u in ("minion1", "minion2")]
+    assert all(n in line for n in names), line
+    assert not re.search(r"\bminion\d\b", line), line
+
+
+def test_status_board_counts_each_sides_spell_deck_and_discards() -> None:
+    """UI audit 2026-11-26: the cards left in each deck and the discards are public (the piles
+    lie on the table) but were on no screen."""
+    every = list(scenario().content.phantom_deck)
+    state = scenario(discards={"phantom": every[:2]})
+    soldiers, witch = state.observation(None)["status"]
+    pile = len(state.decks[0].pile)
+    assert {i["label"]: i["value"] for i in soldiers["items"]}["Phantom deck"] == f"{pile} left, 2 discarded"
+    blood = len(state.decks[1].pile)
+    assert {i["label"]: i["value"] for i in witch["items"]}["Blood spell deck"] == f"{blood} left, 0 discarded"

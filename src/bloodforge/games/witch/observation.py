@@ -155,7 +155,8 @@ def phase_label(obs: dict[str, Any]) -> str:
 def _status(obs: dict[str, Any]) -> list[dict[str, Any]]:
     """Each side's blood and spells in words (the status board): every unit's blood stones
     (zombified Soldiers listed with the Witch, whose side they fight for), the spells in hand
-    counted for both and named only to their holder, the supply and the Phantoms."""
+    counted for both and named only to their holder, each side's deck (cards left, discarded),
+    the supply and the Phantoms."""
     out = []
     for seat, side in ((SOLDIERS, "soldiers"), (WITCH, "witch")):
         items = []
@@ -170,6 +171,11 @@ def _status(obs: dict[str, Any]) -> list[dict[str, Any]]:
                 value = WHERE_WORDS[u["where"]]
             items.append({"label": name, "value": value})
         items.append({"label": "Spells in hand", "value": str(obs["hand_sizes"][side])})
+        # the side's draw pile and face-up discards: public numbers the table shows (UI audit)
+        deck = obs["decks"]["phantom" if side == "soldiers" else "blood"]
+        items.append({"label": "Phantom deck" if side == "soldiers" else "Blood spell deck",
+                      "value": f"{deck['pile']} left, {len(deck['discards'])} discarded",
+                      "hint": "cards still to draw, and cards on the face-up discard pile"})
         if side == "soldiers":
             items.append({"label": "Phantoms", "value": str(obs["phantoms"]),
                           "hint": "dead Soldiers and minions in the Realm: they help the phantom spells"})

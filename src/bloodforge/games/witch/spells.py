@@ -301,7 +301,8 @@ def _effect(
                 slots,
             )
             if slots is not None and slots < len(alive):
-                state.note("acts", f"Up to {slots} of {', '.join(alive)} may Act.")
+                names = ", ".join(state.name(u) for u in alive)  # people's names, never unit ids
+                state.note("acts", f"Up to {slots} of {names} may Act.")
 
 
 def explain_cast(state: Position, card: str) -> str:
