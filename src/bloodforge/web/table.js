@@ -195,7 +195,7 @@ function drawPlayers(v, board) {
     const toMove = (v.actors ?? [v.current_player]).includes(s.seat);
     box.append(el("div", { class: `player ${toMove ? "to-move" : ""}`, dataset: { seat: s.seat } },
       el("div", { class: "player-head" },
-        board ? el("span", { class: "swatch", style: `background:${board.seatColour(s.seat)}` }) : null,
+        board ? el("span", { class: "swatch", style: `background:${board.seatColour(s.seat, v)}` }) : null,
         el("strong", { text: s.name }),
         el("span", { class: "muted", text: `${s.kind === "agent" ? " (AI)" : ""}${roleOf(s.seat) ? ` · ${roleOf(s.seat)}` : ""}` }),
         toMove ? el("span", { class: "turn-flag", text: "to play" }) : null,
@@ -721,7 +721,15 @@ function openBattle(b, animate, refresh = false) {
         title: `${r.label ?? "die"}: ${r.face ?? ""}${r.hit ? " (hit)" : r.hit === false ? " (miss)" : ""}`, text: String(r.face ?? "?") }))));
     }
     const tiles = Array.isArray(side.tiles) ? side.tiles : [];
-    if (tiles.length) lines.push(el("div", { class: "battle-tiles-row" }, ...tiles.map((x) => el("span", { class: "btile-chip", text: String(x) }))));
+    // `counted`: the tiles the total adds up (Bloodstones counts the best few); the others are
+    // struck through, so that the tiles, modifiers and total visibly add up
+    const left = Array.isArray(side.counted) ? side.counted.map(String) : null;
+    if (tiles.length) lines.push(el("div", { class: "battle-tiles-row" }, ...tiles.map((x) => {
+      const at = left ? left.indexOf(String(x)) : 0;
+      if (at >= 0 && left) left.splice(at, 1);
+      return el("span", { class: `btile-chip${at < 0 ? " not-counted" : ""}`, text: String(x), title: at < 0 ? "does not count: only the best tiles count" : null });
+    })));
+    if (side.substitute) lines.push(el("div", { class: "battle-mods small", text: `Substitute: ${withNames(String(side.substitute))}` }));
     const mods = Array.isArray(side.modifiers) ? side.modifiers : [];
     if (mods.length) lines.push(el("div", { class: "battle-mods small" }, `Modifiers: ${mods.join(", ")}`));
     const facts = [["Total", side.total], ["Hits", side.hits]].filter(([, x]) => x !== undefined && x !== null && x !== "");

@@ -150,11 +150,27 @@ export function createBoard(ctx, look = {}) {
     return c.reach;
   }
 
+  // How far a cell reaches straight down from its centre (its outline's nearest crossing below).
+  function below(c) {
+    const pts = c.points || [];
+    let down = Infinity;
+    for (let i = 0; i < pts.length; i++) {
+      const [x1, y1] = pts[i], [x2, y2] = pts[(i + 1) % pts.length];
+      if ((x1 - c.cx) * (x2 - c.cx) <= 0 && x1 !== x2) {
+        const y = y1 + ((c.cx - x1) / (x2 - x1)) * (y2 - y1);
+        if (y > c.cy) down = Math.min(down, y - c.cy);
+      }
+    }
+    return Number.isFinite(down) ? down : u;
+  }
+
   // -- names and labels -------------------------------------------------------------------------
   const obsBoard = () => view?.observation?.board || {};
-  function seatColour(seat) {
+  // `v`: the view to colour by (the page's players panel is drawn before the board renders a
+  // new view, and a look may colour by what the view says, such as a seat's faction)
+  function seatColour(seat, v = view) {
     if (seat === null || seat === undefined) return "#555";
-    return look.seatColour?.(seat, view) ?? board.seats?.find((s) => s.seat === seat)?.colour ?? SEAT_COLOURS[seat % SEAT_COLOURS.length];
+    return look.seatColour?.(seat, v) ?? board.seats?.find((s) => s.seat === seat)?.colour ?? SEAT_COLOURS[seat % SEAT_COLOURS.length];
   }
 
   function nameOf(value, type) {
@@ -390,13 +406,18 @@ export function createBoard(ctx, look = {}) {
       const c = cells.get(at);
       if (!c) continue;
       const shown = list.map((m) => [m, look.mark ? look.mark(m, view) : {}]).filter(([, l]) => l !== null && l !== undefined);
-      const r = u * 0.2;
+      // grid cells with a name: the marks go in a row at the bottom, so they never cover it;
+      // that row stays inside the cell (the chord below its centre), else a fort or a resource
+      // on a square drawn as an area sits on the border and seems to belong to the next one
+      const low = c.label && (geometry !== "areas" || String(c.label).length > 4);
+      const r = low ? Math.min(u * 0.2, Math.max(u * 0.12, below(c) * 0.2)) : u * 0.2;
+      const lowY = c.cy + Math.min(u * 0.74, below(c) - r * 1.12);
       shown.forEach(([m, l], i) => {
-        // grid cells with a name: the marks go in a row at the bottom, so they never cover it
-        const low = c.label && (geometry !== "areas" || String(c.label).length > 4);
         const x = c.cx + (c.label && !low ? u * 0.45 + i * r * 2.3 : (i - (shown.length - 1) / 2) * r * 2.3);
-        const y = low ? c.cy + u * 0.74 : c.cy - u * (c.label ? 0.55 : 0.62);
-        layers.marks.append(token(m, x, y, r, { shape: "diamond", ...l }, "mark"));
+        const y = low ? lowY : c.cy - u * (c.label ? 0.55 : 0.62);
+        const g = token(m, x, y, r, { shape: "diamond", ...l }, "mark");
+        g.dataset.at = at;
+        layers.marks.append(g);
       });
     }
   }
@@ -406,7 +427,8 @@ export function createBoard(ctx, look = {}) {
   function token(item, x, y, r, style = {}, cls) {
     const s = style || {};
     const fill = s.fill ?? (item.hidden ? "#8d8680" : seatColour(item.owner));
-    const g = svg("g", { class: `${cls} kind-${item.kind ?? "thing"}${item.hidden ? " hidden" : ""}${s.class ? ` ${s.class}` : ""}` });
+    // a light fill (a pale resource token, a yellow seat) gets dark text: white on it is unreadable
+    const g = svg("g", { class: `${cls} kind-${item.kind ?? "thing"}${item.hidden ? " hidden" : ""}${lightFill(fill) ? " light" : ""}${s.class ? ` ${s.class}` : ""}` });
     g.append(shape(s.shape ?? (cls === "piece" ? "circle" : "diamond"), x, y, r, fill));
     const text = s.text ?? (item.hidden ? "?" : item.count > 1 ? String(item.count) : initials(item.label ?? item.kind));
     if (text !== "") g.append(svg("text", { x, y: y + (s.sub ? -r * 0.05 : r * 0.32), class: `${cls}-text`, "font-size": r * (s.sub ? 0.8 : 0.95), text }));
@@ -624,6 +646,17 @@ export function placeLabels(spots, u) {
     out[spots.indexOf(s)] = { ...s, x: chosen.x, y: chosen.y, fs: chosen.fs };
   }
   return out;
+}
+
+// Whether a fill colour (#rgb or #rrggbb) is light enough that white text on it is hard to read
+// (relative luminance over 0.35: dark text then has clearly the better contrast).
+export function lightFill(fill) {
+  const m = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(String(fill ?? "").trim());
+  if (!m) return false;
+  const hex = m[1].length === 3 ? [...m[1]].map((c) => c + c).join("") : m[1];
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.35;
 }
 
 // Whether (x, y) lies inside the polygon `points` (even-odd rule).

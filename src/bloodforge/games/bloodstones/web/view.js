@@ -24,8 +24,9 @@ export function createView(ctx) {
   let finished = false;
 
   const obs = () => view.observation;
-  const factionOf = (seat) => view?.observation.players[seat]?.faction;
-  const colour = (seat) => FACTION_COLOUR[factionOf(seat)] || SEAT_COLOUR[seat % SEAT_COLOUR.length];
+  // `v`: the view to read the faction from (the page draws its players panel before render)
+  const factionOf = (seat, v = view) => v?.observation?.players?.[seat]?.faction;
+  const colour = (seat, v = view) => FACTION_COLOUR[factionOf(seat, v)] || SEAT_COLOUR[seat % SEAT_COLOUR.length];
   const seatName = (seat) => ctx.table.seats[seat]?.name ?? `P${seat}`;
   const unitInfo = (seat, unit) => stat.factions[factionOf(seat)]?.units?.[unit];
   const nice = (u) => String(u).replace(/_/g, " ");
@@ -33,7 +34,7 @@ export function createView(ctx) {
 
   const look = {
     kinds: TERRAIN,
-    seatColour: (seat) => colour(seat),
+    seatColour: (seat, v) => colour(seat, v ?? view),
     piece: (p) => ({
       shape: "chip", text: String(p.count), sub: Object.keys(p.units || {}).map(glyph).join("").slice(0, 5),
       title: `${seatName(p.owner)}: ${p.label}`,

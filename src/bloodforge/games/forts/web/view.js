@@ -13,6 +13,8 @@
 import { clear, el } from "/static/common.js";
 
 const KINDS = { land: { fill: "#e9e2c8" }, sea: { fill: "#b9d3e6", glyph: "≈" } };
+// A battle's stage as the panel names it.
+const STAGES = { heroes: "hero cards", casualties: "the loser removes units", retreat: "the loser retreats", advance: "the winner advances" };
 const MARKS = {
   home: { shape: "house", text: "", title: "home (a great fort): +4 defence for its owner, controlled even when empty" },
   great_fort: { shape: "tower", text: "2", title: "great fort: recruits 2 infantry or 1 cavalry, +2 defence" },
@@ -89,12 +91,21 @@ export function createView(ctx) {
     }
     const b = o.battle;
     if (b) {
-      const counts = Object.entries(b.committed_counts).map(([s, n]) => `${seatName(Number(s))}: ${n} face down`);
-      const revealed = b.revealed ? Object.entries(b.revealed).map(([s, cs]) => `${seatName(Number(s))}: ${cs.map((c) => heroes.get(c)?.name ?? c).join(", ") || "none"}`) : [];
+      // territory names and the stage in words (the panel showed ids: "Battle for frostwall
+      // (advance)"), each side's hero cards on one line: face down until revealed, then named
+      const side = (s) => (s === "independent" ? "Independents" : seatName(Number(s)));
+      const seatsIn = [...new Set([...Object.keys(b.committed_counts || {}), ...Object.keys(b.revealed || {})])];
+      const cardsOf = seatsIn.map((s) => {
+        const shown = b.revealed?.[s];
+        const what = shown ? shown.map((c) => heroes.get(c)?.name ?? c).join(", ") || "no hero cards"
+          : `${b.committed_counts?.[s] ?? 0} hero card${b.committed_counts?.[s] === 1 ? "" : "s"} face down`;
+        return `${side(s)}: ${what}`;
+      });
+      const army = [b.infantry ? `${b.infantry} infantry` : "", b.cavalry ? `${b.cavalry} cavalry` : ""].filter(Boolean).join(" and ") || "no units";
       parts.push(el("div", { class: "battle" },
-        el("strong", { text: `Battle for ${b.to} (${b.stage})` }),
-        el("div", { class: "small", text: `${seatName(b.attacker)} attacks from ${b.from} with ${b.infantry} infantry, ${b.cavalry} cavalry` }),
-        ...[...counts, ...revealed].map((t) => el("div", { class: "small muted", text: t })),
+        el("strong", { text: `Battle for ${nm(b.to)}${STAGES[b.stage] ? ` · ${STAGES[b.stage]}` : ""}` }),
+        el("div", { class: "small", text: `${side(b.attacker)} attacks from ${nm(b.from)} with ${army}; ${b.defender === "independent" ? "the independent army" : side(b.defender)} defends` }),
+        ...cardsOf.map((t) => el("div", { class: "small muted", text: t })),
         b.my_committed.length ? el("div", { class: "small", text: `your cards: ${b.my_committed.map((c) => heroes.get(c)?.name ?? c).join(", ")}` }) : null));
     }
     box.hidden = parts.length === 0;

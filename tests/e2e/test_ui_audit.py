@@ -1,0 +1,133 @@
+"""UI audit of 2026-11-26 (docs/browser.md, "UI audit"): one test per defect found by playing
+the five games as a newcomer at 1280x800 and 390x844. One server and one page for the module
+(each test opens its own table), so the file stays cheap."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+
+from bloodforge.server.config import Settings
+from tests.server.support import ServerThread
+
+from .clicks import create
+
+GAMES = Path(__file__).resolve().parents[2] / "src" / "bloodforge" / "games"
+
+
+@pytest.fixture(scope="module")
+def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
+    db = tmp_path_factory.mktemp("audit") / "e2e.sqlite3"
+    with ServerThread(Settings(db_url=f"sqlite:///{db}", ai_delay=0.0, ai_time_budget=5.0)) as s:
+        yield s
+
+
+@pytest.fixture(scope="module")
+def pg(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def scenario_table(srv: ServerThread, path: Path, seats: int = 2) -> dict[str, Any]:
+    people = [{"name": "Ann", "kind": "human"}] + [{"name": "Bot", "kind": "agent", "agent": "greedy"}] * (seats - 1)
+    return create(srv, scenario=path.read_text(), seats=people)
+
+
+def open_seat(page: Page, srv: ServerThread, made: dict[str, Any]) -> None:
+    page.goto(srv.url + made["links"][0]["url"])
+    page.wait_for_function("() => document.body.dataset.version !== undefined")
+
+
+def act(srv: ServerThread, made: dict[str, Any], action: str) -> None:
+    table, token = made["table"]["id"], made["links"][0]["token"]
+    view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers={"Authorization": f"Bearer {token}"}).json()
+    r = httpx.post(f"{srv.url}/api/tables/{table}/actions", headers={"Authorization": f"Bearer {token}"},
+                   json={"seat": 0, "action": action, "version": view["version"]}, timeout=30)
+    assert r.status_code < 300, r.text
+
+
+def test_five_forts_marks_lie_inside_their_own_territory(pg: Page, srv: ServerThread) -> None:
+    """Forts and resource tokens sat on the line between two territories (half in the next
+    one), so a newcomer could not tell which territory had the fort."""
+    made = create(srv, game="forts", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("g.mark[data-at]")
+    outside = pg.evaluate("""() => [...document.querySelectorAll('g.mark[data-at]')].flatMap((g) => {
+      const cell = document.querySelector(`[data-cell="${g.dataset.at}"]`).getBoundingClientRect();
+      const m = g.querySelector('.token').getBoundingClientRect();
+      const ok = m.top >= cell.top - 0.5 && m.bottom <= cell.bottom + 0.5
+        && m.left >= cell.left - 0.5 && m.right <= cell.right + 0.5;
+      const at = (a, b) => `${a.toFixed(1)}-${b.toFixed(1)}`;
+      return ok ? [] : [`${g.dataset.at}: ${at(m.top, m.bottom)} in ${at(cell.top, cell.bottom)}`];
+    })""")
+    assert not outside, outside
+
+
+def test_text_on_a_light_token_is_dark(pg: Page, srv: ServerThread) -> None:
+    """The resource tokens ("$", "f", "$f") were white letters on pale yellow."""
+    made = create(srv, game="forts", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("g.mark.kind-resources .mark-text")
+    fills = pg.eval_on_selector_all("g.mark.kind-resources .mark-text", "els => els.map(e => getComputedStyle(e).fill)")
+    assert fills
+    assert all(f != "rgb(255, 255, 255)" for f in fills), fills
+
+
+def test_bloodstones_players_panel_colours_match_the_pieces_at_first_sight(pg: Page, srv: ServerThread) -> None:
+    """The panel's swatches were drawn before the look knew the factions: the Horse Lords' AI
+    showed blue beside gold stacks on the map."""
+    made = scenario_table(srv, GAMES / "bloodstones" / "scenarios" / "worked_example_battle.yaml")
+    open_seat(pg, srv, made)
+    pg.wait_for_selector(".piece[data-owner='1'] .token")
+    swatch = pg.eval_on_selector("#players .player[data-seat='1'] .swatch", "e => getComputedStyle(e).backgroundColor")
+    piece = pg.eval_on_selector(".piece[data-owner='1'] .token", "e => getComputedStyle(e).fill")
+    assert swatch == piece == "rgb(212, 154, 0)", (swatch, piece)
+
+
+def test_bloodstones_battle_dialog_strikes_the_tiles_that_do_not_count(pg: Page, srv: ServerThread) -> None:
+    """The dialog listed four drawn tiles 4 4 3 3 beside "Total 15": only the best three count,
+    and nothing said which."""
+    made = scenario_table(srv, GAMES / "bloodstones" / "scenarios" / "worked_example_battle.yaml")
+    act(srv, made, "battle 27 1")
+    act(srv, made, "keep")
+    table = made["table"]["id"]
+    for _ in range(100):
+        if httpx.get(f"{srv.url}/api/tables/{table}/state").json()["observation"].get("battles"):
+            break
+        pg.wait_for_timeout(100)
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("#battle-dialog[open] .btile-chip")
+    attacker = pg.locator("#battle-dialog .battle-col").first
+    assert attacker.locator(".btile-chip").count() == 4
+    struck = attacker.locator(".btile-chip.not-counted")
+    assert struck.count() == 1
+    assert struck.get_attribute("title") == "does not count: only the best tiles count"
+
+
+def test_five_forts_battle_panel_names_territories_and_the_stage_in_words(pg: Page, srv: ServerThread) -> None:
+    """The panel read "Battle for frostwall (heroes)" and "attacks from ashgate": ids."""
+    made = scenario_table(srv, GAMES / "forts" / "scenarios" / "last_fort.yaml")
+    state = httpx.get(f"{srv.url}/api/tables/{made['table']['id']}/state?seat=0",
+                      headers={"Authorization": f"Bearer {made['links'][0]['token']}"}).json()
+    attack = next(a for a in state["legal"] if a.startswith("attack ashgate frostwall"))
+    act(srv, made, attack)
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("#extra .battle")
+    text = pg.inner_text("#extra .battle")
+    assert "Battle for Frostwall · hero cards" in text
+    assert "from Ashgate" in text
+    assert "the independent army defends" in text
+    for raw in ("frostwall", "ashgate", "(heroes)"):
+        assert raw not in text
