@@ -131,3 +131,17 @@ def test_five_forts_battle_panel_names_territories_and_the_stage_in_words(pg: Pa
     assert "the independent army defends" in text
     for raw in ("frostwall", "ashgate", "(heroes)"):
         assert raw not in text
+
+
+@pytest.mark.parametrize(("game", "words"), [
+    ("forts", ["2 infantry, 1 cavalry", "independent army", "great fort", "+1 currency a turn"]),
+    ("kingdoms", ["territory value: crowns a turn", "victory gem", "castle", "unseen pieces"]),
+])
+def test_the_legend_explains_the_maps_symbols(pg: Page, srv: ServerThread, game: str, words: list[str]) -> None:
+    """Five Forts' "2i 1c", towers and "$f", Kingdoms' "Sylvanhold 8◆": nowhere explained."""
+    made = create(srv, game=game, params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    legend = pg.inner_text(".legend")
+    for w in words:
+        assert w in legend

@@ -24,7 +24,7 @@ export function hasBoard(staticInfo) {
 // look (optional, from the game's view.js): kinds {kind: {fill, glyph, label}}, seatColour(seat,
 // view), piece(piece, view) -> {fill, text, sub, badge, shape, title, class}, mark(mark, view)
 // -> the same or null (no glyph: the cell only gets the class `mark-<kind>`), handItem(item,
-// view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text.
+// view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text, legend [{symbol, text}].
 export function createBoard(ctx, look = {}) {
   const board = ctx.staticInfo.board;
   const geometry = board.geometry;
@@ -116,6 +116,10 @@ export function createBoard(ctx, look = {}) {
     }
     if (lay.lines.some((l) => l.kind === "barrier")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch barrier" }), "no crossing"));
     if (lay.lines.some((l) => l.kind === "link")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch link" }), "linked"));
+    // what the look's symbols mean (units written "2i 1c", a fort's tower, a gem): [{symbol, text}]
+    for (const item of look.legend || []) {
+      box.append(el("span", { class: "legend-item" }, el("span", { class: "legend-symbol", text: String(item.symbol) }), String(item.text)));
+    }
     return box;
   }
 

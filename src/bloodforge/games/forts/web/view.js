@@ -33,6 +33,12 @@ export function createView(ctx) {
 
   const look = {
     kinds: KINDS,
+    // the map's shorthand in words (a newcomer met "2i 1c", towers and "$f" unexplained)
+    legend: [
+      { symbol: "2i 1c", text: "2 infantry, 1 cavalry" }, { symbol: "grey", text: "independent army" },
+      { symbol: "♜", text: "fort" }, { symbol: "♜2", text: "great fort" }, { symbol: "⌂", text: "home" },
+      { symbol: "$", text: "+1 currency a turn" }, { symbol: "f", text: "food: +3 units to your quota" },
+    ],
     seatColour: (seat) => colour(seat),
     piece: (p) => (p.kind === "independent"
       ? { shape: "chip", fill: "#6f6f6f", text: p.label, title: `independent army: ${p.label}` }

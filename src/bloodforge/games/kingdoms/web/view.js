@@ -45,6 +45,13 @@ export function createView(ctx) {
         sea: { fill: "#a9cbe3", label: "sea zone" },
       },
       seatColour: (seat) => FACTION_COLOURS[seat % FACTION_COLOURS.length],
+      // the map's numbers and glyphs in words (they were explained nowhere on the page)
+      legend: [
+        { symbol: "3", text: "territory value: crowns a turn, units its castle can produce" },
+        { symbol: "◆", text: "victory gem" }, { symbol: "♜", text: "castle" }, { symbol: "⚓", text: "port" },
+        { symbol: "⚔", text: "infantry" }, { symbol: "♞", text: "cavalry" }, { symbol: "G", text: "griffin" },
+        { symbol: "D", text: "dragon" }, { symbol: "⛵", text: "ship" }, { symbol: "?", text: "unseen pieces" },
+      ],
       piece: (piece) => ({
         fill: FACTION_COLOURS[piece.owner % FACTION_COLOURS.length],
         text: GLYPHS[piece.kind] ?? "?",
