@@ -145,3 +145,14 @@ def test_the_legend_explains_the_maps_symbols(pg: Page, srv: ServerThread, game:
     legend = pg.inner_text(".legend")
     for w in words:
         assert w in legend
+
+
+def test_arena_texts_name_hexes_by_where_they_lie_not_by_axial_coordinates(pg: Page, srv: ServerThread) -> None:
+    """The arena's log read "Hellfire Spray is laid at 0,0" and "Vhrak moves 3,0 -> 1,-1": the
+    board shows no coordinates, so those numbers meant nothing to a player."""
+    made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("#log li")
+    log = pg.inner_text("#log")
+    assert "Hellfire Spray is laid at the centre" in log
+    assert "0,0" not in log

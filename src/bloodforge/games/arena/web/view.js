@@ -102,8 +102,30 @@ export function createView(ctx) {
 
   function label(text) {
     const labels = obs().labels || {};
-    return labels[text] ?? null;
+    return labels[text] === undefined || labels[text] === null ? null : places(labels[text]);
   }
+
+  // Hex ids are axial coordinates ("2,-1"), which the board never shows: log lines, buttons and
+  // battle results name a hex by where it lies from the centre instead ("2 spaces north-east of
+  // the centre"), and a move by its length. (UI audit: "Vhrak moves 3,0 -> 1,-1".)
+  const COMPASS = ["east", "north-east", "north", "north-west", "west", "south-west", "south", "south-east"];
+  const HEX = /(?<![\w.,-])(-?\d+),(-?\d+)(?![\w.,])/g;
+  const spaces = (n) => `${n} space${n === 1 ? "" : "s"}`;
+  const dist = (q, r) => (Math.abs(q) + Math.abs(r) + Math.abs(q + r)) / 2;
+  function place(q, r) {
+    if (!q && !r) return "the centre";
+    const x = Math.sqrt(3) * (q + r / 2), y = -1.5 * r; // pointy hexes, screen y downwards
+    const dir = COMPASS[Math.round(((Math.atan2(y, x) * 180) / Math.PI + 360) / 45) % 8];
+    return `${spaces(dist(q, r))} ${dir} of the centre`;
+  }
+  function places(text) {
+    return String(text)
+      .replace(/ moves (-?\d+),(-?\d+) -> (-?\d+),(-?\d+)/g, (_, a, b, c, d) =>
+        ` moves ${spaces(dist(Number(c) - Number(a), Number(d) - Number(b)))} to ${place(Number(c), Number(d))}`)
+      .replace(/ moves - -> /g, " moves to ")
+      .replace(HEX, (_, q, r) => place(Number(q), Number(r)));
+  }
+  const logText = (line) => places(line);
 
   function prompt(v) {
     const o = v.observation || {};
@@ -115,5 +137,5 @@ export function createView(ctx) {
     return "";
   }
 
-  return { look, render, prompt, label };
+  return { look, render, prompt, label, logText };
 }
