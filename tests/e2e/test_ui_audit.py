@@ -156,3 +156,42 @@ def test_arena_texts_name_hexes_by_where_they_lie_not_by_axial_coordinates(pg: P
     log = pg.inner_text("#log")
     assert "Hellfire Spray is laid at the centre" in log
     assert "0,0" not in log
+
+
+def test_a_long_text_stays_inside_its_round_token(pg: Page, srv: ServerThread) -> None:
+    """The arena's figures show their HP ("230") in a round token, and the digits ran over its
+    edge."""
+    made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
+    table, token = made["table"]["id"], made["links"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(40):  # the first legal action until the figures stand in the arena
+        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+        if any(p.get("id") for p in view["observation"]["board"]["pieces"]) and view["legal"]:
+            break
+        if view["legal"]:
+            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
+                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
+        else:
+            pg.wait_for_timeout(100)
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("g.piece .piece-text")
+    over = pg.evaluate("""() => [...document.querySelectorAll('g.piece')].flatMap((g) => {
+      const t = g.querySelector('.piece-text'), c = g.querySelector('.token');
+      if (!t || !c) return [];
+      const a = t.getBBox(), b = c.getBBox();
+      return a.width <= b.width * 0.95 ? [] : [`${t.textContent}: ${a.width.toFixed(3)} > ${b.width.toFixed(3)}`];
+    })""")
+    assert pg.locator("g.piece .piece-text").count() >= 1
+    assert not over, over
+
+
+def test_the_log_keeps_several_lines_in_view_at_1280x800(pg: Page, srv: ServerThread) -> None:
+    """At 1280x800 the arena's status boards, prompt and initiative panel left the log two
+    lines: the AI's moves went by unseen."""
+    made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("#log li")
+    box = pg.locator(".log-panel").bounding_box()
+    assert box is not None
+    assert box["height"] >= 170, box  # 11em: the heading and about six lines
+    assert box["y"] + box["height"] <= 800, box

@@ -435,7 +435,10 @@ export function createBoard(ctx, look = {}) {
     const g = svg("g", { class: `${cls} kind-${item.kind ?? "thing"}${item.hidden ? " hidden" : ""}${lightFill(fill) ? " light" : ""}${s.class ? ` ${s.class}` : ""}` });
     g.append(shape(s.shape ?? (cls === "piece" ? "circle" : "diamond"), x, y, r, fill));
     const text = s.text ?? (item.hidden ? "?" : item.count > 1 ? String(item.count) : initials(item.label ?? item.kind));
-    if (text !== "") g.append(svg("text", { x, y: y + (s.sub ? -r * 0.05 : r * 0.32), class: `${cls}-text`, "font-size": r * (s.sub ? 0.8 : 0.95), text }));
+    // a long text in a round token (the arena's HP "230") gets smaller so it stays inside it
+    const room = (s.shape ?? (cls === "piece" ? "circle" : "diamond")) === "chip" ? Infinity : (1.7 * r) / (0.72 * String(text).length || 1);
+    const fs = Math.min(r * (s.sub ? 0.8 : 0.95), room);
+    if (text !== "") g.append(svg("text", { x, y: y + (s.sub ? -r * 0.05 : fs / 3), class: `${cls}-text`, "font-size": fs, text }));
     if (s.sub) g.append(svg("text", { x, y: y + r * 0.7, class: `${cls}-sub`, "font-size": r * 0.5, text: s.sub }));
     if (s.badge !== undefined && s.badge !== null && s.badge !== "") {
       g.append(svg("circle", { cx: x + r * 0.85, cy: y - r * 0.85, r: r * 0.42, class: "badge" }));
