@@ -60,13 +60,14 @@ def test_issue23_champion_table_equals_the_printed_card() -> None:
     state, _ = _random_state(6, 1)
     content = state.content
     for champion in content.champions:
-        pacts, ultimate, bonus_cards, has_minions = player._champion_table(state, champion.id)
+        pacts, ultimate, bonus_cards, has_minions, movement = player._champion_table(state, champion.id)
         assert [(p, c, a) for p, c, a in pacts] == [(p.id, p.cost, act("pact", p.id)) for p in champion.pacts]
         assert ultimate == champion.ultimate_cost
         with_bonus = {c.id for c in champion.cards
                       if (card := content.initiative_card(champion.id, c.id)) is not None and card.bonus is not None}
         assert bonus_cards == with_bonus
         assert has_minions == bool(champion.minions)
+        assert movement == champion.movement == attack.base_attributes(state, state.unit(champion.id))[0]
     assert any(player._champion_table(state, c.id)[2] for c in content.champions)
     assert any(player._champion_table(state, c.id)[3] for c in content.champions)
     with pytest.raises(StopIteration):
@@ -128,3 +129,26 @@ def test_issue23_offered_attacks_from_minions_equal_the_plain_range_search() -> 
             with_minions += any(a.origin != "self" for a in want)
     assert compared >= 300
     assert with_minions > 50
+
+
+def test_issue23_pick_listing_from_the_hand_table_equals_the_sorted_hand() -> None:
+    """R-INI (the secret pick): a seat's pick actions are `pick <card>` for every card of its
+    hand in sorted order, read off a table made once per hand: the same for hands of every
+    size and order, a list of the caller's own each time (changing it changes no later
+    listing), and a hand changed in place is listed anew."""
+    state, rng = _random_state(6, 4)
+    assert state.board.phase == "pick"
+    u = player.seat_unit(state, 0)
+    cards = list(u.hand)
+    for trial in range(40):
+        hand = [c for c in cards if rng.randbelow(3)] or cards[:1]
+        for i in range(len(hand) - 1, 0, -1):  # a shuffled hand: the listing sorts it
+            j = rng.randbelow(i + 1)
+            hand[i], hand[j] = hand[j], hand[i]
+        u.hand = hand
+        got = player.legal(state, 0)
+        assert got == [act("pick", c) for c in sorted(hand)], trial
+        got.clear()
+        assert player.legal(state, 0) == [act("pick", c) for c in sorted(hand)]
+    u.hand.append("zzz")
+    assert player.legal(state, 0)[-1] == act("pick", "zzz")

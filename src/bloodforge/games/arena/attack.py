@@ -240,8 +240,6 @@ def in_range(w: World, u: Unit, atk: Attack) -> list[Unit]:
     uids: list[str] | None = table.get(key)
     if uids is None:
         uids = [e.uid for e in _in_range(w, u, atk, r)]
-        if len(table) >= 1024:
-            table.clear()
         table[key] = uids
     return [units[x] for x in uids]
 

@@ -23,8 +23,7 @@ def legal(w: World, seat: int) -> list[Action]:
     if b.pending is not None:
         return [act("choose", o) for o in b.pending.options]
     if b.phase == "pick":
-        u = seat_unit(w, seat)
-        return [act("pick", c) for c in sorted(u.hand)]
+        return list(_pick_actions(seat_unit(w, seat).hand))
     if b.phase == "place":
         return [act("place", hex_id(h)) for h in place_options(w)]
     u = w.unit(str(b.active))
@@ -58,15 +57,16 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
             if spells is None:
                 spells = []
             spells.append(act("spell", str(i)))
+    pacts, ultimate, bonus_cards, has_minions, movement = _champion_table(w, u.content_id)
     if not u.moved:
-        out += _move_actions(w, u, attack.movement_of(w, u))
+        mods = u.mods  # `attack.movement_of`, the printed Movement read off the table
+        out += _move_actions(w, u, max(0, movement + mods.get("movement", 0)) if mods else movement)
     if not u.attacked:
         attacks = _ATTACKS
         for a in attack.offered_attacks(w, u):
             found = attacks.get(a.id)
             out.append(found if found is not None else _attack_action(a.id))
     used = u.bonus_used
-    pacts, ultimate, bonus_cards, has_minions = _champion_table(w, u.content_id)
     current = u.current
     if current is not None and current in bonus_cards and "card" not in used:
         out.append(_BONUS_CARD)
@@ -92,8 +92,8 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
 
 #: What `turn_actions` reads of a Champion's printed card, by content and Champion: its pacts
 #: as (id, cost, `pact <id>` action) in printed order, its Ultimate's cost, the ids of its
-#: Initiative cards that have a Bonus Action, and whether it has minions.
-ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool]
+#: Initiative cards that have a Bonus Action, whether it has minions, and its printed Movement.
+ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool, int]
 _CHAMPIONS: dict[tuple[int, str], tuple[Content, ChampionTable]] = {}
 
 
@@ -113,6 +113,7 @@ def _champion_table(w: World, champion_id: str) -> ChampionTable:
             frozenset(c.id for c in champion.cards
                       if (card := content.initiative_card(champion_id, c.id)) is not None and card.bonus is not None),
             bool(champion.minions),
+            max(0, champion.movement),
         )
         if len(_CHAMPIONS) > 256:
             _CHAMPIONS.clear()
@@ -173,8 +174,6 @@ def _minions_of(w: World, uid: str) -> tuple[str, ...]:
     if found is None:
         found = tuple(sorted(m.uid for m in w.board.units.values()
                              if m.kind == "minion" and m.summoner == uid and m.alive and m.hex is not None))
-        if len(table) >= 1024:
-            table.clear()
         table[key] = found
     return found
 
@@ -211,11 +210,9 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
             found = list(map(moves.__getitem__, ends))
             if here in ends:
                 del found[ends.index(here)]
-            if len(_BY_ENDS) > 8192:
+            if len(_BY_ENDS) > 1024:  # kept few: their lists outlive the collector's young passes
                 _BY_ENDS.clear()
             _BY_ENDS[by_ends] = (ends, found)  # the list kept: its id is not reused while here
-        if len(table) >= 1024:
-            table.clear()
         table[key] = found
     return found
 
@@ -259,6 +256,8 @@ def _minion_moves(uid: str) -> _Moves:
 _ENERGY = tuple(act("energy", str(i)) for i in range(16))  # `energy <die>` for the first dice
 _BONUS_CARD = act("bonus", "card")
 _END = act("end")
+_DONE = act("done")
+_CANCEL = act("cancel")
 _ATTACKS: dict[str, Action] = {}
 
 
@@ -267,17 +266,28 @@ def _attack_action(attack_id: str) -> Action:
     return a
 
 
+def _pick_actions(hand: list[str]) -> tuple[Action, ...]:
+    """`pick <card>` for each card of a hand, in sorted order, made once per hand (every
+    seat's pick listing asked for them again each round: issue 23)."""
+    key = tuple(hand)
+    found = _PICKS.get(key)
+    if found is None:
+        if len(_PICKS) > 4096:
+            _PICKS.clear()
+        found = _PICKS[key] = tuple(act("pick", c) for c in sorted(hand))
+    return found
+
+
+_PICKS: dict[tuple[str, ...], tuple[Action, ...]] = {}
+
+
 def target_actions(w: World, u: Unit) -> list[Action]:
     b = w.board
     assert b.attack is not None
     atk = attack.attack_by_id(w, u, str(b.attack["attack"]))
-    chosen = list(b.attack["targets"])
-    out = [act("target", e.uid) for e in sorted(attack.in_range(w, u, atk), key=lambda e: e.uid)
-           if e.uid not in chosen]
-    if chosen:
-        out.append(act("done"))
-    else:
-        out.append(act("cancel"))
+    chosen = b.attack["targets"]
+    out = [act("target", e.uid) for e in sorted(attack.in_range(w, u, atk), key=_uid_of) if e.uid not in chosen]
+    out.append(_DONE if chosen else _CANCEL)
     return out
 
 
