@@ -4,6 +4,7 @@ these tests check both what is shown and that nothing hidden leaks into it."""
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
@@ -141,3 +142,25 @@ def test_terminal_view_names_players_by_their_factions_not_seat_codes() -> None:
     text = st.game.render_text(st.observation(0))
     assert not re.search(r"\bP\d\b", text)
     assert "Dragon Riders [cavalry, leader, 2 lizardmen]; Horse Lords [shields, swords]" in text
+
+
+def test_status_board_words_the_hand_size_as_what_a_player_refills_to() -> None:
+    """UI audit 2026-11-26: after the setup a hand may hold more than the hand size (the rules
+    keep the extra tiles), and "Hand 9 of 6 tiles" read as an error."""
+    st = _example()
+    hand = next(i for i in st.observation(0)["status"][0]["items"] if i["label"] == "Hand")
+    count = st.observation(0)["players"][0]["hand_count"]
+    assert hand["value"] == f"{count} tiles (refills to 6)"
+    assert " of " not in hand["value"]
+
+
+def test_a_single_tile_drawn_is_logged_as_one_tile() -> None:
+    """UI audit 2026-11-26: the log read "draws 1 tiles"."""
+    st = bloodforge.load_game("bloodstones", players=2, seed=0).new_initial_state()
+    rng = random.Random(0)
+    for _ in range(14):  # seeded random moves: the 14th ends a turn that draws one tile
+        seat = st.actors()[0]
+        st.apply(rng.choice(st.legal_actions(seat)), seat)
+    lines = st.event_log(None)
+    assert any(" draws 1 tile (" in line for line in lines), lines[-5:]
+    assert not any(" draws 1 tiles" in line for line in lines)

@@ -94,6 +94,8 @@ def test_bloodstones_players_panel_colours_match_the_pieces_at_first_sight(pg: P
     swatch = pg.eval_on_selector("#players .player[data-seat='1'] .swatch", "e => getComputedStyle(e).backgroundColor")
     piece = pg.eval_on_selector(".piece[data-owner='1'] .token", "e => getComputedStyle(e).fill")
     assert swatch == piece == "rgb(212, 154, 0)", (swatch, piece)
+    # the hand size is what a player refills to, not a cap ("9 of 6 tiles" read as an error)
+    assert "refills to 6" in pg.inner_text("#hand .hand-title")
 
 
 def test_bloodstones_battle_dialog_strikes_the_tiles_that_do_not_count(pg: Page, srv: ServerThread) -> None:

@@ -121,7 +121,10 @@ def _status(st: Position, obs: dict[str, Any]) -> list[dict[str, Any]]:
             {"label": "VP", "value": str(p["vp"]), "hint": "victory points"},
             {"label": "Regroups", "value": f"{p['regroups']} of {obs['regroup_target']}",
              "hint": "the game ends when a player has regrouped this many times"},
-            {"label": "Hand", "value": f"{p['hand_count']} of {p['hand_limit']} tiles"},
+            # the hand size is what a player draws back up to, not a cap ("9 of 6 tiles" read as
+            # an error after the setup, where a hand may well hold more)
+            {"label": "Hand", "value": f"{plural(p['hand_count'], 'tile')} (refills to {p['hand_limit']})",
+             "hint": "a player draws back up to the hand size; tiles beyond it are kept"},
             {"label": "Bag", "value": plural(p["bag_count"], "tile")},
             {"label": "Villages", "value": f"{p['villages_on_map']} on the map, {p['village_supply']} to build"},
         ]

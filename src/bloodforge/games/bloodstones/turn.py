@@ -147,7 +147,7 @@ def draw_to_hand_size(st: Position, seat: int) -> None:
         need -= 1
         drawn += 1
     if drawn:
-        st.log(f"{st.seat_label(seat)} draws {drawn} tiles ({len(bag)} left in the bag)")
+        st.log(f"{st.seat_label(seat)} draws {drawn} tile{'' if drawn == 1 else 's'} ({len(bag)} left in the bag)")
 
 
 def regroup(st: Position, seat: int) -> None:

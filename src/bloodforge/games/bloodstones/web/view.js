@@ -30,6 +30,7 @@ export function createView(ctx) {
   const seatName = (seat) => ctx.table.seats[seat]?.name ?? `P${seat}`;
   const unitInfo = (seat, unit) => stat.factions[factionOf(seat)]?.units?.[unit];
   const nice = (u) => String(u).replace(/_/g, " ");
+  const cap = (t) => t.charAt(0).toUpperCase() + t.slice(1);
   const glyph = (unit) => GLYPH[unit] || GLYPH[unitInfo(0, unit)?.base] || "";
 
   const look = {
@@ -47,7 +48,7 @@ export function createView(ctx) {
     handTitle: (v) => {
       const me = v.observation.players[v.observation.seat];
       if (!me?.faction) return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: "your tiles come with your faction" })];
-      return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: `${me.hand_count ?? 0} of ${me.hand_limit ?? me.hand_count} tiles · bag ${me.bag_count ?? 0}` })];
+      return [el("strong", { text: "Your hand " }), el("span", { class: "muted", text: `${me.hand_count ?? 0} tile${me.hand_count === 1 ? "" : "s"} (refills to ${me.hand_limit ?? me.hand_count}) · bag ${me.bag_count ?? 0}` })];
     },
     handItem: (item, v) => {
       const info = unitInfo(v.observation.seat, item.id) || {};
@@ -164,7 +165,7 @@ export function createView(ctx) {
       const unit = t.split(" ")[2];
       const left = (here[unit] ?? 0) - (p.group?.[unit] ?? 0);
       for (let i = 0; i < left; i++) missing.push(t);
-      box.append(el("span", { class: "stack-row" }, el("span", { text: `${nice(unit)}: ${p.group?.[unit] ?? 0} of ${here[unit] ?? 0}` }),
+      box.append(el("span", { class: "stack-row" }, el("span", { text: `${cap(nice(unit))}: ${p.group?.[unit] ?? 0} of ${here[unit] ?? 0}` }),
         el("button", { type: "button", class: "small", dataset: { action: t }, onclick: () => ctx.act(t), text: "+1" })));
     }
     box.prepend(el("button", { type: "button", class: "primary stack-all", onclick: () => { queue = missing.slice(); pump(); },
