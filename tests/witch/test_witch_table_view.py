@@ -108,3 +108,15 @@ def test_status_board_counts_each_sides_spell_deck_and_discards() -> None:
     assert {i["label"]: i["value"] for i in soldiers["items"]}["Phantom deck"] == f"{pile} left, 2 discarded"
     blood = len(state.decks[1].pile)
     assert {i["label"]: i["value"] for i in witch["items"]}["Blood spell deck"] == f"{blood} left, 0 discarded"
+
+
+def test_end_screen_words_the_blood_paid_statistics() -> None:
+    """UI audit 2026-11-26: the end screen listed "X2: Blood Bolt" (casts paying X = 2)."""
+    from bloodforge.server.summary import statistic_label
+
+    static = scenario().game.static_info()
+    labels = static["statistic_labels"]
+    names = {sid: s.name for sid, s in scenario().content.spells.items()}
+    assert statistic_label("x2.blood_bolt", labels, names) == "Casts paying X = 2: Blood Bolt"
+    assert statistic_label("x_at_die.manipulate", labels, names) == "Casts paying X = the die's size: Manipulate"
+    assert statistic_label("blood_paid", labels, names) == "Blood paid for spells (X)"

@@ -124,13 +124,23 @@ class WitchGame(Game):
 
     def static_info(self) -> dict[str, Any]:
         # description cards of every spell and unit (describe.py; the browser's card panel)
-        return {"board": static_board(self.content), "cards": cards(self.content)}
+        return {"board": static_board(self.content), "cards": cards(self.content),
+                "statistic_labels": STATISTIC_LABELS}
 
     def web_dir(self) -> Path:
         return Path(__file__).parent / "web"
 
     def render_text(self, observation: Mapping[str, Any]) -> str:
         return render(observation)
+
+
+#: The end screen's words for `statistics()` keys (it showed "X2: Blood Bolt" for the casts
+#: paying X = 2 blood); a key's item after the dot is named by the spell cards.
+STATISTIC_LABELS: dict[str, str] = {
+    "blood_paid": "Blood paid for spells (X)", "casts": "Casts", "passes": "Casts that passed",
+    "x_at_die": "Casts paying X = the die's size", "soldiers_zombified": "Soldiers zombified",
+    "soldiers_killed": "Soldiers killed", **{f"x{n}": f"Casts paying X = {n}" for n in range(1, 21)},
+}
 
 
 class WitchState(Position, State):

@@ -30,7 +30,7 @@ export function createView(ctx) {
       };
     },
     handTitle: (v) => [el("strong", { text: "Your spells " }),
-      el("span", { class: "muted", text: `${(v.observation.hand || []).length} card(s) · blood supply ${v.observation.supply}` })],
+      el("span", { class: "muted", text: `${(v.observation.hand || []).length} card${(v.observation.hand || []).length === 1 ? "" : "s"} · blood supply ${v.observation.supply}` })],
     handItem: (item, v) => {
       const card = (v.observation.hand || []).find((c) => c.id === item.id);
       if (!card) return null;
