@@ -197,3 +197,15 @@ def test_the_log_keeps_several_lines_in_view_at_1280x800(pg: Page, srv: ServerTh
     assert box is not None
     assert box["height"] >= 170, box  # 11em: the heading and about six lines
     assert box["y"] + box["height"] <= 800, box
+
+
+def test_kingdoms_prompt_says_what_to_do_not_the_phase_again(pg: Page, srv: ServerThread) -> None:
+    """The prompt repeated its heading ("Round 1 · Dwarves: buy units" twice) and said nothing
+    of how to play the phase."""
+    made = create(srv, game="kingdoms", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector(".prompt.your-turn")
+    text = pg.inner_text("#prompt")
+    assert "Buy units with your crowns" in text
+    assert text.count("buy units") <= 1, text

@@ -5,6 +5,13 @@
 import { clear, el } from "/static/common.js";
 
 const FACTION_COLOURS = ["#2e8b57", "#4a78c2", "#b5651d", "#7b3fa0"];
+const PHASE_HELP = {
+  purchase: "Buy units with your crowns (they arrive when new units are placed, at the end of the turn), or hire mercenaries; then End phase.",
+  combat_move: "Attack: click a territory with your units, then an enemy or empty territory to move into. End phase when your attacks are set.",
+  combat: "Fight the battles you started: choose each one, then follow the dice.",
+  noncombat: "Move units that did not fight (click a territory of yours, then a friendly one), then End phase.",
+  place: "Place the units you bought: click one of your castles.",
+};
 const GLYPHS = { infantry: "⚔", cavalry: "♞", griffin: "G", dragon: "D", ship: "⛵", hidden: "?" };
 const BUYABLE = ["infantry", "cavalry", "griffin", "dragon", "ship", "castle", "port"];
 
@@ -92,11 +99,14 @@ export function createView(ctx) {
       if (verb === "hire" && info.mercenary_cost !== undefined) return `Hire mercenaries (${info.mercenary_cost} crowns)`;
       return undefined;
     },
+    // what to do now, in words (the prompt repeated the phase heading above it: "Round 1 ·
+    // Dwarves: buy units" twice); battles and choices keep the game's own words
     prompt(view, mine) {
       const obs = view.observation ?? {};
       const phase = obs.phase_label ?? "";
       if (!mine) return phase;
-      return `${phase}.`;
+      if (obs.battle || obs.pending_disband || obs.instant) return `${phase}.`;
+      return PHASE_HELP[obs.phase] ?? `${phase}.`;
     },
   };
 }
