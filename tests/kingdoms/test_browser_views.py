@@ -222,3 +222,10 @@ def test_phase_name_is_in_player_words_for_the_replay_and_the_terminal() -> None
     assert name == "Round 1 · Elves: battle at Amberford, round 1 — the attacker presses on or retreats"
     assert not SNAKE.search(name)
     assert "amberford" not in name
+
+
+def test_dice_lines_count_in_words() -> None:
+    """UI audit 2026-11-26: the log read "roll 1 dice, 0 hit(s)"."""
+    from bloodforge.games.kingdoms.battle import _dice, _hits
+
+    assert [_dice(1), _dice(3), _hits(0), _hits(1), _hits(2)] == ["1 die", "3 dice", "0 hits", "1 hit", "2 hits"]

@@ -26,7 +26,7 @@ def battle(cards: dict[str, list[str]], elves: int, humans: int, dice: list[int]
 def test_battle_mage_hits_before_the_first_strike_and_its_victims_never_strike() -> None:
     s = battle({"elves": ["battle_mage"]}, 1, 3, [1, 2, 6, 6, 6])
     play(s, "merc battle_mage")
-    assert any("battle mage of Elves scores 2 hit(s)" in e.text for e in s.events)
+    assert any("battle mage of Elves scores 2 hits" in e.text for e in s.events)
     dice = strikes(s)
     assert dice[0] == {"side": "attacker", "dice": 1, "hits": 0}
     assert dice[1] == {"side": "defender", "dice": 1, "hits": 0}  # only the survivor strikes

@@ -31,6 +31,16 @@ from .board import (
 )
 from .model import Battle, KBase, Piece
 
+
+def _dice(n: int) -> str:
+    """'1 die', '3 dice': log lines are read by people ("roll 1 dice, 0 hit(s)" was not)."""
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+def _hits(n: int) -> str:
+    return "1 hit" if n == 1 else f"{n} hits"
+
+
 CASTLE_ID, PORT_ID = -1, -2  # marks for a defending castle/port chosen as a casualty
 WORKS = {CASTLE_ID: "castle", PORT_ID: "port"}
 
@@ -203,7 +213,7 @@ def _mage(s: KBase, b: Battle, side: int) -> None:
             faces = dice(s, vals)
             n = sum(1 for f in faces if f <= 3)
             b.mage[side] = 0
-            s.events.add(f"the battle mage of {fname(b.att if side == 0 else b.dfn)} scores {n} hit(s)", kind="dice",
+            s.events.add(f"the battle mage of {fname(b.att if side == 0 else b.dfn)} scores {_hits(n)}", kind="dice",
                          data={"side": "attacker" if side == 0 else "defender", "dice": len(vals), "hits": n,
                                "faces": faces, "values": vals, "round": 0, "mage": True})
             if _assign(s, b, "mage_def" if side == 0 else "mage_att", n):
@@ -356,7 +366,7 @@ def _strike(s: KBase, b: Battle) -> None:
     n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
     if b.round == 1 and b.shield[1]:
         n = max(0, n - b.shield[1])
-    s.events.add(f"round {b.round}: {fname(b.att)} roll {len(vals)} dice, {n} hit(s)", kind="dice",
+    s.events.add(f"round {b.round}: {fname(b.att)} roll {_dice(len(vals))}, {_hits(n)}", kind="dice",
                  data={"side": "attacker", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
                        "round": b.round})
     if not _assign(s, b, "def_hits", n):
@@ -421,7 +431,7 @@ def stand(s: KBase) -> None:
     n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
     if b.round == 1 and b.shield[0]:
         n = max(0, n - b.shield[0])
-    s.events.add(f"round {b.round}: {fname(b.dfn)} roll {len(vals)} dice, {n} hit(s)", kind="dice",
+    s.events.add(f"round {b.round}: {fname(b.dfn)} roll {_dice(len(vals))}, {_hits(n)}", kind="dice",
                  data={"side": "defender", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
                        "round": b.round})
     for pid in list(b.marked):  # step 4: casualties leave (K78)
@@ -465,7 +475,7 @@ def defender_retreat(s: KBase, to: int) -> None:
     vals = _ordered_values(s, b, 0)
     faces = dice(s, vals)
     n = sum(1 for f, v in zip(faces, vals, strict=True) if f <= v)
-    s.events.add(f"attack of opportunity: {len(vals)} dice, {n} hit(s)", kind="dice",
+    s.events.add(f"attack of opportunity: {_dice(len(vals))}, {_hits(n)}", kind="dice",
                  data={"side": "attacker", "dice": len(vals), "hits": n, "faces": faces, "values": vals,
                        "round": b.round, "opportunity": True})
     if not _assign(s, b, "aoo_hits", n):
