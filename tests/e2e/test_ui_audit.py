@@ -209,3 +209,14 @@ def test_kingdoms_prompt_says_what_to_do_not_the_phase_again(pg: Page, srv: Serv
     text = pg.inner_text("#prompt")
     assert "Buy units with your crowns" in text
     assert text.count("buy units") <= 1, text
+
+
+def test_log_lines_start_with_a_capital(pg: Page, srv: ServerThread) -> None:
+    """Five Forts' and Kingdoms' own log lines began in lower case ("round 1, turn 1: ...",
+    "game over: ...")."""
+    made = create(srv, game="forts", params={"players": 2}, seed=3,
+                  seats=[{"name": "ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("#log li")
+    first = pg.locator("#log li").first.inner_text()
+    assert first.startswith("Round 1, turn 1: ann (Red)"), first  # a player's name stays as written

@@ -163,7 +163,11 @@ function readable(value, depth = 0) {
 // A game whose log names seats its own way ("Red") words them through its view's logText.
 function withNames(line) {
   const name = (whole, n) => ctx.table?.seats?.[Number(n)]?.name ?? whole;
-  const text = String(line).replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
+  // a game's own words start a sentence with a capital ("round 5: Elves to play", "game over:
+  // ..." in the log); a seat label is replaced by the player's name as the player wrote it
+  const raw = String(line);
+  const opened = /^[a-z]/.test(raw) && !/^seat \d/.test(raw) ? raw[0].toUpperCase() + raw.slice(1) : raw;
+  const text = opened.replace(/^seat (\d+)\b/, name).replace(/\bP(\d+)\b/g, name);
   return idWords(ctx.ui?.logText ? ctx.ui.logText(text) : text);
 }
 
