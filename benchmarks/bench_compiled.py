@@ -19,7 +19,7 @@ import os
 import statistics
 import subprocess
 
-CELLS = [("bloodstones", 2), ("witch", 2), ("forts", 4), ("kingdoms", 4), ("arena", 6)]
+CELLS = [("bloodstones", 2), ("witch", 2), ("forts", 4), ("kingdoms", 4), ("arena", 1), ("arena", 6)]
 
 CHILD = """
 import json, sys, time
@@ -45,8 +45,8 @@ print(json.dumps(out))
 """
 
 
-def measure(python: str, seconds: float) -> dict[str, float | str]:
-    done = subprocess.run([os.path.abspath(python), "-c", CHILD, str(seconds), json.dumps(CELLS)], check=True,
+def measure(python: str, seconds: float, cells: list[tuple[str, int]]) -> dict[str, float | str]:
+    done = subprocess.run([os.path.abspath(python), "-c", CHILD, str(seconds), json.dumps(cells)], check=True,
                           capture_output=True, text=True, cwd="/")  # cwd "/": no src/ on the path
     result: dict[str, float | str] = json.loads(done.stdout)
     return result
@@ -58,15 +58,18 @@ def main() -> None:
     parser.add_argument("--compiled", required=True, help="python of the compiled install")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=1.5, help="CPU seconds per cell and round")
+    parser.add_argument("--only", action="append", choices=sorted({g for g, _ in CELLS}), metavar="GAME",
+                        help="time only this game's cells (repeatable)")
     args = parser.parse_args()
+    cells = [c for c in CELLS if not args.only or c[0] in args.only]
     runs: dict[str, list[dict[str, float | str]]] = {"pure": [], "compiled": []}
     for _ in range(args.rounds):
-        runs["pure"].append(measure(args.pure, args.seconds))
-        runs["compiled"].append(measure(args.compiled, args.seconds))
+        runs["pure"].append(measure(args.pure, args.seconds, cells))
+        runs["compiled"].append(measure(args.compiled, args.seconds, cells))
     print(f"pure: {runs['pure'][0]['build']}; compiled: {runs['compiled'][0]['build']}")
     print(f"random playouts, plies per CPU-second, median of {args.rounds} rounds")
     print(f"  {'cell':<16} {'pure':>10} {'compiled':>10} {'ratio':>7}")
-    for game_id, players in CELLS:
+    for game_id, players in cells:
         key = f"{game_id}/{players}"
         pure = statistics.median(float(r[key]) for r in runs["pure"])
         compiled = statistics.median(float(r[key]) for r in runs["compiled"])

@@ -91,3 +91,41 @@ def test_a_position_survives_pickling_in_this_build(game_id: str, params: dict[s
     if actor is not None:
         assert copy.legal_actions(actor) == legal
         assert pickle.loads(pickle.dumps(legal)) == legal
+
+
+def test_arena_search_memo_objects_survive_pickling_in_this_build() -> None:
+    """arena.movement and arena.npc are compiled although they define classes: a position's
+    layout memo (shared by clones, pickled with the state for the server's workers) holds
+    `_Layout`s, and a compiled class unpickles through its `__init__` called without
+    arguments unless it has a `__reduce__` (each fails here in the compiled build without
+    one). The copies must hold the same data and answer the same searches."""
+    import pickle
+
+    from bloodforge.core import Rng
+    from bloodforge.games.arena import movement, npc
+
+    state = bloodforge.load_game("arena", seed=5, players=6).new_initial_state()
+    rng = Rng(5)
+    layouts: list[movement._Layout] = []
+    for _ in range(200):  # until a search has filled the layout memo
+        layouts = [v for v in state.layout_memo().values() if isinstance(v, movement._Layout)]
+        if layouts or state.is_terminal():
+            break
+        seat = rng.choice(state.actors())
+        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    assert layouts, "no layout in the memo"
+    lay = layouts[0]
+    copy = pickle.loads(pickle.dumps(lay, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(copy) is movement._Layout
+    assert (copy.ids, copy.occ, copy.by_side, copy.blocking) == (lay.ids, lay.occ, lay.by_side, lay.blocking)
+    grid = movement._grid(state.cells)
+    regrid = pickle.loads(pickle.dumps(grid))
+    assert (regrid.cells, regrid.hexes, regrid.around, regrid.inside) == (grid.cells, grid.hexes, grid.around,
+                                                                        grid.inside)
+    attrs = npc.Attrs(3, 2, 1, True)
+    back = pickle.loads(pickle.dumps(attrs))
+    assert (back.movement, back.range, back.targets, back.from_minion) == (3, 2, 1, True)
+    restored = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    for unit in state.board.units.values():
+        if unit.alive and unit.hex is not None:
+            assert movement.explore(restored, restored.board.units[unit.uid], 3) == movement.explore(state, unit, 3)

@@ -375,48 +375,62 @@ class _Layout:
 
     __slots__ = ("blocking", "by_side", "ids", "occ", "stops")
 
-    def __init__(self, w: World, grid: _Grid) -> None:
-        ids: dict[Hex, str] = {}
-        bits = grid.bits
-        occ = 0
-        by_side: dict[int, int] = {}
-        crowded = False
-        board = w.board
-        for o in board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
-            if o.alive:
-                h = o.hex
-                if h is not None:
-                    if h in ids:
-                        crowded = True
-                    ids[h] = o.uid
-                    bit = bits.get(h)
-                    if bit is not None:
-                        occ |= bit
-                        side = o.side
-                        by_side[side] = by_side.get(side, 0) | bit
-        if crowded:  # two figures on one hex (never in play): the sides of those that win there
-            units = board.units
-            by_side = {}
-            for h, uid in ids.items():
-                bit = bits.get(h)
-                if bit is not None:
-                    side = units[uid].side
-                    by_side[side] = by_side.get(side, 0) | bit
-        blocking = 0
-        tiles = board.tiles
-        if tiles:  # `World.blocking_tiles`, by tile mask
-            env = w.content.environmental
-            for t in tiles:
-                if env(t.env).blocks_movement:
-                    entry = _TILE_CELLS.get(id(t))
-                    if entry is None or entry[0] is not t or entry[1] is not grid or entry[2] != t.hexes:
-                        entry = _tile_cells(t, grid)
-                    blocking |= entry[3]
+    def __init__(self, ids: dict[Hex, str], occ: int, by_side: dict[int, int], blocking: int) -> None:
         self.ids = ids
         self.occ = occ
         self.by_side = by_side
         self.blocking = blocking
         self.stops: dict[tuple[int, bool], frozenset[int]] = {}
+
+    def __reduce__(self) -> tuple[type[_Layout], tuple[dict[Hex, str], int, dict[int, int], int]]:
+        """Pickled by its constructor's arguments (the stops are made again on demand).
+
+        *Why:* a layout lives in the layout memo, which a state pickled for the server's
+        search workers carries along, and a class compiled by mypyc unpickles through its
+        `__init__` called without arguments (README, "Compiled build"); this way it
+        round-trips the same in either build."""
+        return (_Layout, (self.ids, self.occ, self.by_side, self.blocking))
+
+
+def _read_layout(w: World, grid: _Grid) -> _Layout:
+    """A new `_Layout`: what the searches read off the state's layout."""
+    ids: dict[Hex, str] = {}
+    bits = grid.bits
+    occ = 0
+    by_side: dict[int, int] = {}
+    crowded = False
+    board = w.board
+    for o in board.units.values():  # `World.occupied` in one pass (the last on a hex wins there too)
+        if o.alive:
+            h = o.hex
+            if h is not None:
+                if h in ids:
+                    crowded = True
+                ids[h] = o.uid
+                bit = bits.get(h)
+                if bit is not None:
+                    occ |= bit
+                    side = o.side
+                    by_side[side] = by_side.get(side, 0) | bit
+    if crowded:  # two figures on one hex (never in play): the sides of those that win there
+        units = board.units
+        by_side = {}
+        for h, uid in ids.items():
+            bit = bits.get(h)
+            if bit is not None:
+                side = units[uid].side
+                by_side[side] = by_side.get(side, 0) | bit
+    blocking = 0
+    tiles = board.tiles
+    if tiles:  # `World.blocking_tiles`, by tile mask
+        env = w.content.environmental
+        for t in tiles:
+            if env(t.env).blocks_movement:
+                entry = _TILE_CELLS.get(id(t))
+                if entry is None or entry[0] is not t or entry[1] is not grid or entry[2] != t.hexes:
+                    entry = _tile_cells(t, grid)
+                blocking |= entry[3]
+    return _Layout(ids, occ, by_side, blocking)
 
 
 def _near_hazards(w: World, grid: _Grid, mover: Unit, disk: int) -> list[tuple[str, int]]:
@@ -468,7 +482,7 @@ def _layout(w: World, grid: _Grid) -> _Layout:
     if found is None:
         if len(table) >= _MEMO_SIZE:
             table.clear()
-        found = table[key] = _Layout(w, grid)
+        found = table[key] = _read_layout(w, grid)
     return found
 
 
@@ -528,6 +542,12 @@ class _Grid:
             self._pbytes.append(prow)
         self._disks: dict[tuple[int, int], int] = {}
         self._far: dict[Hex, list[int]] = {}
+
+    def __reduce__(self) -> tuple[type[_Grid], tuple[frozenset[Hex]]]:
+        """Pickled as its map's cells, numbered again when unpickled (a grid is only kept in
+        this module's caches, but a class compiled by mypyc could not unpickle otherwise: it
+        unpickles through its `__init__` called without arguments)."""
+        return (_Grid, (self.cells,))
 
     def pos(self, h: Hex) -> int | None:
         """The position of `h`, or None beyond the box (no cell lies beside it)."""

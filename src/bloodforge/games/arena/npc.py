@@ -167,6 +167,11 @@ class Attrs:
         self.targets = targets
         self.from_minion = from_minion
 
+    def __reduce__(self) -> tuple[type[Attrs], tuple[int, int, int, bool]]:
+        """Pickled by its constructor's arguments: a class compiled by mypyc (README, "Compiled
+        build") unpickles through its `__init__` called without arguments otherwise."""
+        return (Attrs, (self.movement, self.range, self.targets, self.from_minion))
+
 
 def attributes(w: World, u: Unit, atk: Attack) -> Attrs:
     """N8 with TB9: an attack originating from a minion gives no movement for targeting.
