@@ -23,7 +23,10 @@ GAMES = Path(__file__).resolve().parents[2] / "src" / "bloodforge" / "games"
 @pytest.fixture(scope="module")
 def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
     db = tmp_path_factory.mktemp("audit") / "e2e.sqlite3"
-    with ServerThread(Settings(db_url=f"sqlite:///{db}", ai_delay=0.0, ai_time_budget=5.0)) as s:
+    # every test makes its own table: more than the default limits allow one client a minute
+    settings = Settings(db_url=f"sqlite:///{db}", ai_delay=0.0, ai_time_budget=5.0,
+                        tables_per_minute=600.0, table_burst=100, max_ai_tables_per_client=100)
+    with ServerThread(settings) as s:
         yield s
 
 
@@ -116,6 +119,11 @@ def test_bloodstones_battle_dialog_strikes_the_tiles_that_do_not_count(pg: Page,
     struck = attacker.locator(".btile-chip.not-counted")
     assert struck.count() == 1
     assert struck.get_attribute("title") == "does not count: only the best tiles count"
+    # the dialog lies over the board, not over the prompt's buttons (it covered "End turn")
+    dialog, side = pg.locator("#battle-dialog").bounding_box(), pg.locator(".side-column").bounding_box()
+    assert dialog is not None
+    assert side is not None
+    assert dialog["x"] + dialog["width"] <= side["x"], (dialog, side)
 
 
 def test_five_forts_battle_panel_names_territories_and_the_stage_in_words(pg: Page, srv: ServerThread) -> None:
@@ -220,3 +228,42 @@ def test_log_lines_start_with_a_capital(pg: Page, srv: ServerThread) -> None:
     pg.wait_for_selector("#log li")
     first = pg.locator("#log li").first.inner_text()
     assert first.startswith("Round 1, turn 1: ann (Red)"), first  # a player's name stays as written
+
+
+def test_bloodstones_payment_says_how_many_pips_are_still_to_pay(pg: Page, srv: ServerThread) -> None:
+    """"Choosing a move — cost 7 · paid ship" left the player to add up the tiles' pips."""
+    made = create(srv, game="bloodstones", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bea", "kind": "human"}])
+    tokens = {link["seat"]: link["token"] for link in made["links"]}
+    table = made["table"]["id"]
+    moves = [(1, "citadel 17"), (1, "build skirmishers 17"), (1, "build cavalry 17"), (1, "build shields 17"),
+             (1, "build leader 17"), (1, "done"), (0, "citadel 68"), (0, "done"), (0, "done"),
+             (0, "village 70"), (0, "pay ship"), (1, "move 17 leader"), (1, "to 12"), (1, "pay ship")]
+    for seat, action in moves:
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat={seat}", headers=auth).json()
+        r = httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
+                       json={"seat": seat, "action": action, "version": view["version"]})
+        assert r.status_code < 300, (action, r.text)
+    link = next(x for x in made["links"] if x["seat"] == 1)
+    pg.goto(srv.url + link["url"])
+    pg.wait_for_selector("#pending .pending-box")
+    text = pg.inner_text("#pending")
+    assert "cost 7 pips" in text
+    assert "paid ship (4)" in text
+    assert "3 to go" in text
+
+
+def test_arena_view_words_texts_for_people(pg: Page, srv: ServerThread) -> None:
+    """The arena view's text function itself: hexes from the centre, moves by their length, and
+    "an Ignite die" (the log read "gains a Ignite die")."""
+    pg.goto(srv.url + "/")
+    words = pg.evaluate("""async () => {
+      const m = await import('/games/arena/view.js');
+      const v = m.createView({ staticInfo: {}, table: { seats: [] }, seat: null });
+      return ["Mal'varra moves 0,-3 -> 1,-1", "Vhrak is pulled to -1,2", "Ulwazi gains a Ignite die",
+              "Ulwazi gains a Temporary Attack die", "Vhrak rolls Attack 6, Attack 5"].map(v.logText);
+    }""")
+    assert words == ["Mal'varra moves 3 spaces to 1 space north-east of the centre",
+                     "Vhrak is pulled to 2 spaces south of the centre", "Ulwazi gains an Ignite die",
+                     "Ulwazi gains a Temporary Attack die", "Vhrak rolls Attack 6, Attack 5"]

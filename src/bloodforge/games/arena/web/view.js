@@ -123,7 +123,8 @@ export function createView(ctx) {
       .replace(/ moves (-?\d+),(-?\d+) -> (-?\d+),(-?\d+)/g, (_, a, b, c, d) =>
         ` moves ${spaces(dist(Number(c) - Number(a), Number(d) - Number(b)))} to ${place(Number(c), Number(d))}`)
       .replace(/ moves - -> /g, " moves to ")
-      .replace(HEX, (_, q, r) => place(Number(q), Number(r)));
+      .replace(HEX, (_, q, r) => place(Number(q), Number(r)))
+      .replace(/\ba (?=[AEIOU]\w* die\b)/g, "an "); // "gains a Ignite die"
   }
   const logText = (line) => places(line);
 

@@ -143,8 +143,15 @@ export function createView(ctx) {
     if (p.group && Object.keys(p.group).length) parts.push(`group in ${p.group_area}: ${unitList(p.group)}`);
     if (p.kind === "build" && p.unit) parts.push(`${nice(p.unit)} in ${p.area}`);
     if (p.targets && p.targets.length) parts.push(`areas ${p.targets.join(", ")}`);
-    if (p.cost !== undefined && p.cost !== null) parts.push(`cost ${p.cost}`);
-    if (p.paid && p.paid.length) parts.push(`paid ${p.paid.map(nice).join(", ")}`);
+    // the arithmetic of paying (UI audit: "cost 18 · paid swords, resources" left the player to
+    // add up the tiles' pips): what each tile gave and how many pips are still to pay
+    if (p.cost !== undefined && p.cost !== null) parts.push(`cost ${p.cost} pips`);
+    if (p.paid && p.paid.length) {
+      const pipsOf = (t) => unitInfo(obs().seat, t)?.pips ?? 0;
+      const given = p.paid.reduce((sum, t) => sum + pipsOf(t), 0);
+      parts.push(`paid ${p.paid.map((t) => `${nice(t)} (${pipsOf(t)})`).join(", ")}`);
+      if (p.cost !== undefined && p.cost !== null) parts.push(given >= p.cost ? "paid in full" : `${p.cost - given} to go`);
+    }
     const what = { move: "a move", build: "a build", capture: "a capture", village: "villages" }[p.kind] ?? "an action";
     box.append(el("div", { class: "pending-box" }, el("strong", { text: `Choosing ${what}` }), parts.length ? el("span", { text: ` — ${parts.join(" · ")}` }) : null));
     if (p.kind === "move" && p.group_area !== null && p.group_area !== undefined) box.append(stackControl(p, legal));
