@@ -267,3 +267,77 @@ def test_arena_view_words_texts_for_people(pg: Page, srv: ServerThread) -> None:
     assert words == ["Mal'varra moves 3 spaces to 1 space north-east of the centre",
                      "Vhrak is pulled to 2 spaces south of the centre", "Ulwazi gains an Ignite die",
                      "Ulwazi gains a Temporary Attack die", "Vhrak rolls Attack 6, Attack 5"]
+
+
+# Hands the page a state message of our own: the last one the server sent, changed by `change`
+# (a JS function of the message), as if the server had sent it next.
+CATCH_SOCKET = """(() => {
+  const Base = window.WebSocket;
+  window.WebSocket = class extends Base {
+    constructor(...args) {
+      super(...args);
+      window.__socket = this;
+      this.addEventListener("message", (ev) => {
+        const m = JSON.parse(ev.data);
+        if (m.type === "state") window.__last = m;
+      });
+    }
+  };
+})()"""
+
+
+def test_the_end_of_the_game_wins_over_the_battle_that_ended_it(pg: Page, srv: ServerThread) -> None:
+    """A battle that ended the game opened its dialog over the end summary: the end comes
+    first, and the summary names the battle's result with a button to see it."""
+    made = scenario_table(srv, GAMES / "bloodstones" / "scenarios" / "worked_example_battle.yaml")
+    page = pg.context.new_page()
+    try:
+        page.add_init_script(CATCH_SOCKET)
+        open_seat(page, srv, made)
+        page.wait_for_function("() => window.__last !== undefined")
+        battle = {"id": 99, "title": "Battle at the Citadel", "result": "The attacker wins by 4",
+                  "sides": [{"seat": 0, "tiles": [5, 4], "total": 9}, {"seat": 1, "tiles": [3, 2], "total": 5}]}
+        page.evaluate("""(battle) => {
+          const m = structuredClone(window.__last);
+          m.version += 1; m.terminal = true; m.log_start = m.log.length + (m.log_start || 0); m.log = [];
+          m.summary = { winners: [0], reason: "Ann holds every citadel",
+                        scores: [{ seat: 0, value: 3 }, { seat: 1, value: 1 }] };
+          m.observation = { ...m.observation, battles: [...(m.observation.battles || []), battle] };
+          window.__socket.onmessage({ data: JSON.stringify(m) });
+        }""", battle)
+        page.wait_for_selector("#summary-dialog[open]")
+        assert not page.locator("#battle-dialog").evaluate("d => d.open")
+        summary = page.inner_text("#summary-dialog")
+        assert "Battle at the Citadel: The attacker wins by 4" in summary
+        page.click("#summary-dialog [data-end-battle]")
+        page.wait_for_selector("#battle-dialog[open]")
+        assert "The attacker wins by 4" in page.inner_text("#battle-dialog")
+    finally:
+        page.close()
+
+
+def test_the_legend_opens_on_a_phone_and_closes_again(browser: Browser, srv: ServerThread) -> None:
+    """At 390x844 the legend was hidden for good (it would take a third of a small board): a
+    "Legend" button opens it over the board's foot, and closes it."""
+    made = create(srv, game="kingdoms", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        open_seat(page, srv, made)
+        toggle = page.locator(".legend-toggle")
+        toggle.wait_for(state="visible")
+        assert not page.locator(".legend").is_visible()
+        toggle.click()
+        assert page.locator(".legend").is_visible()
+        assert "victory gem" in page.inner_text(".legend")
+        legend, board = page.locator(".legend").bounding_box(), page.locator("#board").bounding_box()
+        assert legend is not None
+        assert board is not None
+        assert board["y"] <= legend["y"], (legend, board)
+        assert legend["y"] + legend["height"] <= board["y"] + board["height"] + 0.5, (legend, board)
+        assert toggle.inner_text() == "Hide legend"
+        toggle.click()
+        assert not page.locator(".legend").is_visible()
+    finally:
+        context.close()

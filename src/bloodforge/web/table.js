@@ -695,6 +695,9 @@ function renderBattles() {
   for (const b of fresh) ctx.seenBattles.add(String(b.id));
   try { sessionStorage.setItem(key, JSON.stringify([...ctx.seenBattles].slice(-50))); } catch { /* private mode */ }
   if (quiet || (replayMode && ctx.replayQuiet)) return; // jumping through a replay opens no dialogs
+  // the battle that ended the game: the end summary wins, and names the battle with a button
+  // to see it (the two dialogs opened together, the battle over the summary)
+  if (endsNow(ctx.view)) { ctx.endBattle = fresh.at(-1); return; }
   openBattle(fresh.at(-1), true);
 }
 
@@ -768,12 +771,31 @@ function rollDice(box) {
 
 // ---------------------------------------------------------------------------------------------
 // End of game (contract 4): the summary dialog, once per page, reopened from the prompt.
+function endsNow(v) {
+  return Boolean(v?.terminal && v.summary && !ctx.summaryShown && !replayMode);
+}
+
 function renderSummary() {
   const v = ctx.view;
-  if (!v?.terminal || !v.summary || ctx.summaryShown) return;
-  if (replayMode) return; // the replay offers it from the prompt instead
+  if (!endsNow(v)) return; // a replay offers the summary from the prompt instead
   ctx.summaryShown = true;
+  // a battle dialog still open from the move before gives way to the end
+  const open = $("battle-dialog");
+  if (open?.open) {
+    ctx.endBattle = ctx.endBattle ?? battlesOf(v).find((b) => String(b.id) === open.dataset.battle);
+    open.close();
+  }
   openSummary(v);
+}
+
+// The battle that ended the game, under the reason: its result and a button to see it all.
+function lastBattle() {
+  const b = ctx.endBattle;
+  if (!b) return null;
+  const see = () => { $("summary-dialog").close(); openBattle(b, false); };
+  return el("p", { class: "summary-battle" },
+    el("strong", { text: `${withNames(b.title || "Battle")}: ` }), withNames(b.result || ""), " ",
+    el("button", { type: "button", class: "small", dataset: { endBattle: "1" }, onclick: see, text: "⚔ See the battle" }));
 }
 
 function openSummary(v) {
@@ -804,6 +826,7 @@ function openSummary(v) {
   const content = el("div", { class: "summary-body" },
     seat !== null ? el("p", { class: `summary-you ${mineWon ? "won" : ""}`, text: mineWon ? "You won!" : winners.length ? "You did not win this time." : "" }) : null,
     s.reason ? el("p", { class: "summary-reason", text: withNames(s.reason) }) : null,
+    lastBattle(),
     scores, statBox,
     el("div", { class: "dialog-actions" }, rematch, replayMode ? null : replayLink,
       el("a", { class: "button", href: "/", text: "Lobby" })));

@@ -93,7 +93,7 @@ export function createBoard(ctx, look = {}) {
       : svg("line", { ...attrs, x1, y1, x2, y2 }));
   }
   for (const x of lay.extras) layers.extras.append(svg("text", { x: x.x, y: x.y, class: x.class, "font-size": u * 0.5, "dominant-baseline": "middle", text: x.text }));
-  clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legend());
+  clear(ctx.board).append(el("div", { class: "map-wrap" }, root), legendBox());
   arrangeLabels(labelSpots, u); // on the page now: the names' real sizes can be measured
   const zoom = zoomable(root, lay.viewBox, ctx.board);
   const cards = () => ctx.staticInfo?.cards || null;
@@ -106,6 +106,22 @@ export function createBoard(ctx, look = {}) {
   function cellTitle(c) {
     const kind = c.kind ? board.kinds?.[c.kind]?.label ?? c.kind : "";
     return `${c.name}${kind && !c.name.includes(kind) ? ` · ${kind}` : ""}`;
+  }
+
+  // On a phone the legend would take a third of a small board: a "Legend" button opens it over
+  // the board's foot and closes it again (app.css shows the legend itself on wide screens).
+  function legendBox() {
+    const box = legend();
+    const wrap = el("div", { class: "legend-wrap" });
+    const toggle = el("button", { type: "button", class: "legend-toggle small", "aria-expanded": "false", text: "Legend" });
+    toggle.addEventListener("click", () => {
+      const open = !wrap.classList.contains("open");
+      wrap.classList.toggle("open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+      toggle.textContent = open ? "Hide legend" : "Legend";
+    });
+    wrap.append(box, toggle);
+    return wrap;
   }
 
   function legend() {
