@@ -341,3 +341,25 @@ def test_the_legend_opens_on_a_phone_and_closes_again(browser: Browser, srv: Ser
         assert not page.locator(".legend").is_visible()
     finally:
         context.close()
+
+
+def test_blood_stone_friendly_fire_says_the_target_is_your_own_and_asks_first(pg: Page, srv: ServerThread) -> None:
+    """Attacking a unit of your own side is legal ("including friendly units"), but the button
+    read like any attack, and a click on the board played it at once."""
+    text = (GAMES / "witch" / "scenarios" / "last_stand.yaml").read_text()
+    moved = text.replace("archer: {square: a6, blood: 1}", "archer: {square: g6, blood: 1}")
+    assert moved != text
+    made = create(srv, scenario=moved,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    open_seat(pg, srv, made)
+    own = pg.locator('#actions button[data-action="attack swordsman archer"]')
+    other = pg.locator('#actions button[data-action="attack spearman minion2"]')
+    own.wait_for(state="attached")
+    assert own.text_content() == "Swordsman attacks your own Archer (Bowman)"
+    assert other.text_content() == "Spearman attacks Green Boar"
+    pg.evaluate("() => document.querySelectorAll('#actions details').forEach((d) => { d.open = true; })")
+    version = pg.evaluate("() => document.body.dataset.version")
+    own.click()
+    assert pg.inner_text("#confirm").startswith("Archer (Bowman) is on your own side: attack it anyway?")
+    pg.click("#confirm .confirm-no")
+    assert pg.evaluate("() => document.body.dataset.version") == version

@@ -64,8 +64,20 @@ export function createView(ctx) {
     box.append(el("div", { class: "pending-box" }, ...parts));
   }
 
-  // "pay 2" reads "Pay 2 blood — 50% to pass".
+  // The side a unit fights for: a zombified Soldier fights for the Witch.
+  const sideOf = (id) => { const u = units()[id]; return u ? (u.zombified ? "witch" : u.side) : null; };
+  // "attack a b" on a unit of the player's own side (legal: friendly fire), else null.
+  function ownTarget(text) {
+    const m = /^attack (\S+) (\S+)$/.exec(text);
+    const you = view?.observation.you;
+    return m && you && sideOf(m[2]) === you ? m : null;
+  }
+
+  // "pay 2" reads "Pay 2 blood — 50% to pass"; an attack on a unit of your own side says so
+  // ("Swordsman attacks your own Archer"): the rules allow it, nobody should do it by mistake.
   function label(text) {
+    const own = ownTarget(text);
+    if (own) return `${nameOf(own[1])} attacks your own ${nameOf(own[2])}`;
     const m = /^pay (\d+)$/.exec(text);
     const chances = view?.observation.pass_chance;
     if (!m || !chances) return undefined;
@@ -80,5 +92,12 @@ export function createView(ctx) {
     return "";
   }
 
-  return { look, render, prompt, label };
+  // Friendly fire asks first, however it was chosen (a button, or a click on the board, which
+  // plays a single possible attack at once).
+  function confirm(text) {
+    const own = ownTarget(text);
+    return own ? `${nameOf(own[2])} is on your own side: attack it anyway?` : null;
+  }
+
+  return { look, render, prompt, label, confirm };
 }
