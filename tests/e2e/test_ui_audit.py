@@ -363,3 +363,37 @@ def test_blood_stone_friendly_fire_says_the_target_is_your_own_and_asks_first(pg
     assert pg.inner_text("#confirm").startswith("Archer (Bowman) is on your own side: attack it anyway?")
     pg.click("#confirm .confirm-no")
     assert pg.evaluate("() => document.body.dataset.version") == version
+
+
+def test_battle_dice_say_what_they_needed_and_mark_a_hit_not_by_colour_alone(pg: Page, srv: ServerThread) -> None:
+    """Kingdoms' dice showed which die hit only by its colour and a tooltip: the dice stand
+    under what they needed ("Round 1: hits on 1 or less") and a hit carries a ✓."""
+    made = create(srv, game="kingdoms", params={"players": 2}, seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    page = pg.context.new_page()
+    try:
+        page.add_init_script(CATCH_SOCKET)
+        open_seat(page, srv, made)
+        page.wait_for_function("() => window.__last !== undefined")
+        low, high = "Round 1: hits on 1 or less", "Round 1: hits on 3 or less"
+        rolls = [{"face": 1, "hit": True, "need": low}, {"face": 2, "hit": False, "need": low},
+                 {"face": 3, "hit": True, "need": high}]
+        battle = {"id": "battle-x", "title": "Elves attack Amberford held by Humans", "result": "The battle goes on.",
+                  "sides": [{"seat": 0, "rolls": rolls, "hits": "2"}, {"seat": 1, "rolls": [], "hits": "0"}]}
+        page.evaluate("""(battle) => {
+          const m = structuredClone(window.__last);
+          m.version += 1; m.log_start = m.log.length + (m.log_start || 0); m.log = [];
+          m.observation = { ...m.observation, battles: [battle] };
+          window.__socket.onmessage({ data: JSON.stringify(m) });
+        }""", battle)
+        page.wait_for_selector("#battle-dialog[open] .die")
+        side = page.locator("#battle-dialog .battle-col").first
+        assert side.locator(".dice-need").all_inner_texts() == [low, high]
+        groups = side.locator(".dice-group")
+        assert groups.nth(0).locator(".die").count() == 2
+        page.wait_for_function("() => !document.querySelector('#battle-dialog.rolling')")
+        marks = side.locator(".die").evaluate_all("ds => ds.map((d) => [d.querySelector('.die-face').textContent, "
+                                                  "d.querySelector('.die-mark')?.textContent ?? ''])")
+        assert marks == [["1", "✓"], ["2", ""], ["3", "✓"]]
+    finally:
+        page.close()

@@ -88,7 +88,7 @@ def test_battle_record_has_both_sides_dice_hits_losses_and_result() -> None:
         assert dfn["name"] == "Humans (defender)"
         first = [(r["face"], r["hit"]) for r in att["rolls"][:3]]
         assert first == [(1, True), (2, False), (3, True)]
-        assert att["rolls"][0]["label"] == "round 1: hits on 1"
+        assert att["rolls"][0]["label"] == "round 1: hits on 1 or less"
         assert [r["face"] for r in dfn["rolls"][:3]] == [6, 6, 6]
         assert dfn["losses"] != ["none"]
         assert b["result"]
@@ -97,6 +97,19 @@ def test_battle_record_has_both_sides_dice_hits_losses_and_result() -> None:
         assert log[b["log_index"]] == b["result"]
         for w in words(b):
             assert not SNAKE.search(w), w
+
+
+def test_each_die_says_in_words_what_it_needed_to_hit() -> None:
+    """UI audit: which die hit was shown by colour and a tooltip only; each roll carries the
+    number it needed ("Round 1: hits on 3 or less", T3: a die hits on its unit's value or less),
+    which the page writes beside the dice."""
+    s = attack([("cavalry", 1), ("infantry", 2)], [("infantry", 3)], [1, 2, 3, 6, 6, 6])
+    att, dfn = s.observation(0)["battles"][-1]["sides"]
+    needs = [r["need"] for r in att["rolls"]]
+    assert sorted(set(needs)) == ["Round 1: hits on 1 or less", "Round 1: hits on 3 or less"]
+    for r in att["rolls"] + dfn["rolls"]:
+        value = int(r["need"].split("hits on ")[1].split()[0])
+        assert r["hit"] == (r["face"] <= value), r
 
 
 def test_a_battle_in_progress_shows_the_dice_so_far_under_an_id_per_strike() -> None:

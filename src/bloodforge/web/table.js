@@ -722,10 +722,22 @@ function openBattle(b, animate, refresh = false) {
         Number.isInteger(side.seat) && colour(side.seat) ? el("span", { class: "swatch", style: `background:${colour(side.seat)}` }) : null,
         el("strong", { text: withNames(side.name ?? (Number.isInteger(side.seat) ? seatName(side.seat) : "Side")) })),
     ];
-    if (rolls.length) {
-      lines.push(el("div", { class: "dice" }, ...rolls.map((r) => el("span", {
-        class: `die${r.hit ? " hit" : ""}${r.hit === false ? " miss" : ""}`, dataset: { face: String(r.face ?? "") },
-        title: `${r.label ?? "die"}: ${r.face ?? ""}${r.hit ? " (hit)" : r.hit === false ? " (miss)" : ""}`, text: String(r.face ?? "?") }))));
+    // a hit die is marked ✓ (not by its colour alone); dice of the same `need` ("Round 1: hits
+    // on 3 or less") stand together under it, so a player sees why a die hit
+    const die = (r) => el("span", {
+      class: `die${r.hit ? " hit" : ""}${r.hit === false ? " miss" : ""}`, dataset: { face: String(r.face ?? "") },
+      title: `${r.label ?? "die"}: ${r.face ?? ""}${r.hit ? " (hit)" : r.hit === false ? " (miss)" : ""}`,
+    }, el("span", { class: "die-face", text: String(r.face ?? "?") }), r.hit ? el("span", { class: "die-mark", "aria-hidden": "true", text: "✓" }) : null);
+    const groups = [];
+    for (const r of rolls) {
+      const need = typeof r.need === "string" && r.need ? r.need : null;
+      if (groups.length && groups.at(-1).need === need) groups.at(-1).rolls.push(r);
+      else groups.push({ need, rolls: [r] });
+    }
+    for (const g of groups) {
+      lines.push(el("div", { class: "dice-group" },
+        g.need ? el("div", { class: "dice-need small", text: withNames(g.need) }) : null,
+        el("div", { class: "dice" }, ...g.rolls.map(die))));
     }
     const tiles = Array.isArray(side.tiles) ? side.tiles : [];
     // `counted`: the tiles the total adds up (Bloodstones counts the best few); the others are
@@ -757,7 +769,7 @@ function openBattle(b, animate, refresh = false) {
 
 // The dice tumble for a moment before showing their faces (not with reduced motion).
 function rollDice(box) {
-  const dice = [...box.querySelectorAll(".die")];
+  const dice = [...box.querySelectorAll(".die .die-face")];
   if (!dice.length || reducedMotion()) return;
   const faces = dice.map((d) => d.textContent);
   box.classList.add("rolling");

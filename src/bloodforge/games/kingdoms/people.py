@@ -178,7 +178,11 @@ def _record(s: KBase, start: int, head: dict[str, Any], after: list[tuple[int, d
             for face, value in zip(data["faces"], data["values"], strict=False):
                 when = ("battle mage" if data.get("mage") else "retreat" if data.get("opportunity")
                         else f"round {data.get('round', 1)}")
-                rolls[side].append({"label": f"{when}: hits on {value}", "face": face, "hit": face <= value})
+                # `need`: what the dice must show to hit, in words beside them (not only the
+                # dice's colour and a tooltip: colour-blind players read it too)
+                need = f"{when[0].upper()}{when[1:]}: hits on {value} or less"
+                rolls[side].append({"label": f"{when}: hits on {value} or less", "face": face,
+                                    "hit": face <= value, "need": need})
             hits[side].append(int(data["hits"]))
         elif kind == "casualty" and side in losses:
             losses[side][str(data.get("unit", "unit")).replace("_", " ")] += 1
