@@ -274,7 +274,7 @@ def test_issue23_environmental_turn_by_card_table_equals_the_card_read_anew() ->
     for env in content.environmentals:
         for card in content.env_cards:
             icons = sorted(card.icons)
-            text = f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}"
+            text = environment.card_words(env.name, icons)
             tasks = tuple((line.op, str(line.amount)) for line in env.lines for icon in line.icons if icon in icons)
             assert environment._card_turn(content, env.id, card.id) == (text, tasks)
             checked += 1

@@ -246,3 +246,21 @@ def test_bonus_actions_say_what_they_do_before_they_are_used() -> None:
                            "tiles": []})
     assert st.observation(0)["labels"]["spell 4"] == (
         "Use the Whip die showing 3: you reroll one of your dice rolled this turn and not yet used")
+
+
+@pytest.mark.parametrize(("card", "words"), [
+    ("env_6", "its action card shows A, B and C, so the lines marked A, B or C on its Guide card resolve"),
+    ("env_1", "its action card shows A, so the lines marked A on its Guide card resolve"),
+])
+def test_r_eact_2_an_environmentals_turn_says_what_its_action_card_means(card: str, words: str) -> None:
+    """UI audit: the log read "Hellfire Spray acts: card A+B+C", which told a player nothing:
+    the icons are the action card's, and they pick the Guide card's lines that resolve."""
+    params = {"players": 3, "champions": ["vhrak", "ulwazi", "maere"], "boss": "malvarra"}
+    units = [{"id": "vhrak", "hex": "-4,0"}, {"id": "ulwazi", "hex": "0,2"}, {"id": "maere", "hex": "-2,2"},
+             {"id": "malvarra", "hex": "-5,0"}]
+    pos = {"units": units, "order": ["env:hellfire_spray", "vhrak", "ulwazi", "maere", "malvarra"],
+           "active": "env:hellfire_spray", "tiles": [{"env": "hellfire_spray", "anchor": "0,0", "owner": "malvarra"}]}
+    st = scenario(params, pos, {"d6": [1, 2, 3], "decks": {"envcards:hellfire_spray": [card]}})
+    line = next(t for t in st.event_log(None) if " acts" in t)
+    assert line == f"Hellfire Spray acts: {words}"
+    assert not developer_text(line)

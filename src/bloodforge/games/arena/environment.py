@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .content import Content
 from .effects import check_end, discard_card, hit_by_tile, place_tile, remove_stacked
 from .hexes import Hex, distance, hex_id, parse_hex, rotate
@@ -56,7 +58,7 @@ def _card_turn(content: Content, env_id: str, card_id: str) -> tuple[str, tuple[
         env = content.environmental(env_id)
         card = next(c for c in content.env_cards if c.id == card_id)
         icons = sorted(card.icons)
-        text = f"{env.name} acts: card {'+'.join(i.upper() for i in icons)}"
+        text = card_words(env.name, icons)
         tasks = tuple((line.op, str(line.amount)) for line in env.lines for icon in line.icons if icon in icons)
         if len(_CARD_TURNS) > 1024:
             _CARD_TURNS.clear()
@@ -65,6 +67,16 @@ def _card_turn(content: Content, env_id: str, card_id: str) -> tuple[str, tuple[
 
 
 _CARD_TURNS: dict[tuple[int, str, str], tuple[Content, str, tuple[tuple[str, str], ...]]] = {}
+
+
+def card_words(name: str, icons: Sequence[str]) -> str:
+    """The log line of an Environmental's turn, in words (R-EACT-2, R-EACT-3): it read "card
+    A+B", which told a player nothing (UI audit); the icons are the action card's, and they
+    pick the Guide card's lines that resolve."""
+    shown = [i.upper() for i in icons]
+    both = " and ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " and " + shown[-1]
+    either = " or ".join(shown) if len(shown) < 3 else ", ".join(shown[:-1]) + " or " + shown[-1]
+    return f"{name} acts: its action card shows {both}, so the lines marked {either} on its Guide card resolve"
 
 
 def resume(w: World) -> None:
