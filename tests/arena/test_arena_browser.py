@@ -39,7 +39,9 @@ def test_r_fr_the_arena_is_a_hex_board_and_a_champion_enters_by_a_click(
         confirm.click()
     # the seat's link belongs to this browser now (the server refuses it elsewhere): the page's
     # own log says where the Champion entered
-    expect(page.locator("#log")).to_contain_text(f"Vhrak enters the arena at {where}")
+    # (named from the centre since the UI audit: "at 2 spaces west of the centre", not "-2,0")
+    expect(page.locator("#log")).to_contain_text("Vhrak enters the arena at ")
+    assert f"at {where}" not in page.locator("#log").inner_text()
     page.screenshot(path=str(shots / "arena-01-entered.png"))
 
 
@@ -72,7 +74,9 @@ def test_issue18_defect1_the_arena_panel_and_status_board_are_shown_and_readable
     entry.click()
     boss = page.locator('g.piece[data-unit="malvarra"]')
     expect(boss).to_be_visible(timeout=10_000)
-    hp = page.locator('g.piece[data-unit="malvarra"] text.piece-text')
+    # the token carries the figure's short name over its HP (UI audit: tokens by name, not colour)
+    expect(page.locator('g.piece[data-unit="malvarra"] text.piece-text')).to_have_text("Mal")
+    hp = page.locator('g.piece[data-unit="malvarra"] text.piece-sub')
     expect(hp).to_have_text("230")
     box = hp.bounding_box()
     token = page.locator('g.piece[data-unit="malvarra"] .token').bounding_box()

@@ -397,3 +397,59 @@ def test_battle_dice_say_what_they_needed_and_mark_a_hit_not_by_colour_alone(pg:
         assert marks == [["1", "✓"], ["2", ""], ["3", "✓"]]
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def arena_figures(srv: ServerThread) -> dict[str, Any]:
+    """A solo arena table played (first legal action) until the figures stand on the board."""
+    made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
+    table, token = made["table"]["id"], made["links"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(40):
+        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+        if len([p for p in view["observation"]["board"]["pieces"] if p.get("id")]) >= 3 and view["legal"]:
+            break
+        if view["legal"]:
+            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
+                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
+    return made
+
+
+def test_arena_tokens_fill_their_hex_and_name_their_figure(pg: Page, srv: ServerThread, arena_figures: dict[str, Any]) -> None:
+    """The arena's figures were 24 px discs in 52 px hexes showing only their HP, so a newcomer
+    told the Champion, the Rival and the Boss apart by colour alone: a token fills most of its
+    hex and carries the figure's short name (its first letters) over its HP."""
+    open_seat(pg, srv, arena_figures)
+    pg.wait_for_selector("g.piece .piece-text")
+    tokens = pg.evaluate("""() => [...document.querySelectorAll('g.piece[data-at]')].map((g) => {
+      const cell = document.querySelector(`[data-cell="${g.dataset.at}"]`).getBoundingClientRect();
+      const t = g.querySelector('.token').getBoundingClientRect();
+      return { share: t.width / cell.width, text: g.querySelector('.piece-text').textContent,
+               sub: g.querySelector('.piece-sub')?.textContent ?? '', title: g.querySelector('title').textContent };
+    })""")
+    assert len(tokens) >= 3, tokens
+    for t in tokens:
+        assert t["share"] >= 0.7, t  # most of the hex (was under half)
+        name = t["title"].split(":")[0]
+        assert t["text"] and t["text"][0] == name[0] and not t["text"].isdigit(), t  # its name's first letters
+        assert t["sub"].isdigit() and f"{t['sub']} of" in t["title"], t  # and its HP
+    assert len({t["text"] for t in tokens}) == len(tokens), tokens  # no two figures look alike
+
+
+def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, srv: ServerThread, arena_figures: dict[str, Any]) -> None:
+    """The map legend listed only the arena floor and the central zone: it names each figure on
+    the board in full, its kind beside it, by a swatch of its token (colour and short name)."""
+    open_seat(pg, srv, arena_figures)
+    pg.wait_for_selector("g.piece .piece-text")
+    tokens = pg.evaluate("""() => Object.fromEntries([...document.querySelectorAll('g.piece')].map((g) =>
+      [g.querySelector('.piece-text').textContent, [g.querySelector('title').textContent.split(':')[0], g.querySelector('.token').getAttribute('fill')]]))""")
+    items = pg.evaluate("""() => [...document.querySelectorAll('.legend .legend-item')].map((i) => ({
+      symbol: i.querySelector('.legend-symbol')?.textContent ?? null, text: i.textContent,
+      fill: i.querySelector('.legend-symbol')?.style.background ?? '' }))""")
+    for short, (name, fill) in tokens.items():
+        found = [i for i in items if i["symbol"] == short]
+        assert len(found) == 1, (short, items)
+        assert name in found[0]["text"] and "(" in found[0]["text"], found  # "Vhrak (Champion)"
+        assert found[0]["fill"], found
+    words = " ".join(i["text"] for i in items)
+    assert "Champion" in words and "Boss" in words and "_" not in words and "undefined" not in words, words

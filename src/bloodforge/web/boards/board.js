@@ -22,9 +22,11 @@ export function hasBoard(staticInfo) {
 
 // ctx: board, hand, menu (DOM elements), staticInfo, grammar, table, seat, act(text).
 // look (optional, from the game's view.js): kinds {kind: {fill, glyph, label}}, seatColour(seat,
-// view), piece(piece, view) -> {fill, text, sub, badge, shape, title, class}, mark(mark, view)
+// view), piece(piece, view) -> {fill, text, sub, subSize, badge, shape, title, class}, mark(mark, view)
 // -> the same or null (no glyph: the cell only gets the class `mark-<kind>`), handItem(item,
-// view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text, legend [{symbol, text}].
+// view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text, legend [{symbol, text, fill?,
+// owner?}] or legend(view) -> the same (redrawn with each view), pieceSize (a round token's
+// largest radius in cell units; default 0.42).
 export function createBoard(ctx, look = {}) {
   const board = ctx.staticInfo.board;
   const geometry = board.geometry;
@@ -133,10 +135,20 @@ export function createBoard(ctx, look = {}) {
     if (lay.lines.some((l) => l.kind === "barrier")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch barrier" }), "no crossing"));
     if (lay.lines.some((l) => l.kind === "link")) box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch link" }), "linked"));
     // what the look's symbols mean (units written "2i 1c", a fort's tower, a gem): [{symbol, text}]
-    for (const item of look.legend || []) {
-      box.append(el("span", { class: "legend-item" }, el("span", { class: "legend-symbol", text: String(item.symbol) }), String(item.text)));
+    // look.legend may be a function of the view (the arena lists the figures on the board), and
+    // an item may carry its token's fill (or owner, for the seat's colour)
+    const items = typeof look.legend === "function" ? (view ? look.legend(view) : []) : look.legend;
+    for (const item of items || []) {
+      const fill = item.fill ?? (item.owner !== undefined && item.owner !== null ? seatColour(item.owner) : null);
+      const style = fill ? `background:${fill};color:${lightFill(fill) ? "#2b2118" : "#ffffff"}` : undefined;
+      box.append(el("span", { class: `legend-item${fill ? " legend-figure" : ""}` }, el("span", { class: "legend-symbol", style, text: String(item.symbol) }), String(item.text)));
     }
     return box;
+  }
+  function refreshLegend() {
+    if (typeof look.legend !== "function") return;
+    const old = ctx.board.querySelector(".legend-wrap > .legend");
+    if (old) old.replaceWith(legend());
   }
 
   // Keyboard: cells and pieces that can be clicked take the focus (Tab) and Enter or Space
@@ -294,6 +306,7 @@ export function createBoard(ctx, look = {}) {
     if (picks.length && !candidates(actions(), picks).length) picks = [];
     closeMenu();
     paint();
+    refreshLegend();
   }
 
   function paint() {
@@ -358,11 +371,15 @@ export function createBoard(ctx, look = {}) {
         const inRow = Math.min(cols, n - row * cols);
         return { x: c.cx + (col - (inRow - 1) / 2) * r * 2.2 * wide, y: c.cy + (row - (rows - 1) / 2) * r * 2.2 + dy, wide };
       });
+      // a look with look.pieceSize (the arena: one figure a hex, its name on it) lets round tokens
+      // fill most of their cell: its circle, not its bounding square, must lie inside the cell
+      const round = look.pieceSize && styles.every((st) => !st?.shape || st.shape === "circle");
       const fits = (r) => place(r).every(({ x, y, wide }) => {
+        if (round) return [...Array(12).keys()].every((k) => inside(c.points, x + r * Math.cos(k * Math.PI / 6 + 0.1), y + r * Math.sin(k * Math.PI / 6 + 0.1)));
         const hw = wide > 1 ? 1.105 * r : r, hh = wide > 1 ? 0.765 * r : r;
         return [[x - hw, y - hh], [x + hw, y - hh], [x - hw, y + hh], [x + hw, y + hh]].every(([px, py]) => inside(c.points, px, py));
       });
-      let r = Math.min(u * 0.42, (u * 1.5) / (2 * Math.max(cols, rows) + 0.4), Math.min((w * 0.9) / (1.1 * cols * chipWide), (h * 0.9) / (1.1 * rows)));
+      let r = Math.min(u * (look.pieceSize || 0.42), round && n === 1 ? Infinity : Math.min((u * 1.5) / (2 * Math.max(cols, rows) + 0.4), (w * 0.9) / (1.1 * cols * chipWide), (h * 0.9) / (1.1 * rows)));
       for (let k = 0; k < 10 && !fits(r); k++) r *= 0.88;
       const spots = place(r);
       list.forEach((p, i) => {
@@ -455,7 +472,7 @@ export function createBoard(ctx, look = {}) {
     const room = (s.shape ?? (cls === "piece" ? "circle" : "diamond")) === "chip" ? Infinity : (1.7 * r) / (0.72 * String(text).length || 1);
     const fs = Math.min(r * (s.sub ? 0.8 : 0.95), room);
     if (text !== "") g.append(svg("text", { x, y: y + (s.sub ? -r * 0.05 : fs / 3), class: `${cls}-text`, "font-size": fs, text }));
-    if (s.sub) g.append(svg("text", { x, y: y + r * 0.7, class: `${cls}-sub`, "font-size": r * 0.5, text: s.sub }));
+    if (s.sub) g.append(svg("text", { x, y: y + r * 0.7, class: `${cls}-sub`, "font-size": r * (s.subSize ?? 0.5), text: s.sub }));
     if (s.badge !== undefined && s.badge !== null && s.badge !== "") {
       g.append(svg("circle", { cx: x + r * 0.85, cy: y - r * 0.85, r: r * 0.42, class: "badge" }));
       g.append(svg("text", { x: x + r * 0.85, y: y - r * 0.7, class: "badge-text", "font-size": r * 0.5, text: String(s.badge) }));

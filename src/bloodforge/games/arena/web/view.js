@@ -12,12 +12,32 @@ const TILE_FILL = { // the legend's swatches; the hexes themselves are tinted by
   hellfire_spray: "#f0936b", spectral_thorns: "#8fbf6a", spike_traps: "#a5a5a5", ice_slicks: "#b7e1fa",
   springboards: "#f5d27a", the_arm: "#d1707d", bloodshard_columns: "#8e1b1b", spawn_pits: "#8a7bb0", trap: "#c98b5e",
 };
+const KIND_WORD = { boss: "Boss", rival: "Rival", minion: "minion" };
 const DIE_CLASS = { atk: "die-attack", tmp: "die-temp", be: "die-energy" };
 
 export function createView(ctx) {
   let view = null;
   const obs = () => view?.observation || {};
   const units = () => Object.fromEntries((obs().units || []).map((u) => [u.id, u]));
+  // Short names for the tokens: a name's first three letters ("Vhr"), a two-word name's initials
+  // ("GD"), a trailing number kept ("Ris2"); a clash takes more letters, then a count (two figures of one name: "Ris", "Ris2").
+  function shortNames(v = view) {
+    const out = {}, seen = new Map();
+    for (const u of v?.observation?.units || []) {
+      const name = String(u.name || "?");
+      const num = (name.match(/\s*(\d+)$/) || ["", ""])[1];
+      const words = name.replace(/\s*\d+$/, "").split(/\s+/).filter(Boolean);
+      const letters = (w) => w.replace(/[^\p{L}]/gu, "");
+      let base = words.length > 1 ? words.map((w) => letters(w)[0] || "").join("").slice(0, 3) : letters(words[0] || "?").slice(0, 3);
+      let s = base + num;
+      if (seen.has(s) && seen.get(s) !== name) { base = letters(words.join("")).slice(0, 4); s = base + num; }
+      let k = 2;
+      while (seen.has(s)) s = `${base}${num}${k++}`;
+      seen.set(s, name);
+      out[u.id] = s;
+    }
+    return out;
+  }
   const envName = (id) => (ctx.staticInfo?.environmentals || []).find((e) => e.id === id)?.name || "Environmental";
 
   const look = {
@@ -28,16 +48,29 @@ export function createView(ctx) {
       const hp = hasHp ? Math.max(u.hp, 0) : null;
       const low = hasHp && u.max_hp && hp / u.max_hp <= 0.3;
       const acting = obs().active === p.id;
-      // The HP is the token's text, large (a corner badge cut "150/175" to "5"); the badge holds
-      // the name's initial; the maximum is in the tooltip and the status board.
+      // The token fills most of its hex and carries the figure's short name over its HP, so a
+      // figure is known by more than its colour (UI audit: a 24 px disc with only "137" on it);
+      // the legend under the map gives each short name in full; the maximum is in the tooltip.
       return {
         fill: u.seat === null || u.seat === undefined ? NPC_FILL[u.kind] : undefined,
-        text: hasHp ? String(hp) : (u.name || "?").slice(0, 2),
-        badge: (u.name || "?").slice(0, 1),
+        text: shortNames()[p.id] || "?",
+        sub: hasHp ? String(hp) : undefined,
+        subSize: 0.6,
         class: `arena-${u.kind || "figure"}${low ? " arena-low" : ""}${acting ? " arena-acting" : ""}`,
         title: `${u.name || p.id}${hasHp ? `: ${hp} of ${u.max_hp} HP` : " (cannot be damaged)"}` +
           (u.kind === "minion" ? "" : `, ${u.energy ?? 0} Blood Energy`),
       };
+    },
+    pieceSize: 0.8, // one figure a hex: its token fills most of it (board.js)
+    legend: (v) => { // each figure on the board: its token's look and its full name
+      const us = Object.fromEntries((v.observation?.units || []).map((u) => [u.id, u]));
+      const names = shortNames(v);
+      return (v.observation?.board?.pieces || []).filter((p) => us[p.id]).map((p) => {
+        const u = us[p.id];
+        const npc = u.seat === null || u.seat === undefined;
+        const what = npc ? KIND_WORD[u.kind] || "" : "Champion";
+        return { symbol: names[p.id] || "?", text: `${u.name}${what ? ` (${what})` : ""}`, ...(npc ? { fill: NPC_FILL[u.kind] } : { owner: u.seat }) };
+      });
     },
     mark: () => null, // tiles tint their hexes (view.css: .cell.mark-<tile>); the panel has a legend
     handTitle: () => [el("strong", { text: "Your Initiative cards" }), el("span", { class: "muted small", text: " (Speed in brackets: lower acts first)" })],
