@@ -415,7 +415,8 @@ def arena_figures(srv: ServerThread) -> dict[str, Any]:
     return made
 
 
-def test_arena_tokens_fill_their_hex_and_name_their_figure(pg: Page, srv: ServerThread, arena_figures: dict[str, Any]) -> None:
+def test_arena_tokens_fill_their_hex_and_name_their_figure(pg: Page, srv: ServerThread,
+                                                          arena_figures: dict[str, Any]) -> None:
     """The arena's figures were 24 px discs in 52 px hexes showing only their HP, so a newcomer
     told the Champion, the Rival and the Boss apart by colour alone: a token fills most of its
     hex and carries the figure's short name (its first letters) over its HP."""
@@ -431,25 +432,33 @@ def test_arena_tokens_fill_their_hex_and_name_their_figure(pg: Page, srv: Server
     for t in tokens:
         assert t["share"] >= 0.7, t  # most of the hex (was under half)
         name = t["title"].split(":")[0]
-        assert t["text"] and t["text"][0] == name[0] and not t["text"].isdigit(), t  # its name's first letters
-        assert t["sub"].isdigit() and f"{t['sub']} of" in t["title"], t  # and its HP
+        assert t["text"][:1] == name[0], t  # its name's first letters
+        assert not t["text"].isdigit(), t
+        assert t["sub"].isdigit(), t  # and its HP
+        assert f"{t['sub']} of" in t["title"], t
     assert len({t["text"] for t in tokens}) == len(tokens), tokens  # no two figures look alike
 
 
-def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, srv: ServerThread, arena_figures: dict[str, Any]) -> None:
+def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, srv: ServerThread,
+                                                                    arena_figures: dict[str, Any]) -> None:
     """The map legend listed only the arena floor and the central zone: it names each figure on
     the board in full, its kind beside it, by a swatch of its token (colour and short name)."""
     open_seat(pg, srv, arena_figures)
     pg.wait_for_selector("g.piece .piece-text")
     tokens = pg.evaluate("""() => Object.fromEntries([...document.querySelectorAll('g.piece')].map((g) =>
-      [g.querySelector('.piece-text').textContent, [g.querySelector('title').textContent.split(':')[0], g.querySelector('.token').getAttribute('fill')]]))""")
-    items = pg.evaluate("""() => [...document.querySelectorAll('.legend .legend-item')].map((i) => ({
-      symbol: i.querySelector('.legend-symbol')?.textContent ?? null, text: i.textContent,
-      fill: i.querySelector('.legend-symbol')?.style.background ?? '' }))""")
+      [g.querySelector('.piece-text').textContent,
+       [g.querySelector('title').textContent.split(':')[0], getComputedStyle(g.querySelector('.token')).fill]]))""")
+    items = pg.evaluate("""() => [...document.querySelectorAll('.legend .legend-item')].map((i) => {
+      const sym = i.querySelector('.legend-symbol');
+      return { symbol: sym?.textContent ?? null, text: i.textContent, fill: sym ? getComputedStyle(sym).backgroundColor : '' };
+    })""")
     for short, (name, fill) in tokens.items():
         found = [i for i in items if i["symbol"] == short]
         assert len(found) == 1, (short, items)
-        assert name in found[0]["text"] and "(" in found[0]["text"], found  # "Vhrak (Champion)"
-        assert found[0]["fill"], found
+        assert f"{name} (" in found[0]["text"], found  # "Vhrak (Champion)"
+        assert found[0]["fill"] == fill, found  # the token's own colour
     words = " ".join(i["text"] for i in items)
-    assert "Champion" in words and "Boss" in words and "_" not in words and "undefined" not in words, words
+    assert "Champion" in words, words
+    assert "Boss" in words, words
+    assert "_" not in words, words
+    assert "undefined" not in words, words
