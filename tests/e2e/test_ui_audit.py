@@ -450,7 +450,8 @@ def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, s
        [g.querySelector('title').textContent.split(':')[0], getComputedStyle(g.querySelector('.token')).fill]]))""")
     items = pg.evaluate("""() => [...document.querySelectorAll('.legend .legend-item')].map((i) => {
       const sym = i.querySelector('.legend-symbol');
-      return { symbol: sym?.textContent ?? null, text: i.textContent, fill: sym ? getComputedStyle(sym).backgroundColor : '' };
+      const fill = sym ? getComputedStyle(sym).backgroundColor : '';
+      return { symbol: sym?.textContent ?? null, text: i.textContent, fill };
     })""")
     for short, (name, fill) in tokens.items():
         found = [i for i in items if i["symbol"] == short]
