@@ -463,3 +463,31 @@ def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, s
     assert "Boss" in words, words
     assert "_" not in words, words
     assert "undefined" not in words, words
+
+
+def test_arena_status_boards_on_a_phone_cut_no_line(browser: Browser, srv: ServerThread,
+                                                    arena_figures: dict[str, Any]) -> None:
+    """At 390x844 the arena's status boards stood side by side in a panel of 17% of the height
+    and cut their lines ("Initiative 3rd of 4,"): each board is a card about the screen's width,
+    the cards scroll sideways, and the panel is as tall as its tallest card."""
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        page = context.new_page()
+        open_seat(page, srv, arena_figures)
+        page.wait_for_selector(".side-column > .players .status-item")
+        got = page.evaluate("""() => {
+          const P = document.querySelector('.side-column > .players');
+          const cards = [...P.querySelectorAll(':scope > .player')];
+          const cut = cards.flatMap((c) => { const cr = c.getBoundingClientRect();
+            return [...c.querySelectorAll('.status-item')].filter((i) => { const r = i.getBoundingClientRect();
+              return r.bottom > cr.bottom + 0.5 || r.right > cr.right + 0.5 || r.left < cr.left - 0.5; })
+              .map((i) => i.innerText); });
+          return { hidden: P.scrollHeight - P.clientHeight, width: P.clientWidth,
+                   cards: cards.map((c) => c.getBoundingClientRect().width), cut };
+        }""")
+        assert got["hidden"] <= 1, got  # nothing cut at the panel's foot
+        assert not got["cut"], got  # every line inside its own card
+        assert len(got["cards"]) >= 2, got
+        assert all(0.7 * got["width"] <= w <= got["width"] for w in got["cards"]), got  # a card shows whole
+    finally:
+        context.close()
