@@ -14,7 +14,7 @@ const FACTION_COLOUR = {
   necromancers: "#7d3c98", corsairs: "#117a8b", chaos_horde: "#2e4053",
 };
 const SEAT_COLOUR = ["#c0392b", "#2471a3", "#d49a00", "#7d3c98", "#117a8b", "#2e4053"];
-const GLYPH = { castle: "♜", ship: "⛵", dragon: "🐉", leader: "★", cavalry: "♞", giant: "G", siege_engine: "⚙", necromancer: "☠", undead: "☠" };
+const GLYPH = { castle: "♜", ship: "⚓", dragon: "D", leader: "★", cavalry: "♞", giant: "G", siege_engine: "⚙", necromancer: "☠", undead: "☠" };
 
 export function createView(ctx) {
   const stat = ctx.staticInfo;

@@ -12,7 +12,7 @@ const PHASE_HELP = {
   noncombat: "Move units that did not fight (click a territory of yours, then a friendly one), then End phase.",
   place: "Place the units you bought: click one of your castles.",
 };
-const GLYPHS = { infantry: "⚔", cavalry: "♞", griffin: "G", dragon: "D", ship: "⛵", hidden: "?" };
+const GLYPHS = { infantry: "⚔", cavalry: "♞", griffin: "G", dragon: "D", ship: "S", hidden: "?" };
 const BUYABLE = ["infantry", "cavalry", "griffin", "dragon", "ship", "castle", "port"];
 
 export function createView(ctx) {
@@ -57,7 +57,7 @@ export function createView(ctx) {
         { symbol: "3", text: "territory value: crowns a turn, units its castle can produce" },
         { symbol: "◆", text: "victory gem" }, { symbol: "♜", text: "castle" }, { symbol: "⚓", text: "port" },
         { symbol: "⚔", text: "infantry" }, { symbol: "♞", text: "cavalry" }, { symbol: "G", text: "griffin" },
-        { symbol: "D", text: "dragon" }, { symbol: "⛵", text: "ship" }, { symbol: "?", text: "unseen pieces" },
+        { symbol: "D", text: "dragon" }, { symbol: "S", text: "ship" }, { symbol: "?", text: "unseen pieces" },
       ],
       piece: (piece) => ({
         fill: FACTION_COLOURS[piece.owner % FACTION_COLOURS.length],
