@@ -129,3 +129,39 @@ def test_arena_search_memo_objects_survive_pickling_in_this_build() -> None:
     for unit in state.board.units.values():
         if unit.alive and unit.hex is not None:
             assert movement.explore(restored, restored.board.units[unit.uid], 3) == movement.explore(state, unit, 3)
+
+
+def test_rng_survives_pickling_in_this_build() -> None:
+    """core.rng is compiled although it defines a class: every position carries its `Rng` to
+    the server's workers pickled, and a compiled class unpickles through its `__init__`, so
+    `Rng` pickles by its constructor's argument (`__reduce__`; a copy that lost the state
+    would restart from another seed and fail here). The copy must be an equal generator that
+    makes the same draws as the original, and a pickled state's digest and JSON must not
+    change."""
+    import pickle
+
+    from bloodforge.core import Rng
+
+    rng = Rng(11)
+    for _ in range(5):
+        rng.randbelow(6)
+    for protocol in (2, pickle.HIGHEST_PROTOCOL):
+        copy = pickle.loads(pickle.dumps(rng, protocol=protocol))
+        assert type(copy) is Rng
+        assert copy == rng
+        assert copy.state == rng.state
+        draws = [rng.copy().randbelow(n) for n in (2, 6, 7, 1000)], rng.copy().random()
+        assert ([copy.copy().randbelow(n) for n in (2, 6, 7, 1000)], copy.copy().random()) == draws
+        seq = list(range(9))
+        twin = list(seq)
+        copy.copy().shuffle(twin)
+        rng.copy().shuffle(seq)
+        assert twin == seq
+    assert pickle.loads(pickle.dumps(Rng(2**64 - 1))).state == 2**64 - 1
+    state = bloodforge.load_game("arena", seed=4, players=1).new_initial_state()
+    state.apply(state.legal_actions(state.actors()[0])[0], state.actors()[0])
+    restored = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    assert restored.rng == state.rng
+    assert restored.rng.copy().next_u64() == state.rng.copy().next_u64()
+    assert restored.position_digest() == state.position_digest()
+    assert restored.clone().to_json() == state.clone().to_json()

@@ -8,12 +8,12 @@ nothing and a game record (params, seed, actions) replays identically on any Pyt
 from __future__ import annotations
 
 from collections.abc import MutableSequence, Sequence
-from typing import TypeVar
+from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-_MASK = (1 << 64) - 1
-_GOLDEN = 0x9E3779B97F4A7C15
+_MASK: Final = (1 << 64) - 1
+_GOLDEN: Final = 0x9E3779B97F4A7C15
 
 
 def mix_seed(*parts: int | str) -> int:
@@ -117,6 +117,13 @@ class Rng:
                 return i
             r -= w
         raise AssertionError("unreachable: weights changed during the draw")
+
+    def __reduce__(self) -> tuple[type[Rng], tuple[int]]:
+        """Pickled by its constructor's argument: every position carries its generator to the
+        server's search workers pickled, and in the compiled build (README, "Compiled build") a
+        class compiled by mypyc unpickles through `__init__`, not by filling in its slots; the
+        state alone is the whole generator, so both builds write and read the same thing."""
+        return (Rng, (self.state,))
 
     def fork(self, label: str) -> Rng:
         """An independent generator derived from this one without advancing it."""
