@@ -238,18 +238,11 @@ def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
     return routes
 
 
-def nearest_safe(w: World, mover: Unit, max_steps: int, to: Hex, reach: int) -> list[tuple[Hex, Route]] | None:
-    """N11's safe answer without the Pareto search: the end hexes within `reach` of `to` that
-    a route entering no hazard tile reaches in the fewest steps, sorted, each with that route
-    (`explore_within(...)` cut to `reach`, then the hexes with a tile-free route of the
-    fewest steps); None when there is none (or the start lies beyond the wall), so the
-    caller asks the full search.
-
-    *Why:* the states with no tile entered are the plain walk with the harmful tiles' cells
-    as stops, met in the same order with the same first paths as in `_explore` (a state
-    with no tile is only ever reached from one), and the walk can stop at the first step
-    that meets such a hex (issue 23: an NPC's move toward its target was 7 % of solo
-    playouts, a Pareto search over every step even when a safe hex was two steps away)."""
+def _safe_walk(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int, _Layout, frozenset[int]] | None:
+    """What a walk that enters no harmful tile starts from: the grid, the mover's position on
+    it, the layout, and the stops (the side's stops and the cells of the tiles that would harm
+    it within `max_steps`); None when the start lies beyond the grid's box (scenarios).
+    Shared by `nearest_safe` and `safe_routes`, which read the same tile-free states."""
     origin = mover.hex
     assert origin is not None
     grid = _grid(w.cells)
@@ -264,6 +257,25 @@ def nearest_safe(w: World, mover: Unit, max_steps: int, to: Hex, reach: int) -> 
         for _, m in near:
             cells |= m
         stop = stop | grid.positions(cells)
+    return grid, start, lay, stop
+
+
+def nearest_safe(w: World, mover: Unit, max_steps: int, to: Hex, reach: int) -> list[tuple[Hex, Route]] | None:
+    """N11's safe answer without the Pareto search: the end hexes within `reach` of `to` that
+    a route entering no hazard tile reaches in the fewest steps, sorted, each with that route
+    (`explore_within(...)` cut to `reach`, then the hexes with a tile-free route of the
+    fewest steps); None when there is none (or the start lies beyond the wall), so the
+    caller asks the full search.
+
+    *Why:* the states with no tile entered are the plain walk with the harmful tiles' cells
+    as stops, met in the same order with the same first paths as in `_explore` (a state
+    with no tile is only ever reached from one), and the walk can stop at the first step
+    that meets such a hex (issue 23: an NPC's move toward its target was 7 % of solo
+    playouts, a Pareto search over every step even when a safe hex was two steps away)."""
+    walk = _safe_walk(w, mover, max_steps)
+    if walk is None:
+        return None
+    grid, start, lay, stop = walk
     far = grid.far(to)
     around, hexes, occupied, uid = grid.around, grid.hexes, lay.ids, mover.uid
     parent = {start: start}
@@ -305,20 +317,10 @@ def safe_routes(w: World, mover: Unit, max_steps: int) -> dict[Hex, Route] | Non
     only the safe routes (N14's approach when a safe hex brings the NPC closer) needs no
     Pareto search over the tiles (issue 23: an idle NPC's full search was ~1 % of solo
     playouts)."""
-    origin = mover.hex
-    assert origin is not None
-    grid = _grid(w.cells)
-    start = grid.pos(origin)
-    if start is None:
+    walk = _safe_walk(w, mover, max_steps)
+    if walk is None:
         return None
-    lay = _layout(w, grid)
-    stop = _stops(lay, grid, mover.side, mover.is_flying)
-    near = _near_hazards(w, grid, mover, grid.disk(start, max_steps))
-    if near:
-        cells = 0
-        for _, m in near:
-            cells |= m
-        stop = stop | grid.positions(cells)
+    grid, start, lay, stop = walk
     hexes, occupied, uid = grid.hexes, lay.ids, mover.uid
     out: dict[Hex, Route] = {}
     for i, path in _plain_search(max_steps, start, stop, grid.around, hexes).items():
