@@ -16,7 +16,8 @@ from bloodforge.core import Rng
 from bloodforge.games.arena import attack, player
 from bloodforge.games.arena.content import Attack
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.hexes import distance
+from bloodforge.games.arena.hexes import distance, hex_id
+from bloodforge.games.arena.movement import destinations
 from bloodforge.games.arena.model import Unit
 from bloodforge.games.arena.turns import act
 from bloodforge.games.arena.world import LAYOUT_MEMO_SIZE
@@ -152,3 +153,41 @@ def test_issue23_pick_listing_from_the_hand_table_equals_the_sorted_hand() -> No
         assert player.legal(state, 0) == [act("pick", c) for c in sorted(hand)]
     u.hand.append("zzz")
     assert player.legal(state, 0)[-1] == act("pick", "zzz")
+
+
+def test_issue23_move_lists_by_end_mask_name_their_mover_and_equal_destinations() -> None:
+    """R-MOV, R-MIN-5 (sixth session): `_move_actions` keeps a list per end mask, shared by
+    every position with the same end cells. A list is never served to another mover with the
+    same end cells (a minion's names its own id, a Champion's are `move`), the mover's own
+    space is never among them, and with the table emptied or full (hits), on positions all
+    through random six-seat games, every list equals `destinations` but the own space."""
+    state, rng = _random_state(6, 7)
+    checked = 0
+    ghosts = 0
+    ply = 0
+    while not state.is_terminal() and ply < 700:
+        ply += 1
+        if ply % 7 == 0:
+            for u in list(state.board.units.values()):
+                if not (u.alive and u.hex is not None and u.kind in ("champion", "minion")):
+                    continue
+                steps = 1 + ply % 4
+                want = [h for h in destinations(state, u, steps) if h != u.hex]
+                verb = "minion" if u.kind == "minion" else "move"
+                prefix = (u.uid,) if verb == "minion" else ()
+                for empty in (True, False):
+                    if empty:
+                        player._MOVE_LISTS.clear()
+                    got = player._move_actions(state, u, steps)
+                    assert got == [act(verb, *prefix, hex_id(h)) for h in want], (ply, u.uid, empty)
+                ghost = u.copy()  # the same end cells, another mover
+                ghost.uid = f"ghost_{u.uid}"
+                named = player._move_actions(state, ghost, steps)
+                assert [a.args[0] for a in named] == ([ghost.uid] * len(want) if verb == "minion"
+                                                      else [hex_id(h) for h in want])
+                ghosts += verb == "minion"
+                checked += 1
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert checked > 300
+    assert ghosts > 20

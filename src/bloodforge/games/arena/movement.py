@@ -169,6 +169,25 @@ def end_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None:
     return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps))
 
 
+def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None:
+    """The end hexes of `shared_destinations` but the mover's own space, as a bit mask over
+    the map's grid (with the grid); None when the start lies beyond the grid's box (its only
+    end hex is then its start, so it has no move).
+
+    *Why:* a Champion's (or a minion's) `move` actions are one per end hex but its own
+    space; read off the mask by byte (`_Grid.byte_hexes`) they need no tuple of hexes
+    (`hexes_of`, ~4 % of six-seat playouts) and no second pass mapping hexes to actions,
+    and a list of actions is shared by every position with the same end cells
+    (`player._move_actions`, issue 23)."""
+    origin = mover.hex
+    assert origin is not None
+    grid = _grid(w.cells)
+    pos = grid.pos(origin)
+    if pos is None:
+        return None
+    return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps)) & ~(1 << pos)
+
+
 def _ends_key(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> tuple[int, int, int, int, int]:
     """What the walk of `shared_destinations` reads: the map (its grid's serial), the start,
     the steps, the cells it may not enter and those it may not end on, both cut to the disk
@@ -583,6 +602,11 @@ class _Grid:
             if v:
                 out += table[j][v]
         return out
+
+    def byte_hexes(self, j: int, v: int) -> tuple[Hex, ...]:
+        """The hexes of the bits `v` (0-255) of a mask's byte `j`, ascending (what
+        `hexes_of` reads for that byte)."""
+        return self._bytes[j][v]
 
     def disk(self, pos: int, radius: int) -> int:
         """The cells within `radius` of a position: the part of the obstacles a walk of

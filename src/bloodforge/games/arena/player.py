@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import destinations, routes_to, safest, shared_destinations
+from .movement import _Grid, destinations, move_mask, routes_to, safest
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -184,41 +184,60 @@ def _uid_of(u: Unit) -> str:
 
 def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
     """The `move <hex>` actions of a Champion (or the `minion <id> <hex>` actions of its
-    minion) to every destination but its own space, in `destinations` order.
+    minion) to every destination but its own space, in `destinations` order. Callers must
+    not change the list (it is shared: they copy it, `out +=`).
 
-    *Why a memo:* legal actions list them at every step of a turn and the layout seldom
-    changes in between (issue 23: building dozens of actions per call was ~5 % of six-seat
-    playouts). Keyed by what `destinations` reads (the layout, the mover, its flying, space
-    and Movement), in the layout memo that clones share; callers copy it (`out +=`)."""
-    here = mover.hex
-    key = ("move_actions", w.board.layout, mover.uid, mover.kind, mover.is_flying, here, steps)
-    table = w.layout_memo()
-    found: list[Action] | None = table.get(key)
-    if found is None:
-        ends = shared_destinations(w, mover, steps)
-        # the same end hexes (one list object for every position with the same obstacles
-        # near the mover) give the same actions: made once per list, mover and space
-        minion = mover.kind == "minion"
-        by_ends = (id(ends), here, mover.uid if minion else None)
-        entry = _BY_ENDS.get(by_ends)
-        if entry is not None and entry[0] is ends:
-            found = entry[1]
-        else:
-            # one action per hex, made once (`_Moves`); `here` is among the end hexes
-            # unless it lies beyond the wall, dropped by its place in the sorted tuple
-            moves = _minion_moves(mover.uid) if minion else _MOVES
-            found = list(map(moves.__getitem__, ends))
-            if here in ends:
-                del found[ends.index(here)]
-            if len(_BY_ENDS) > 1024:  # kept few: their lists outlive the collector's young passes
-                _BY_ENDS.clear()
-            _BY_ENDS[by_ends] = (ends, found)  # the list kept: its id is not reused while here
-        table[key] = found
-    return found
+    *Why from the end mask:* legal actions list them after nearly every change of layout
+    (issue 23: ~14 % of six-seat playouts). The end cells but the mover's own come as one
+    int (`movement.move_mask`, its walk kept per obstacles near the mover), and the list is
+    kept by that int: every position with the same end cells shares it, whatever moved
+    elsewhere (a memo per layout missed ~90 %: a new layout at nearly every listing). On a
+    miss the actions are read off the mask by byte (`_byte_actions`), with no tuple of
+    hexes in between."""
+    found = move_mask(w, mover, steps)
+    if found is None:  # a start beyond the grid's box: its one end hex is its own space
+        return []
+    grid, mask = found
+    uid = mover.uid if mover.kind == "minion" else None
+    key = (grid.serial, mask, uid)
+    acts = _MOVE_LISTS.get(key)
+    if acts is None:
+        acts = []
+        if mask:
+            rows = _byte_actions(grid, uid)
+            j0 = ((mask & -mask).bit_length() - 1) >> 3
+            for j, v in enumerate((mask >> (j0 << 3)).to_bytes((mask.bit_length() + 7 >> 3) - j0, "little"), j0):
+                if v:
+                    row = rows[j]
+                    got = row.get(v)
+                    if got is None:
+                        moves = _minion_moves(uid) if uid is not None else _MOVES
+                        got = row[v] = tuple(map(moves.__getitem__, grid.byte_hexes(j, v)))
+                    acts += got
+        if len(_MOVE_LISTS) >= 2048:  # kept few: their lists outlive the collector's young passes
+            _MOVE_LISTS.clear()
+        _MOVE_LISTS[key] = acts
+    return acts
 
 
-#: (id of a shared end-hex list, the mover's space, a minion's id) -> (that list, the actions)
-_BY_ENDS: dict[tuple[int, Hex | None, str | None], tuple[tuple[Hex, ...], list[Action]]] = {}
+#: (a grid's serial, the end cells but the mover's own, a minion's id or None) -> the move
+#: actions (ints and strings as keys: see `movement._ENDS`).
+_MOVE_LISTS: dict[tuple[int, int, str | None], list[Action]] = {}
+
+
+def _byte_actions(grid: _Grid, uid: str | None) -> list[dict[int, tuple[Action, ...]]]:
+    """Per byte of a mask over `grid`, its value -> the move actions (`move <hex>`, or
+    `minion <uid> <hex>`) to the hexes of its bits, ascending: filled as values are met."""
+    key = (grid.serial, uid)
+    rows = _BYTE_ACTIONS.get(key)
+    if rows is None:
+        if len(_BYTE_ACTIONS) > 256:
+            _BYTE_ACTIONS.clear()
+        rows = _BYTE_ACTIONS[key] = [{} for _ in range(grid.nbytes)]
+    return rows
+
+
+_BYTE_ACTIONS: dict[tuple[int, str | None], list[dict[int, tuple[Action, ...]]]] = {}
 
 
 _PLAIN_DICE = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
