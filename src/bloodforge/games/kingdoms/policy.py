@@ -86,6 +86,16 @@ class KingdomsPolicy:
         self._rng = Rng(0)
         self._units: dict[str, UnitData] = {}
         self._dist: dict[str, dict[str, int]] = {}
+        # static facts asked at nearly every decision, made once (`_prepare`): the areas by id,
+        # and each land territory's land-connected region (`t in self._dist[o]` for land `t`
+        # and `o` says exactly that they share one)
+        self._areas: dict[str, dict[str, Any]] = {}
+        self._region: dict[str, int] = {}
+        # each frontier's memo of land distances to it (space -> steps), shared by forks like
+        # the odds: a fact of the map and the frontier, asked for every move of phase 4
+        self._fronts: dict[tuple[str, ...], dict[str, int]] = {}
+        # `_sea_targets` by the active faction and the owners (shared by forks likewise)
+        self._sea: dict[tuple[Any, ...], frozenset[str]] = {}
         self._adj: dict[str, list[str]] = {}
         self._seas: set[str] = set()
         self._odds: dict[tuple[tuple[str, ...], tuple[str, ...], bool], dict[str, Any]] = {}
@@ -110,6 +120,8 @@ class KingdomsPolicy:
                             d[b] = d[a] + 1
                             q.append(b)
                 self._dist[src] = d
+            self._areas = {a["id"]: a for a in st["board"]["areas"]}
+            self._region = _regions(self._dist)
         return self._static
 
     def odds(self, att: list[str], dfn: list[str], sea: bool = False) -> dict[str, Any]:
@@ -129,7 +141,10 @@ class KingdomsPolicy:
         if self._static is not None:
             fresh._static, fresh._units, fresh._dist = self._static, self._units, self._dist
             fresh._adj, fresh._seas = self._adj, self._seas
+            fresh._areas, fresh._region = self._areas, self._region
         fresh._odds = self._odds
+        fresh._fronts = self._fronts
+        fresh._sea = self._sea
         return fresh
 
     def _variant(self, **changes: Any) -> KingdomsPolicy:
@@ -410,22 +425,38 @@ class KingdomsPolicy:
     def _own(self, obs: dict[str, Any]) -> list[str]:
         return [t for t, o in obs["owner"].items() if o == obs["active"]]
 
-    def _sea_targets(self, obs: dict[str, Any]) -> set[str]:
-        """Rich land (a gem or value 3+) not ours that no land path from our territories reaches."""
+    def _sea_targets(self, obs: dict[str, Any]) -> frozenset[str]:
+        """Rich land (a gem or value 3+) not ours that no land path from our territories reaches
+        (a function of the owners and the active faction, asked at most decisions: cached)."""
         assert self._static is not None
-        areas = {a["id"]: a for a in self._static["board"]["areas"]}
-        own = self._own(obs)
-        return {t for t, o in obs["owner"].items() if o != obs["active"]
-                and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
-                and not any(t in self._dist.get(o2, {}) for o2 in own)}
+        key = (obs["active"], *obs["owner"].values())
+        got = self._sea.get(key)
+        if got is not None:
+            return got
+        areas = self._areas
+        reached = self._reached(obs)
+        got = frozenset(t for t, o in obs["owner"].items() if o != obs["active"]
+                        and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
+                        and self._region.get(t) not in reached)
+        if len(self._sea) > 20000:
+            self._sea.clear()
+        self._sea[key] = got
+        return got
 
     def _land_targets(self, obs: dict[str, Any]) -> bool:
         """Is rich land (a gem or value 3+) not ours reachable by land from our territories?"""
         assert self._static is not None
-        areas = {a["id"]: a for a in self._static["board"]["areas"]}
-        own = self._own(obs)
+        areas = self._areas
+        reached = self._reached(obs)
         return any(o != obs["active"] and (areas[t].get("gem") or areas[t].get("value", 0) >= 3)
-                   and any(t in self._dist.get(o2, {}) for o2 in own) for t, o in obs["owner"].items())
+                   and self._region.get(t, -1) in reached for t, o in obs["owner"].items())
+
+    def _reached(self, obs: dict[str, Any]) -> set[int]:
+        """The land regions of our territories: land `t` is reachable by land from them
+        exactly when its region is among these (what `t in self._dist[o]` over our `o` says,
+        in one set look-up instead of one per territory of ours)."""
+        region = self._region
+        return {region[o] for o in self._own(obs) if o in region}
 
     def _sea_buy(self, obs: dict[str, Any], legal: list[Action], mine: list[dict[str, Any]],
                  treasury: int) -> Action | None:
@@ -478,7 +509,7 @@ class KingdomsPolicy:
 
     def _attack(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
         me = obs["active"]
-        areas = {a["id"]: a for a in static["board"]["areas"]}
+        areas = self._areas
         moves = [a for a in legal if a.kind == "move"]
         by_target: dict[str, list[Action]] = {}
         for a in moves:
@@ -580,14 +611,15 @@ class KingdomsPolicy:
     def _regroup(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
         me = obs["active"]
         moves = [a for a in legal if a.kind == "move"]
-        # air units that fought land first (or they are lost)
-        for a in moves:
-            if a.args[2] in ("griffin", "dragon") and any(
-                    p["faction"] == me and p["at"] == a.args[0] and p["kind"] == a.args[2] and p.get("combat_move")
-                    for p in obs["pieces"]):
-                return a
+        # air units that fought land first (or they are lost): where ours stand, by kind
+        fought = {(p["at"], p["kind"]) for p in obs["pieces"]
+                  if p["faction"] == me and p["kind"] in AIR and p.get("combat_move")}
+        if fought:
+            for a in moves:
+                if (a.args[0], a.args[2]) in fought:
+                    return a
         capital = static["capitals"][me]
-        areas = {a["id"]: a for a in static["board"]["areas"]}
+        areas = self._areas
         board = self._board_ship(obs, moves, capital)
         if board is not None:
             return board
@@ -601,20 +633,46 @@ class KingdomsPolicy:
         if self.march != "policy":
             frontier = self._march_front(obs, areas) or frontier
         best: tuple[float, str] | None = None
+        dist = self._dist
+        near = self._front(frontier)
         for a in moves:
             frm, to = a.args[0], a.args[1]
-            if a.args[2] not in ("infantry", "cavalry") or frm not in self._dist or to not in self._dist:
+            if a.args[2] not in ("infantry", "cavalry") or frm not in dist or to not in dist:
                 continue
             if frm == capital and count.get(frm, 0) <= 2:
                 continue
-            df = min((self._dist[frm].get(t, 99) for t in frontier), default=99)
-            dt = min((self._dist[to].get(t, 99) for t in frontier), default=99)
+            df = near.get(frm)
+            if df is None:
+                df = self._distance(near, frontier, frm)
+            dt = near.get(to)
+            if dt is None:
+                dt = self._distance(near, frontier, to)
             gain = df - dt + self._rng.random() * 1e-3
             if gain > 0.5 and (best is None or gain > best[0]):
                 best = (gain, str(a))
         if best is not None:
             return next(a for a in moves if str(a) == best[1])
         return Action("done")
+
+    def _front(self, frontier: list[str]) -> dict[str, int]:
+        """The memo of land distances to `frontier` (`_distance` fills it): the frontier stays
+        the same over most of a phase, and many moves share their ends."""
+        key = tuple(frontier)
+        memo = self._fronts.get(key)
+        if memo is None:
+            if len(self._fronts) > 2000:
+                self._fronts.clear()
+            memo = self._fronts[key] = {}
+        return memo
+
+    def _distance(self, memo: dict[str, int], frontier: list[str], space: str) -> int:
+        """The fewest land steps from `space` to a territory of `frontier` (99: none), kept in
+        `memo` (`_front(frontier)`)."""
+        d = memo.get(space)
+        if d is None:
+            row = self._dist.get(space, {})
+            d = memo[space] = min((row.get(t, 99) for t in frontier), default=99)
+        return d
 
     def _march_front(self, obs: dict[str, Any], areas: dict[str, Any]) -> list[str]:
         """Where idle units march in the search's phase-4 variants: `enemy`, the rich land of
@@ -635,8 +693,10 @@ class KingdomsPolicy:
     def _leader_front(self, obs: dict[str, Any], areas: dict[str, Any]) -> list[str]:
         """The gem territories of a side two gems or less from the win, if we can walk there:
         idle units march on the leader rather than on the nearest land."""
+        if not (self.leader_march and self.leader_weight > 0):
+            return []
         threats, win = self._threats(obs)
-        if not (self.leader_march and self.leader_weight > 0 and threats):
+        if not threats:
             return []
         top = max(threats.values())
         if top < win - 2:
@@ -667,9 +727,9 @@ class KingdomsPolicy:
             # the castle nearest the front (the first castle by name favoured some factions)
             kind = places[0].args[0]
             front = [t for t, o in obs["owner"].items() if o != me]
+            near = self._front(front)
             return min((a for a in places if a.args[0] == kind),
-                       key=lambda a: (min((self._dist.get(a.args[1], {}).get(t, 99) for t in front), default=99),
-                                      self._rng.random()))
+                       key=lambda a: (self._distance(near, front, a.args[1]), self._rng.random()))
         near_land = {}
         for a in legal:
             if a.kind == "place" and a.args[0] in ("ship", "port"):
@@ -684,13 +744,24 @@ class KingdomsPolicy:
         castles = [a for a in legal if a.kind == "place" and a.args[0] == "castle"]
         if castles:
             # the castle goes to the richest territory, the nearest to the front on ties
-            static = self._static or {}
-            areas = {a["id"]: a for a in static["board"]["areas"]}
+            areas = self._areas
             front = [t for t, o in obs["owner"].items() if o != obs["active"]]
             return max(castles, key=lambda a: (areas[a.args[1]]["value"],
                                                -min((self._dist[a.args[1]].get(t, 99) for t in front), default=99),
                                                self._rng.random()))
         return Action("done")
+
+
+def _regions(dist: dict[str, dict[str, int]]) -> dict[str, int]:
+    """Each land territory's land-connected region, numbered in the order of `dist` (whose
+    rows are the territories each one reaches over land)."""
+    region: dict[str, int] = {}
+    for src, row in dist.items():
+        if src not in region:
+            n = len(set(region.values()))
+            for b in row:
+                region[b] = n
+    return region
 
 
 def _effect(plan: list[str]) -> tuple[str, ...]:
