@@ -155,14 +155,21 @@ class KingdomsJudge:
                 worth[t] += FRONT * sum(self.cost[k.removeprefix("hired_")] for k in kinds)
         castles, ports = set(obs["castles"]), set(obs["ports"])
         self.gem_odds = {t: [] for t in worth}
+        # the spaces next to a stack of each side (adjacency is symmetric, content.py): only
+        # these can be threatened by it; the loop below keeps its order, so every sum adds the
+        # same terms in the same order
+        reach: dict[int, set[str]] = {t: set() for t in worth}
+        adjacency = self.adjacency
+        for t, at in stacks:
+            reach[t].update(adjacency.get(at, ()))
         for space, owner in obs["owner"].items():
             if owner is None:
                 continue
             held_by = team[owner]
             for t in worth:
-                if t == held_by:
+                if t == held_by or space not in reach[t]:
                     continue
-                att = [k for n in self.adjacency[space] for k in stacks.get((t, n), ())]
+                att = [k for n in adjacency[space] for k in stacks.get((t, n), ())]
                 if not any(k.removeprefix("hired_") in LAND for k in att):
                     continue  # only land units take a territory
                 att.sort(key=lambda k: -self.cost[k.removeprefix("hired_")])

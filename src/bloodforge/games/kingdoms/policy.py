@@ -250,23 +250,29 @@ class KingdomsPolicy:
         self._rng = rng
         static = self._prepare(state)
         legal = state.legal_actions(seat)
-        obs = state.policy_observation(seat)  # the observation's fields it reads, without the rest
+        if len(legal) == 1 and legal[0].kind != "fight":
+            # forced: every branch below returns the one action, and only the fight draws from
+            # `rng` (a tenth of a rollout's decisions, whose view was a third of their cost)
+            return legal[0]
         kinds = {a.kind for a in legal}
+        # the observation's fields it reads (`policy_observation`, without the rest), built only
+        # where a branch reads them: not for a disband, a mercenary card or the order of battles
         if "disband" in kinds:
             return min((a for a in legal if a.kind == "disband"),
                        key=lambda a: (a.args[0] != "reserve", self._cost(a.args[1]), str(a)))
         if "target" in kinds:
-            return self._target(obs, legal)
+            return self._target(state.policy_observation(seat), legal)
         if "merc" in kinds:
             return next(a for a in legal if a.kind == "merc")
         if "hit" in kinds:
-            return self._casualty(obs, legal)
+            return self._casualty(state.policy_observation(seat), legal)
         if "stand" in kinds:
-            return self._stand_or_retreat(obs, legal)
+            return self._stand_or_retreat(state.policy_observation(seat), legal)
         if "press" in kinds:
-            return self._press(obs, legal)
+            return self._press(state.policy_observation(seat), legal)
         if "fight" in kinds:
             return legal[self._rng.randbelow(len(legal))]
+        obs = state.policy_observation(seat)
         phase = obs["phase"]
         if phase == "purchase":
             return self._purchase(obs, legal)
@@ -309,10 +315,13 @@ class KingdomsPolicy:
         return Action("hit", (ranked[0],))
 
     def _forces(self, obs: dict[str, Any], space: str, att_factions: set[str],
-                skip: frozenset[int] = frozenset()) -> tuple[list[str], list[str]]:
+                skip: frozenset[int] = frozenset(),
+                by_space: dict[str, list[dict[str, Any]]] | None = None) -> tuple[list[str], list[str]]:
+        """The unit kinds of each side in `space` (`by_space`: the pieces grouped by where
+        they stand, in the view's order, when the caller asks for many spaces)."""
         att: list[str] = []
         dfn: list[str] = []
-        for p in obs["pieces"]:
+        for p in obs["pieces"] if by_space is None else by_space.get(space, ()):
             if p["at"] != space or p["id"] in skip:
                 continue
             kind = p["kind"] or "cavalry"
@@ -521,13 +530,18 @@ class KingdomsPolicy:
                 mine_at[p["at"]] = mine_at.get(p["at"], 0) + 1
         threats, win = self._threats(obs)
         rush = self.rush and self._gems_short(obs, me) == 1
+        # the pieces by space, and ours, once (every target looks at its space and our movers)
+        by_space: dict[str, list[dict[str, Any]]] = {}
+        for p in obs["pieces"]:
+            by_space.setdefault(p["at"], []).append(p)
+        ours = [p for p in obs["pieces"] if p["faction"] == me]
         best: tuple[float, str] | None = None
         for target, acts in by_target.items():
             owner = obs["owner"].get(target, "sea")
             if owner == me or target in self.excluded:
                 continue
             threat = threats.get(owner or "", 0) if self.leader_weight > 0 else 0
-            att, dfn = self._forces(obs, target, {me})
+            att, dfn = self._forces(obs, target, {me}, by_space=by_space)
             movers = [a for a in acts if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
             if not movers:
                 continue
@@ -552,7 +566,7 @@ class KingdomsPolicy:
                                                            for k in att) \
                         and self.odds(att, dfn, owner == "sea")["capture" if owner != "sea" else "win"] >= self.enough:
                     continue  # enough units there already: the rest hold what we have
-                full = att + self._available(obs, movers)
+                full = att + self._available(obs, movers, ours)
                 if not full:
                     continue
                 if not any(self._units[k.removeprefix("hired_")].cls == "land" for k in full) and owner != "sea":
@@ -568,7 +582,7 @@ class KingdomsPolicy:
         if best is not None:
             target = best[1]
             acts = [a for a in by_target[target] if not (a.args[0] == capital and mine_at.get(capital, 0) <= 1)]
-            _, dfn = self._forces(obs, target, {me})
+            _, dfn = self._forces(obs, target, {me}, by_space=by_space)
             if not dfn:
                 lands = [a for a in acts if a.args[2] in ("infantry", "cavalry")]
                 return min(lands or acts, key=lambda a: (self._cost(a.args[2]), self._rng.random()))
@@ -597,11 +611,14 @@ class KingdomsPolicy:
                 options.append((near + self._rng.random() * 1e-3, a))
         return max(options, key=lambda x: x[0])[1] if options else None
 
-    def _available(self, obs: dict[str, Any], movers: list[Action]) -> list[str]:
+    def _available(self, obs: dict[str, Any], movers: list[Action],
+                   ours: list[dict[str, Any]] | None = None) -> list[str]:
+        """The kinds of our units that may still join an attack from the movers' spaces
+        (`ours`: the active faction's pieces in the view's order, if the caller has them)."""
         me = obs["active"]
         out = []
         sources = {(a.args[0], a.args[2]) for a in movers}
-        for p in obs["pieces"]:
+        for p in obs["pieces"] if ours is None else ours:
             if (p["faction"] == me and (p["at"], p["kind"]) in sources and not p.get("fought")
                     and (not p.get("moved") or p["aboard"] >= 0
                          or p["moved"] < self._units[p["kind"]].move)):
@@ -632,12 +649,13 @@ class KingdomsPolicy:
         frontier = self._leader_front(obs, areas) or rich or frontier
         if self.march != "policy":
             frontier = self._march_front(obs, areas) or frontier
-        best: tuple[float, str] | None = None
+        best: tuple[float, Action] | None = None
         dist = self._dist
         near = self._front(frontier)
+        random = self._rng.random
         for a in moves:
-            frm, to = a.args[0], a.args[1]
-            if a.args[2] not in ("infantry", "cavalry") or frm not in dist or to not in dist:
+            frm, to, kind = a.args
+            if kind not in LAND or frm not in dist or to not in dist:
                 continue
             if frm == capital and count.get(frm, 0) <= 2:
                 continue
@@ -647,11 +665,11 @@ class KingdomsPolicy:
             dt = near.get(to)
             if dt is None:
                 dt = self._distance(near, frontier, to)
-            gain = df - dt + self._rng.random() * 1e-3
+            gain = df - dt + random() * 1e-3
             if gain > 0.5 and (best is None or gain > best[0]):
-                best = (gain, str(a))
+                best = (gain, a)  # the moves are distinct: the action itself, not its text
         if best is not None:
-            return next(a for a in moves if str(a) == best[1])
+            return best[1]
         return Action("done")
 
     def _front(self, frontier: list[str]) -> dict[str, int]:

@@ -53,9 +53,9 @@ def policy_view(s: KBase, seat: int) -> dict[str, Any]:
     pieces: list[dict[str, Any]] = []
     append = pieces.append
     by_id = s.pieces
-    # in id order (play keeps the dict so; sorted() of sorted keys is cheap and makes sure)
-    for i in sorted(by_id):
-        p = by_id[i]
+    # in id order: the dict is kept so (ids only grow, clones and loaded positions keep the
+    # order; model.py), as `observe` lists them
+    for i, p in by_id.items():
         f = p.faction
         if f in mine:
             a = p.attacked
