@@ -9,16 +9,18 @@ rule worked out afresh, or when it stops bounding what it keeps.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 import bloodforge
 from bloodforge.core import Rng
-from bloodforge.games.arena import attack, player
+from bloodforge.games.arena import attack, effects, movement, player
 from bloodforge.games.arena.content import Attack
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.hexes import distance, hex_id
-from bloodforge.games.arena.movement import destinations
+from bloodforge.games.arena.hexes import distance, hex_id, neighbours
 from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.movement import _Layout, destinations
 from bloodforge.games.arena.turns import act
 from bloodforge.games.arena.world import LAYOUT_MEMO_SIZE
 
@@ -191,3 +193,108 @@ def test_issue23_move_lists_by_end_mask_name_their_mover_and_equal_destinations(
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert checked > 300
     assert ghosts > 20
+
+
+def _record(lay: _Layout) -> tuple[object, ...]:
+    return (lay.ids, lay.where, lay.occ, lay.by_side, lay.blocking, lay.crowded)
+
+
+def test_issue23_layout_record_made_from_the_last_equals_reading_every_figure() -> None:
+    """R-MOV-2/3/5 (sixth session): after every action of random six-seat games (and a
+    solo one), the searches' record of the layout (who stands where, the occupancy and side
+    masks, the blocking tiles) equals the record read afresh from every figure, though most
+    records are made from the one before by moving the figures that stepped
+    (`Board.moved(who)`, `movement._moved_layout`); a clone that plays on keeps its own
+    record right and leaves the original's unchanged, and its legal actions equal those of
+    the same position rebuilt from JSON (no memo, no record)."""
+    derived = 0
+    compared = 0
+    made = movement._moved_layout
+    counted: list[int] = []
+
+    def counting(*args: Any) -> Any:
+        counted.append(1)
+        return made(*args)
+
+    movement._moved_layout = counting  # type: ignore[assignment]
+    try:
+        for players, seed in ((6, 11), (6, 12), (1, 13)):
+            state, rng = _random_state(players, seed)
+            grid = movement._grid(state.cells)
+            ply = 0
+            while not state.is_terminal() and ply < 500:
+                ply += 1
+                seat = rng.choice(state.actors())
+                state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+                if state.board.phase == "pick":
+                    continue
+                assert _record(movement._layout(state, grid)) == _record(movement._read_layout(state, grid)), ply
+                compared += 1
+                if ply % 50 == 0 and not state.is_terminal():
+                    twin = state.clone()
+                    assert isinstance(twin, ArenaState)
+                    before = _record(movement._layout(state, grid))
+                    for _ in range(12):
+                        if twin.is_terminal():
+                            break
+                        s = rng.choice(twin.actors())
+                        twin.apply_unchecked(rng.choice(twin.legal_actions(s)), s)
+                        assert _record(movement._layout(twin, grid)) == _record(movement._read_layout(twin, grid))
+                    assert _record(movement._layout(state, grid)) == before
+                    fresh = twin.game.state_from_json(twin.to_json())
+                    for s in twin.actors():
+                        assert twin.legal_actions(s) == fresh.legal_actions(s)
+        derived = len(counted)
+    finally:
+        movement._moved_layout = made
+    assert compared > 800
+    assert derived > compared // 3
+
+
+def test_issue23_layout_record_from_the_last_falls_back_when_two_share_a_hex() -> None:
+    """The record made from the last one is exact or not made: a figure stepping onto
+    another's hex (never in play; a scenario may) gives no record (the layout is read
+    afresh, the last on the hex named there as `World.occupied` does), and neither does a
+    record that had two figures on one hex."""
+    state, rng = _random_state(6, 14)
+    while state.board.phase != "turns":
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    grid = movement._grid(state.cells)
+    base = movement._layout(state, grid)
+    figures = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+    a, b = figures[0], figures[1]
+    a.hex = b.hex
+    state.board.moved(a)
+    assert movement._moved_layout(state, grid, base, [a.uid]) is None
+    crowded = movement._layout(state, grid)
+    assert crowded.crowded
+    assert _record(crowded) == _record(movement._read_layout(state, grid))
+    assert b.hex is not None
+    assert crowded.ids[b.hex] == max((a, b), key=lambda f: list(state.board.units).index(f.uid)).uid
+    assert movement._moved_layout(state, grid, crowded, [b.uid]) is None
+
+
+def test_issue23_layout_record_from_the_last_is_read_afresh_after_any_other_change() -> None:
+    """R-WIN-2, R-MIN-2 (sixth session): a figure stepping says who moved
+    (`effects.enter`); a fall (`effects.eliminate`: the figure, its minions, its tiles) says
+    nothing, and the record after both is read afresh: it equals reading every figure, with
+    the fallen gone and the stepper on its new hex."""
+    state, rng = _random_state(6, 15)
+    while not (state.board.phase == "turns" and state.board.pending is None):
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    grid = movement._grid(state.cells)
+    movement._layout(state, grid)
+    champions = [u for u in state.board.units.values() if u.kind == "champion" and u.alive and u.hex is not None]
+    stepper, fallen = champions[0], champions[1]
+    assert stepper.hex is not None
+    free = next(n for n in neighbours(stepper.hex) if n in state.cells and state.occupant(n) is None)
+    effects.enter(state, stepper, free)
+    assert state.board.touched == [stepper.uid]
+    effects.eliminate(state, fallen, "a test")
+    lay = movement._layout(state, grid)
+    assert _record(lay) == _record(movement._read_layout(state, grid))
+    assert fallen.uid not in lay.where
+    assert lay.where[stepper.uid] == free
+

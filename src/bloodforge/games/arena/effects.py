@@ -110,7 +110,7 @@ def enter(w: World, u: Unit, h: Hex) -> None:
     """Put `u` on `h` and trigger every hazard there that harms it and has not hit it this turn
     (R-HAZ-2..4). Hazard damage never stops movement (R-COL-8); death does (A33)."""
     u.hex = h
-    w.board.moved()
+    w.board.moved(u)  # only u's space changed (the next layout record is made from the last)
     for t in list(w.board.tiles):
         if h in t.hexes:
             hit_by_tile(w, u, t)

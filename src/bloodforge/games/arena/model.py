@@ -247,6 +247,12 @@ class Board:
         #: memo keyed by the token is exact without reading the whole board for a key
         #: (issue 23). Not part of the position (not saved; a loaded board gets a fresh one).
         self.layout = new_layout()
+        #: The figures that alone changed (space or life) since the layout `layout_base`, whose
+        #: record the searches made last (`movement._layout`), in order; None when something
+        #: else changed or nothing was recorded yet (the next record is then read afresh).
+        #: Not part of the position (not saved, copied with the token).
+        self.touched: list[str] | None = None
+        self.layout_base = 0
         self.units: dict[str, Unit] = {}
         self.tiles: list[Tile] = []
         self.round = 0
@@ -274,13 +280,26 @@ class Board:
         #: board says True, so its first purge looks.
         self.gone = False
 
-    def moved(self) -> None:
-        """Figures, their lives or the tiles changed: searches read a new layout."""
-        self.layout = new_layout()
+    def moved(self, who: Unit | None = None) -> None:
+        """Figures, their lives or the tiles changed: searches read a new layout. `who`: only
+        that figure's space (or life) changed, nothing else (`effects.enter`).
+
+        *Why say who:* the searches' record of a layout (`movement._layout`) is then made from
+        the one before by moving that figure's bits (`touched`), not by reading every figure
+        (issue 23: a new record after nearly every action of six-seat playouts)."""
+        self.layout = next(_LAYOUTS)
+        touched = self.touched
+        if touched is not None:
+            if who is None or len(touched) >= 12:
+                self.touched = None
+            else:
+                touched.append(who.uid)
 
     def copy(self) -> Board:
         new = Board.__new__(Board)
         new.layout = self.layout
+        new.touched = None if self.touched is None else list(self.touched)
+        new.layout_base = self.layout_base
         new.units = {k: u.copy() for k, u in self.units.items()}
         new.tiles = [t.copy() for t in self.tiles]
         new.round = self.round
