@@ -379,3 +379,104 @@ def test_issue23_npc_plain_step_by_figure_and_stage_equals_the_action_made_anew(
         assert str(step) == f"npc {u.uid} {b.stage}"
         checked += 1
     assert checked > 50
+
+
+# -- sixth session: N9 read lazily, the bonus die's effect, direct log lines -------------------------
+def plain_tier(w: World, u: Unit, a: npc.Attrs, rule: str) -> list[Unit]:
+    """The target step before the lazy read: every foe's N9 reach by every end hex, then N10."""
+    units = w.board.units
+    return npc.best_tier(w, u, [units[x] for x in plain_reachable(w, u, a)], rule)
+
+
+@pytest.mark.parametrize(("players", "seed"), [(1, 31), (6, 32)])
+def test_issue23_n9_target_tier_read_lazily_equals_the_best_tier_of_every_reachable_foe(players: int,
+                                                                                       seed: int) -> None:
+    """N9 + N10 (R-TGT-1..3, R-TGT-8, TB2, TB7): the target step's tier, with the end hexes
+    read only for the foes that can still be in it, equals `best_tier` over the foes every
+    end hex puts in Range, for every figure on the board, every targeting rule and Movements
+    0-4 / Ranges 0-3; the Ultimate's test (`any_reachable`) equals "some foe is reachable";
+    and with `reachable_foes` answered first on the layout (the memo read) the same again."""
+    checked = several = lazy = tied = 0
+    for i, state in enumerate(own_steps(players, seed, ("npc",))):
+        if i % 5:
+            continue
+        if i % 2:  # ties made on purpose: equal HP and nobody in the order (equal N10 keys)
+            state.board.order = []
+            for e in state.board.units.values():
+                if e.hp is not None:
+                    e.hp = 5
+        for u in list(state.board.units.values()):
+            if not u.alive or u.hex is None or u.hp is None:
+                continue
+            atk = npc.chosen_attack(state, u) if u.kind in ("boss", "rival", "champion") else None
+            if atk is None or atk.origin != "self":
+                continue
+            for movement, range_ in ((0, 0), (1, 1), (2, 1), (3, 2), (4, 3), (2, 0)):
+                a = npc.Attrs(movement, range_, 1, False)
+                want_any = bool(plain_reachable(state, u, a))
+                state.route_memo = None
+                assert npc.any_reachable(state, u, atk, a) == want_any
+                for rule in ("most_hp", "least_hp", "nearest"):
+                    want = plain_tier(state, u, a, rule)
+                    state.route_memo = None
+                    got = npc.target_tier(state, u, atk, a, rule)
+                    assert [e.uid for e in got] == [e.uid for e in want]
+                    npc.reachable_foes(state, u, atk, a)  # the memo's answer first, then read
+                    assert [e.uid for e in npc.target_tier(state, u, atk, a, rule)] == [e.uid for e in want]
+                    checked += 1
+                    several += len(plain_reachable(state, u, a)) > 1
+                    lazy += len(want) == 1
+                    tied += len(want) > 1
+        if checked > 2500:
+            break
+    assert checked > 500
+    assert lazy > 50
+    assert several > 50  # the order of preference decided, not a lone candidate
+    assert tied > 20  # a tie left for the fastest human, sorted by id
+
+
+def test_issue23_whiff_bonus_die_effect_is_one_frozen_model_equal_to_a_fresh_one() -> None:
+    """R-ATT-9: the given-up attack's bonus die is one effect made at import; it equals the one
+    made anew, and it cannot be changed (the content's models are frozen), so sharing it
+    between every queue item and every game is safe."""
+    from pydantic import ValidationError
+
+    from bloodforge.games.arena import attack
+    from bloodforge.games.arena.content import Effect
+
+    shared = attack._bonus_die_effect()
+    assert shared is attack._bonus_die_effect()
+    assert shared == Effect(op="gain_die", amount=1, die="bonus", who="self")
+    with pytest.raises(ValidationError):
+        shared.amount = 2  # type: ignore[misc]
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_issue23_direct_public_log_lines_keep_world_log_contract(players: int,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rules' hot log lines go to `EventLog.add_public` directly (no `World.log` frame):
+    as `World.log` passes it, data is None or a non-empty mapping (`facts or None`), never an
+    empty one, and every line's text is a non-empty string; the games played are the golden
+    tests' concern (kinds, visibility, data)."""
+    from bloodforge.core.log import EventLog
+
+    seen: list[tuple[str, str, object]] = []
+    plain = EventLog.add_public
+
+    def checked(self: EventLog, text: str, kind: str, data: object) -> None:
+        assert isinstance(text, str)
+        assert text
+        assert isinstance(kind, str)
+        assert kind
+        assert data is None or (isinstance(data, dict) and len(data) > 0)
+        seen.append((text, kind, data))
+        plain(self, text, kind, data)
+
+    monkeypatch.setattr(EventLog, "add_public", checked)
+    state = bloodforge.load_game("arena", players=players, seed=41).new_initial_state()
+    rng = Rng(41)
+    while not state.is_terminal() and len(state.history) < 600:
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    kinds = {k for _, k, _ in seen}
+    assert {"damage", "roll", "turn", "reveal", "attack"} <= kinds

@@ -159,7 +159,7 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
                 attack.append(face)
             shown.append(row[face] if 0 <= face < 13 else f"{die_word(w, kind)} {face}")
     category = u.rolled_category = category_of(attack)
-    w.log(f"{u.name} rolls {', '.join(shown)} ({_CATEGORY_WORD[category]})", kind="roll")
+    w.events.add_public(f"{u.name} rolls {', '.join(shown)} ({_CATEGORY_WORD[category]})", "roll", None)
     if specials:
         queue_ = w.board.queue
         content = w.content

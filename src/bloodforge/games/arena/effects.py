@@ -30,14 +30,14 @@ def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | No
         return 0
     if victim.kind == "minion":
         victim.minion_damage += amount
-        w.log(f"{victim.name} takes {amount} ({why})", kind="damage", unit=victim.uid, amount=amount, source=source,
-              how=how)
+        w.events.add_public(f"{victim.name} takes {amount} ({why})", "damage",
+                            {"unit": victim.uid, "amount": amount, "source": source, "how": how})
         if victim.minion_damage >= victim.hp:
             eliminate(w, victim, why, source=source)
         return amount
     victim.hp -= amount
-    w.log(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", kind="damage", unit=victim.uid,
-          amount=amount, source=source, how=how)
+    w.events.add_public(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", "damage",
+                        {"unit": victim.uid, "amount": amount, "source": source, "how": how})
     if victim.hp <= 0:
         eliminate(w, victim, why, batch if batch is not None else w.falling, source=source)
     return amount
@@ -121,7 +121,7 @@ def hit_by_tile(w: World, u: Unit, t: Tile) -> None:
         return
     w.board.hazard_hits.add((u.uid, t.tid))
     env = w.content.environmental(t.env)
-    w.log(f"{u.name} is caught by {env.name}", kind="hazard", unit=u.uid, env=t.env, owner=t.owner)
+    w.events.add_public(f"{u.name} is caught by {env.name}", "hazard", {"unit": u.uid, "env": t.env, "owner": t.owner})
     src = t.owner if t.owner is not None else f"env:{t.env}"
     for e in env.hazard:
         item = QItem(e, src, u.uid, {"origin": hex_id(t.anchor), "why": env.name, "neutral": t.owner is None})
@@ -253,12 +253,13 @@ def resolve(w: World, item: QItem) -> bool:
             before = subj.hp
             subj.hp = min(subj.max_hp, subj.hp + n)
             if subj.hp > before:
-                w.log(f"{subj.name} heals {subj.hp - before}", kind="heal", unit=subj.uid, amount=subj.hp - before)
+                w.events.add_public(f"{subj.name} heals {subj.hp - before}", "heal",
+                                    {"unit": subj.uid, "amount": subj.hp - before})
     elif op == "energy":
         got = gain_energy(w, subj, n)
         if got:
-            w.log(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", kind="energy",
-                  unit=subj.uid, amount=got)
+            w.events.add_public(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", "energy",
+                                {"unit": subj.uid, "amount": got})
     elif op == "drain":
         if subj.energy:
             w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy", unit=subj.uid,
@@ -268,11 +269,11 @@ def resolve(w: World, item: QItem) -> bool:
         assert e.die is not None
         spec = w.content.special_die(e.die)
         if gain_die(w, subj, e.die, spec.sides):
-            w.log(f"{subj.name} gains a {spec.name} die", kind="dice")
+            w.events.add_public(f"{subj.name} gains a {spec.name} die", "dice", None)
     elif op == "recall":
         idx = item.ctx.get("die")
         if isinstance(idx, int) and idx < len(subj.pool):
-            w.log(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", kind="dice")
+            w.events.add_public(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", "dice", None)
             subj.pool[idx].kind = GONE
             w.board.gone = True
     elif op == "steal_temp":
@@ -344,8 +345,8 @@ def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bo
         if gain_die(w, u, real):
             got += 1
     if got:
-        w.log(f"{u.name} gains {got} {'Temporary Attack' if real == TEMP else 'Blood Energy'} "
-              f"{'die' if got == 1 else 'dice'}", kind="dice")
+        w.events.add_public(f"{u.name} gains {got} {'Temporary Attack' if real == TEMP else 'Blood Energy'} "
+                            f"{'die' if got == 1 else 'dice'}", "dice", None)
     return True
 
 
@@ -500,8 +501,9 @@ def forced_step(w: World, item: QItem) -> bool:
         target = parsed
         kind = next(k for h, k in options if h == target)
     if kind == "free":
-        w.log(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
-              f"{subj.name} is pulled to {hex_id(target)}", kind="forced", unit=subj.uid, op=e.op, source=item.src)
+        w.events.add_public(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
+                            f"{subj.name} is pulled to {hex_id(target)}", "forced",
+                            {"unit": subj.uid, "op": e.op, "source": item.src})
         enter(w, subj, target)
         item.ctx["left"] = left - 1
         return int(item.ctx["left"]) <= 0 or not subj.alive
@@ -543,8 +545,9 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
     amount = env_override if env_override is not None else w.roll(w.content.rules.collision_die)
     what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
     source = forcer.uid if forcer is not None else None
-    w.log(f"{subj.name} collides with {what} at {hex_id(at)}", kind="collision", unit=subj.uid, op=op,
-          against=kind, other=occupant.uid if occupant is not None else None, source=source, amount=amount)
+    w.events.add_public(f"{subj.name} collides with {what} at {hex_id(at)}", "collision",
+                        {"unit": subj.uid, "op": op, "against": kind,
+                         "other": occupant.uid if occupant is not None else None, "source": source, "amount": amount})
     victims = [subj]
     if occupant is not None and occupant.hp is not None and collision_hurts(w, forcer, occupant, neutral):
         victims.append(occupant)
@@ -610,5 +613,5 @@ def walk(w: World, u: Unit, path: tuple[Hex, ...]) -> None:
         if not u.alive:
             return
     if path:
-        w.log(f"{u.name} moves {hex_id(start) if start else '-'} -> {hex_id(path[-1])}", kind="move")
+        w.events.add_public(f"{u.name} moves {hex_id(start) if start else '-'} -> {hex_id(path[-1])}", "move", None)
 

@@ -37,7 +37,7 @@ def env_turn(w: World, env_id: str) -> None:
     if card_id is None:
         return
     text, tasks = _card_turn(w.content, env_id, card_id)
-    w.log(text, kind="environment")
+    w.events.add_public(text, "environment", None)
     b = w.board
     b.active, b.stage = env_uid(env_id), "env"
     b.hazard_hits = set()
@@ -123,7 +123,7 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
             t.hexes = list(_turned(w, env_id, t.anchor, t.turns, amount))
             t.turns += amount
             w.board.moved()
-            w.log(f"{env.name} turns", kind="environment")
+            w.events.add_public(f"{env.name} turns", "environment", None)
             remove_stacked(w, t)  # R-ENV-3: a moving tile removes one of its type underneath
             for u in list(w.living()):
                 if u.hex in t.hexes and u.hex not in before:

@@ -28,7 +28,7 @@ def new_round(w: World) -> None:
         u.speed = None
         if u.alive and u.kind in ("champion", "rival") and not u.hand:
             recycle(u)
-    w.log(f"Round {b.round} begins", kind="round", round=b.round)
+    w.events.add_public(f"Round {b.round} begins", "round", {"round": b.round})
 
 
 def recycle(u: Unit) -> None:
@@ -72,7 +72,7 @@ def reveal(w: World) -> None:
             named = card_of(w, u, card)
             assert named is not None  # `_speed`'s check
             u.speed = u.played_speed = named.speed
-            w.log(f"{u.name} reveals {named.name} (Speed {u.speed})", kind="reveal")
+            w.events.add_public(f"{u.name} reveals {named.name} (Speed {u.speed})", "reveal", None)
         b.picks = {}
     entrants: list[str] = []
     known: dict[str, tuple[int, int]] = {}
@@ -87,7 +87,7 @@ def reveal(w: World) -> None:
             u.hand.remove(card)
             u.current = card
             u.speed = u.played_speed = _speed(w, u, card)
-            w.log(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", kind="reveal")
+            w.events.add_public(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", "reveal", None)
         elif kind == "boss":
             deck = b.decks[f"speed:{u.uid}"]
             drawn = deck.draw(rng)
@@ -96,7 +96,7 @@ def reveal(w: World) -> None:
                 u.prev_speed = None
             u.current = drawn
             u.speed = u.played_speed = int(drawn)
-            w.log(f"{u.name} reveals Speed card {drawn}", kind="reveal")
+            w.events.add_public(f"{u.name} reveals Speed card {drawn}", "reveal", None)
         uid = u.uid
         entrants.append(uid)
         known[uid] = (u.speed or 0, (u.prev_speed or 0) if has_discards(w, u) else 0)  # `speeds`
@@ -110,7 +110,7 @@ def reveal(w: World) -> None:
             speed = int(env_card)
             b.env_speed[key] = [speed, prev]
             name = w.content.environmental(key[len(ENV):]).name
-            w.log(f"{name} reveals Speed card {env_card}", kind="reveal")
+            w.events.add_public(f"{name} reveals Speed card {env_card}", "reveal", None)
             entrants.append(key)
             known[key] = (speed, prev)
             names[key] = name
@@ -121,7 +121,7 @@ def reveal(w: World) -> None:
     b.phase = "place" if b.round == 1 else "immediate"
     ask_ally_ties(w)
     if b.pending is None:
-        w.log("Initiative order: " + ", ".join([names[x] for x in order]), kind="initiative")
+        w.events.add_public("Initiative order: " + ", ".join([names[x] for x in order]), "initiative", None)
 
 
 def ally_tie_groups(w: World) -> list[list[str]]:
@@ -229,7 +229,7 @@ def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]]) -> 
 
 def roll_off(w: World, tied: list[str]) -> list[str]:
     rolls = {x: w.roll(6) for x in tied}
-    w.log("roll-off: " + ", ".join(f"{_name(w, x)} {r}" for x, r in rolls.items()), kind="rolloff")
+    w.events.add_public("roll-off: " + ", ".join(f"{_name(w, x)} {r}" for x, r in rolls.items()), "rolloff", None)
     out: list[str] = []
     for r in sorted(set(rolls.values()), reverse=True):
         same = [x for x in tied if rolls[x] == r]

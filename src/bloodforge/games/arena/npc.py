@@ -26,6 +26,7 @@ from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
 from .movement import (
     Route,
+    _Grid,
     destinations,
     end_mask,
     explore,
@@ -53,11 +54,11 @@ def reveal_card(w: World, u: Unit) -> None:
     w.board.revealed[u.uid] = card
     if u.kind == "boss":
         bc = _boss_card(w.content, u.content_id, card)
-        w.log(f"{u.name} reveals Boss Action '{bc.name}'", kind="npc_card")
+        w.events.add_public(f"{u.name} reveals Boss Action '{bc.name}'", "npc_card", None)
         queue(w, u, bc.effects, u.uid, bc.name, {"pref": "temp"})
     else:
         sc = skirmish_card(w, card)
-        w.log(f"{u.name} reveals Skirmish card {sc.letter} '{sc.name}'", kind="npc_card")
+        w.events.add_public(f"{u.name} reveals Skirmish card {sc.letter} '{sc.name}'", "npc_card", None)
         pref = "be" if sc.die_pref == "be" else "temp"
         queue(w, u, sc.bonus, u.uid, sc.name, {"pref": pref})
         if sc.special:
@@ -271,38 +272,128 @@ def _reachable_by_walking(w: World, u: Unit, a: Attrs) -> list[str]:
     search only when hex distances leave it open: an enemy within Range of the start is in
     (the start is an end hex), one farther than Movement + Range is out (no end hex lies
     farther than Movement from the start); only those in between need the reachable hexes."""
+    found, inside = _by_distance(u, a, foes(w, u))
+    if None in inside:
+        reach = _Reach(w, u, a)
+        for i, e in enumerate(found):
+            if inside[i] is None:
+                inside[i] = reach.test(e)
+    return [e.uid for e, ok in zip(found, inside, strict=True) if ok]
+
+
+def _by_distance(u: Unit, a: Attrs, found: list[Unit]) -> tuple[list[Unit], list[bool | None]]:
+    """N9 by hex distance alone, per foe of `found`: True within Range of the NPC's start
+    (the start is an end hex), False farther than Movement + Range (no end hex lies farther
+    than Movement from it), None in between (only the end hexes can tell)."""
     assert u.hex is not None
     oq, or_ = u.hex
     # hex distances doubled (|dq| + |dr| + |dq + dr| is always even): no division per hex
     reach2, far2 = 2 * a.range, 2 * (a.movement + a.range)
-    found = foes(w, u)
     inside: list[bool | None] = []
-    open_ = False
     for e in found:
         assert e.hex is not None  # `foes` reads figures on the board
         dq, dr = e.hex[0] - oq, e.hex[1] - or_
         d2 = abs(dq) + abs(dr) + abs(dq + dr)
-        if d2 <= reach2:
-            inside.append(True)
-        elif d2 > far2:
-            inside.append(False)
-        else:
-            inside.append(None)
-            open_ = True
-    if open_:
-        # some end hex within Range of the foe: the end hexes as a mask `&` the foe's disk
-        # of radius Range (the walk's ends are cells, and the start, the one end that may
-        # not be, is out of Range of every foe still open here)
-        got = end_mask(w, u, a.movement)
-        for i, e in enumerate(found):
-            if inside[i] is None:
-                assert e.hex is not None
-                p = got[0].pos(e.hex) if got is not None else None
-                if got is not None and p is not None:
-                    inside[i] = bool(got[1] & got[0].disk(p, a.range))
-                else:  # beyond the grid's box (scenarios): the end hexes one by one
-                    inside[i] = _near_any(shared_destinations(w, u, a.movement), e.hex, reach2)
-    return [e.uid for e, ok in zip(found, inside, strict=True) if ok]
+        inside.append(True if d2 <= reach2 else False if d2 > far2 else None)
+    return found, inside
+
+
+class _Reach:
+    """N9 for a foe that hex distances leave open (`_by_distance` None): some end hex within
+    Range of it, the end hexes as a mask (`movement.end_mask`, asked at the first such foe)
+    `&` the foe's disk of radius Range. The walk's ends are cells, and the start, the one end
+    that may not be, is out of Range of every foe still open. Made and read within one
+    call (never kept, never pickled)."""
+
+    __slots__ = ("a", "got", "read", "u", "w")
+
+    def __init__(self, w: World, u: Unit, a: Attrs) -> None:
+        self.w = w
+        self.u = u
+        self.a = a
+        self.got: tuple[_Grid, int] | None = None
+        self.read = False
+
+    def test(self, e: Unit) -> bool:
+        assert e.hex is not None
+        if not self.read:
+            self.got = end_mask(self.w, self.u, self.a.movement)
+            self.read = True
+        got = self.got
+        p = got[0].pos(e.hex) if got is not None else None
+        if got is not None and p is not None:
+            return bool(got[1] & got[0].disk(p, self.a.range))
+        # beyond the grid's box (scenarios): the end hexes one by one
+        return _near_any(shared_destinations(self.w, self.u, self.a.movement), e.hex, 2 * self.a.range)
+
+
+def target_tier(w: World, u: Unit, atk: Attack, a: Attrs, rule: str) -> list[Unit]:
+    """`best_tier(w, u, reachable_foes(w, u, atk, a), rule)`: the N9 candidates' best N10
+    tier, with the end hexes read only for the foes that can still be in it.
+
+    *Why:* the target step's reach test needed the end hexes whenever some foe stood
+    between Range and Movement + Range of the NPC, even when the foe it prefers stood in
+    Range already (a third of those reads in solo playouts; issue 23). Here the foes that
+    hex distances do not rule out are taken in the order of preference (non-minions
+    first): the first that is reachable fixes the best key, and only the foes tied with it
+    are read further. The same tier: the first reachable in that order has the least key of
+    the reachable ones, and every reachable one with that key is in, sorted by id as
+    `best_tier` sorts a tie."""
+    if a.from_minion or u.hex is None:
+        return best_tier(w, u, reachable_foes(w, u, atk, a), rule)
+    key = ("access", w.board.layout, u.uid, u.is_flying, u.hex, a.movement, a.range, a.from_minion, atk.origin)
+    uids: list[str] | None = w.layout_memo().get(key)
+    if uids is not None:  # `reachable_foes` answered on this layout already (the Ultimate's test)
+        units = w.board.units
+        return best_tier(w, u, [units[x] for x in uids], rule)
+    found, inside = _by_distance(u, a, foes(w, u))
+    if None not in inside:
+        return best_tier(w, u, [e for e, ok in zip(found, inside, strict=True) if ok], rule)
+    reach = _Reach(w, u, a)
+    for minions in (False, True):  # non-minions first, then minions with HP (R-MIN-10, TB2)
+        cands = [i for i, e in enumerate(found) if inside[i] is not False and (e.kind == "minion") == minions]
+        if len(cands) == 1:
+            i = cands[0]
+            ok = inside[i]
+            if ok is None:
+                ok = reach.test(found[i])
+            if ok:
+                return [found[i]]
+            continue
+        keyed = sorted((preference(w, u, found[i], rule), i) for i in cands)
+        best: tuple[int, ...] | None = None
+        tier: list[Unit] = []
+        for k, i in keyed:
+            if best is not None and k != best:
+                break
+            ok = inside[i]
+            if ok is None:
+                ok = reach.test(found[i])
+            if ok:
+                best = k
+                tier.append(found[i])
+        if tier:
+            return tier if len(tier) == 1 else sorted(tier, key=lambda e: e.uid)
+    return []
+
+
+def any_reachable(w: World, u: Unit, atk: Attack, a: Attrs) -> bool:
+    """`bool(reachable_foes(w, u, atk, a))` with the end hexes read only when no foe stands
+    in Range of the NPC's start and some foe is not ruled out by hex distance (N6's test of
+    the Ultimate's attack at every NPC's energy step; issue 23)."""
+    if a.from_minion or u.hex is None:
+        return bool(reachable_foes(w, u, atk, a))
+    key = ("access", w.board.layout, u.uid, u.is_flying, u.hex, a.movement, a.range, a.from_minion, atk.origin)
+    uids: list[str] | None = w.layout_memo().get(key)
+    if uids is not None:
+        return bool(uids)
+    found, inside = _by_distance(u, a, foes(w, u))
+    if True in inside:
+        return True
+    if None not in inside:
+        return False
+    reach = _Reach(w, u, a)
+    return any(reach.test(e) for e, ok in zip(found, inside, strict=True) if ok is None)
 
 
 def _near_any(spots: Iterable[Hex], at: Hex, reach2: int) -> bool:
@@ -321,7 +412,7 @@ def wants_invoke(w: World, u: Unit) -> bool:
         return False
     atk = chosen_attack(w, u, invoked=True)
     a = attributes(w, u, atk)
-    return bool(reachable_foes(w, u, atk, a))
+    return any_reachable(w, u, atk, a)
 
 
 def preference(w: World, u: Unit, e: Unit, rule: str) -> tuple[int, ...]:
@@ -505,8 +596,7 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if stage == "target":
-        acc = reachable_foes(w, u, atk, a)
-        tier = best_tier(w, u, acc, target_rule(w, u))
+        tier = target_tier(w, u, atk, a, target_rule(w, u))
         if not tier:
             return ("idle",)
         return ("ask",) if len(tier) > 1 else ("target", tier[0].uid)
@@ -554,14 +644,15 @@ def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
     elif step == "energy":
         got = gain_all_energy(w, u)
         if got:
-            w.log(f"{u.name} gains {got} Blood Energy (now {u.energy})", kind="energy", unit=u.uid, amount=got)
+            w.events.add_public(f"{u.name} gains {got} Blood Energy (now {u.energy})", "energy",
+                                {"unit": u.uid, "amount": got})
         b.stage = "invoke" if wants_invoke(w, u) else "target"
     elif step == "invoke":
         invoke(w, u, None)
         b.stage = "target"
     elif step == "target":
         b.npc_plan = {"target": words[1]}
-        w.log(f"{u.name} targets {w.label(words[1])}", kind="npc")
+        w.events.add_public(f"{u.name} targets {w.label(words[1])}", "npc", None)
         b.stage = "move"
     elif step == "ask":
         ask(w, u)
@@ -589,8 +680,7 @@ def ask(w: World, u: Unit) -> None:
     atk = chosen_attack(w, u)
     a = attributes(w, u, atk)
     if b.stage == "target":
-        acc = reachable_foes(w, u, atk, a)
-        options = [e.uid for e in best_tier(w, u, acc, target_rule(w, u))]
+        options = [e.uid for e in target_tier(w, u, atk, a, target_rule(w, u))]
         kind = "npc_target"
     elif b.stage == "move":
         t = w.unit(str(b.npc_plan["target"]))
@@ -607,7 +697,7 @@ def ask(w: World, u: Unit) -> None:
     if fh is None or fh.seat is None:
         decide(w, u, kind, options[0])  # no human left: the first option (spec §2.5)
         return
-    w.log(f"{fh.name} decides for {u.name}", kind="npc")
+    w.events.add_public(f"{fh.name} decides for {u.name}", "npc", None)
     b.pending = Pending(fh.seat, kind, options, {"unit": u.uid})
 
 
@@ -616,7 +706,7 @@ def decide(w: World, u: Unit, kind: str, option: str) -> None:
     b = w.board
     if kind == "npc_target":
         b.npc_plan = {"target": option}
-        w.log(f"{u.name} targets {w.label(option)}", kind="npc")
+        w.events.add_public(f"{u.name} targets {w.label(option)}", "npc", None)
         b.stage = "move"
     elif kind == "npc_move":
         h = parse_hex(option)

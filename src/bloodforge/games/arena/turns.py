@@ -177,7 +177,8 @@ def apply_auto(w: World, action: Action) -> None:
         b.done.append(u.uid)
         assert u.current is not None
         card = card_of(w, u, u.current)
-        w.log(f"{u.name} resolves the Immediate ability of {card.name if card else u.current}", kind="immediate")
+        w.events.add_public(f"{u.name} resolves the Immediate ability of {card.name if card else u.current}",
+                            "immediate", None)
         abilities.use(w, u, f"card:{u.content_id}:{u.current}:immediate")
     elif k == "roll":
         u = w.unit(a[0])
@@ -302,7 +303,7 @@ def end_turn(w: World, u: Unit) -> None:
     b = w.board
     n = cleanup_dice(u)
     if n:
-        w.log(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", kind="cleanup")
+        w.events.add_public(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", "cleanup", None)
     if u.current is not None:
         if u.kind == "boss":
             b.decks[f"speed:{u.uid}"].discard(u.current)
@@ -326,4 +327,4 @@ def end_turn(w: World, u: Unit) -> None:
     for m in b.units.values():
         m.minion_damage = 0
     if u.alive:
-        w.log(f"{u.name} ends the turn", kind="turn")
+        w.events.add_public(f"{u.name} ends the turn", "turn", None)
