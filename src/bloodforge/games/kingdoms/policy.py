@@ -628,22 +628,29 @@ class KingdomsPolicy:
     def _regroup(self, obs: dict[str, Any], legal: list[Action], static: dict[str, Any]) -> Action:
         me = obs["active"]
         moves = [a for a in legal if a.kind == "move"]
-        # air units that fought land first (or they are lost): where ours stand, by kind
-        fought = {(p["at"], p["kind"]) for p in obs["pieces"]
-                  if p["faction"] == me and p["kind"] in AIR and p.get("combat_move")}
+        # one pass over our pieces: air units that fought (where, by kind), our pieces per
+        # space, and our land units per space (for boarding)
+        fought: set[tuple[str, str]] = set()
+        count: dict[str, int] = {}
+        land: dict[str, int] = {}
+        for p in obs["pieces"]:
+            if p["faction"] == me:
+                at, kind = p["at"], p["kind"]
+                count[at] = count.get(at, 0) + 1
+                if kind in LAND:
+                    land[at] = land.get(at, 0) + 1
+                elif kind in AIR and p.get("combat_move"):
+                    fought.add((at, kind))
+        # air units that fought land first (or they are lost)
         if fought:
             for a in moves:
                 if (a.args[0], a.args[2]) in fought:
                     return a
         capital = static["capitals"][me]
         areas = self._areas
-        board = self._board_ship(obs, moves, capital)
+        board = self._board_ship(obs, moves, capital, land)
         if board is not None:
             return board
-        count: dict[str, int] = {}
-        for p in obs["pieces"]:
-            if p["faction"] == me:
-                count[p["at"]] = count.get(p["at"], 0) + 1
         frontier = [t for t, o in obs["owner"].items() if o != me]
         rich = [t for t in frontier if areas[t]["gem"] or areas[t]["value"] >= 3]
         frontier = self._leader_front(obs, areas) or rich or frontier
@@ -723,15 +730,12 @@ class KingdomsPolicy:
         return [t for t, o in obs["owner"].items() if o is not None and threats.get(o) == top and areas[t]["gem"]
                 and any(t in self._dist.get(o2, {}) for o2 in own)]
 
-    def _board_ship(self, obs: dict[str, Any], moves: list[Action], capital: str) -> Action | None:
-        """With land across water to take, idle land units board our ships (sailing next turn)."""
+    def _board_ship(self, obs: dict[str, Any], moves: list[Action], capital: str,
+                    count: dict[str, int]) -> Action | None:
+        """With land across water to take, idle land units board our ships (sailing next turn);
+        `count`: our land units per space."""
         if not self._sea_targets(obs):
             return None
-        me = obs["active"]
-        count: dict[str, int] = {}
-        for p in obs["pieces"]:
-            if p["faction"] == me and p["kind"] in LAND:
-                count[p["at"]] = count.get(p["at"], 0) + 1
         boards = [a for a in moves if a.args[2] in LAND and a.args[1] in self._seas
                   and count.get(a.args[0], 0) > (2 if a.args[0] == capital else 1)]
         if not boards:

@@ -496,6 +496,8 @@ def update_knowledge(s: KBase) -> None:
     if not s.game.params.fog:
         known.update(s.pieces)
         return
+    if known.issuperset(s.pieces):
+        return  # every piece has been seen (most positions of a search's rollouts): none to look at
     teams = s.teams
     present = [0] * len(s.content.ids)
     hidden: list[Piece] = []
