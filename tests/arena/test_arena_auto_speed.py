@@ -480,3 +480,91 @@ def test_issue23_direct_public_log_lines_keep_world_log_contract(players: int,
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     kinds = {k for _, k, _ in seen}
     assert {"damage", "roll", "turn", "reveal", "attack"} <= kinds
+
+
+def plain_start_turn(w: World, u: Unit) -> None:
+    """`turns.start_turn` before it skipped empty containers and zero tallies (word for word)."""
+    b = w.board
+    b.active = u.uid
+    b.hazard_hits = set()
+    b.npc_plan = {}
+    u.dealt_damage = False
+    for m in b.units.values():
+        m.minion_damage = 0
+
+
+def plain_end_turn(w: World, u: Unit) -> None:
+    """`turns.end_turn` before it skipped empty containers, zero tallies and the cleanup call
+    that cannot recall anything (word for word, its log line by `World.log`)."""
+    from bloodforge.games.arena.dice import cleanup_dice
+
+    b = w.board
+    n = cleanup_dice(u)
+    if n:
+        w.log(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", kind="cleanup")
+    if u.current is not None:
+        if u.kind == "boss":
+            b.decks[f"speed:{u.uid}"].discard(u.current)
+        else:
+            u.discard.append(u.current)
+        u.current = None
+    card = b.revealed.pop(u.uid, None)
+    if card is not None:
+        b.decks[npc.deck_key(u)].discard(card)
+    u.mods = {}
+    u.rolled_category = None
+    u.dealt_damage = False
+    for d in u.pool:
+        d.face = None if d.fresh else d.face
+    b.done.append(u.uid)
+    b.active = None
+    b.stage = ""
+    b.attack = None
+    b.npc_plan = {}
+    b.hazard_hits = set()
+    for m in b.units.values():
+        m.minion_damage = 0
+    if u.alive:
+        w.log(f"{u.name} ends the turn", kind="turn")
+
+
+@pytest.mark.parametrize("players", [1, 6])
+def test_issue23_turn_start_and_cleanup_equal_the_plain_ones(players: int) -> None:
+    """R-CLN-1..5, N15, R-HAZ-4, R-MIN-7: a turn's start and its cleanup, with empty containers
+    kept and zero tallies left alone, leave the same position, log and deck piles as the plain
+    ones, on a copy of every position before an own step of a random game, for the figure
+    whose turn it is (or the first on the board), with hazard hits, a plan, turn modifiers,
+    minion tallies and Doubles that dealt damage put in on purpose at every other position."""
+    checked = recalled = 0
+    for i, state in enumerate(own_steps(players, 51, ("npc", "roll", "env"))):
+        if i % 3:
+            continue
+        b = state.board
+        u = b.units.get(str(b.active)) or next(iter(b.units.values()))
+        if i % 2:
+            b.hazard_hits.add((u.uid, "t1"))
+            b.npc_plan = {"target": u.uid}
+            u.mods["range"] = 1
+            for m in b.units.values():
+                m.minion_damage = 2
+            u.rolled_category, u.dealt_damage = "doubles", True
+            for d in u.pool:
+                if d.kind == "temp":
+                    d.face, d.fresh = 3, False
+        for fast, plain in ((turns.start_turn, plain_start_turn), (turns.end_turn, plain_end_turn)):
+            a, c = state.clone(), state.clone()
+            fast(a, a.board.units[u.uid])
+            plain(c, c.board.units[u.uid])
+            assert a._position_json() == c._position_json()
+            assert [(e.text, e.kind, e.data) for e in a.events] == \
+                [(e.text, e.kind, e.data) for e in c.events]
+            assert a.board.hazard_hits == c.board.hazard_hits
+            assert a.board.npc_plan == c.board.npc_plan
+            tallies = [x.minion_damage for x in a.board.units.values()]
+            assert tallies == [x.minion_damage for x in c.board.units.values()]
+            checked += 1
+            recalled += len(a.board.units[u.uid].pool) < len(state.board.units[u.uid].pool)
+        if checked > 300:
+            break
+    assert checked > 60
+    assert recalled > 0

@@ -288,20 +288,28 @@ def place(w: World, u: Unit, h: Hex) -> None:
 
 
 def start_turn(w: World, u: Unit) -> None:
+    """A turn begins: hazards may hit again (R-HAZ-4, A56), no plan, no damage dealt yet, the
+    minions' damage tallies start from 0 (R-MIN-7). Containers are emptied only when they
+    hold something and tallies written only when not 0 (an empty set or dict is the same
+    whatever object it is: the board's copies never share them; issue 23)."""
     b = w.board
     b.active = u.uid
-    b.hazard_hits = set()  # once per turn (R-HAZ-4, A56)
-    b.npc_plan = {}
+    if b.hazard_hits:
+        b.hazard_hits = set()
+    if b.npc_plan:
+        b.npc_plan = {}
     u.dealt_damage = False
     for m in b.units.values():
-        m.minion_damage = 0
+        if m.minion_damage:
+            m.minion_damage = 0
 
 
 def end_turn(w: World, u: Unit) -> None:
     """Cleanup (R-CLN-1..5, N15): Temporary dice recalled after Doubles/Triples, the current card
     goes to the discard pile, turn modifiers end."""
     b = w.board
-    n = cleanup_dice(u)
+    # `cleanup_dice` only after Doubles or Triples that dealt damage (its own first test)
+    n = cleanup_dice(u) if u.dealt_damage and u.rolled_category is not None else 0
     if n:
         w.events.add_public(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", "cleanup", None)
     if u.current is not None:
@@ -313,18 +321,23 @@ def end_turn(w: World, u: Unit) -> None:
     card = b.revealed.pop(u.uid, None)
     if card is not None:
         b.decks[npc.deck_key(u)].discard(card)
-    u.mods = {}
+    if u.mods:  # as in `start_turn`: emptied only when it holds something
+        u.mods = {}
     u.rolled_category = None
     u.dealt_damage = False
     for d in u.pool:
-        d.face = None if d.fresh else d.face
+        if d.fresh:
+            d.face = None
     b.done.append(u.uid)
     b.active = None
     b.stage = ""
     b.attack = None
-    b.npc_plan = {}
-    b.hazard_hits = set()
+    if b.npc_plan:
+        b.npc_plan = {}
+    if b.hazard_hits:
+        b.hazard_hits = set()
     for m in b.units.values():
-        m.minion_damage = 0
+        if m.minion_damage:
+            m.minion_damage = 0
     if u.alive:
         w.events.add_public(f"{u.name} ends the turn", "turn", None)
