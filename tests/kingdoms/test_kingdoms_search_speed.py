@@ -21,6 +21,8 @@ import pytest
 import bloodforge
 from bloodforge.agents.mcts import MctsAgent
 from bloodforge.core import Rng, State
+from bloodforge.core.policy import shares_from_values
+from bloodforge.games.kingdoms.evaluation import KingdomsJudge
 from bloodforge.games.kingdoms.policy import KingdomsPolicy
 
 #: (seed, ply) of greedy-vs-greedy two-player games -> per `rollout_turns` (1 is the game's
@@ -116,3 +118,21 @@ def test_issue21_land_regions_say_what_the_land_distances_say() -> None:
     for a in land:
         for b in land:
             assert (b in policy._dist[a]) == (policy._region[a] == policy._region[b]), (a, b)
+
+
+def test_issue21_evaluation_judges_equal_views_once_and_gets_the_plain_answer() -> None:
+    # the cut-off computes the sides' values once when both seats' views show the same kinds
+    # (every unit face up, usual in rollouts); with face-down units each seat's own view counts
+    early = bloodforge.load_game("kingdoms", players=2, seed=1).new_initial_state()
+    policy, rng = KingdomsPolicy(), Rng(1)
+    while len(early.history) < 200:  # some starting units still face down to the other side
+        seat = early.actors()[0]
+        early.apply_unchecked(policy.choose(early, seat, rng), seat)
+    judge = KingdomsJudge(early.game.static_info())
+    for state, face_down in ((early, True), (_greedy_states(1)[970], False)):
+        views = [state.policy_observation(seat) for seat in (0, 1)]
+        hidden = [sum(p["kind"] is None for p in view["pieces"]) for view in views]
+        assert (min(hidden) > 0) == face_down  # both cases are exercised
+        assert (max(hidden) == 0) != face_down
+        plain = shares_from_values([judge.seat_value(view, seat) for seat, view in enumerate(views)], 1.0)
+        assert state.game.evaluate(state) == plain

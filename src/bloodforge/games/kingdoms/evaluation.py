@@ -181,11 +181,13 @@ class KingdomsJudge:
                     self.gem_odds[t].append(p)
         return worth
 
-    def seat_value(self, obs: dict[str, Any], seat: int) -> float:
-        """The seat's side's prospects minus the strongest other side's, from the seat's view."""
+    def seat_value(self, obs: dict[str, Any], seat: int, worth: dict[int, float] | None = None) -> float:
+        """The seat's side's prospects minus the strongest other side's, from the seat's view
+        (`worth`: `side_values(obs)`, if the caller has just computed it for an equal view)."""
         team = {f["faction"]: f["team"] for f in obs["factions"]}
         mine = team[self.seat_factions[seat][0]]
-        worth = self.side_values(obs)
+        if worth is None:
+            worth = self.side_values(obs)
         others = [v for t, v in worth.items() if t != mine]
         lead = worth[mine] - (max(others) if others else 0.0)
         mover = team[obs["active"]]
@@ -210,5 +212,17 @@ def evaluate(state: State, judge: KingdomsJudge) -> list[float]:
     logistic shares (`shares_from_values`, scale 1); a finished game gives its returns."""
     if state.is_terminal():
         return state.returns()
-    values = [judge.seat_value(state.policy_observation(s), s) for s in range(state.num_players)]
+    values = []
+    seen: list[str | None] | None = None
+    worth: dict[int, float] | None = None
+    for seat in range(state.num_players):
+        obs = state.policy_observation(seat)
+        # two views of one position differ only in which units are face down (and in the
+        # seat's own move flags, which `side_values` does not read): where they show the same
+        # kinds, the sides' values (and `judge.gem_odds`) are the same, computed once. In a
+        # search's rollouts every unit has usually been seen by then.
+        kinds = [p["kind"] for p in obs["pieces"]]
+        if kinds != seen:
+            seen, worth = kinds, judge.side_values(obs)
+        values.append(judge.seat_value(obs, seat, worth))
     return shares_from_values(values, 1.0)
