@@ -63,7 +63,7 @@ def test_issue23_champion_table_equals_the_printed_card() -> None:
     state, _ = _random_state(6, 1)
     content = state.content
     for champion in content.champions:
-        pacts, ultimate, bonus_cards, has_minions, movement = player._champion_table(state, champion.id)
+        pacts, ultimate, bonus_cards, has_minions, movement, spells = player._champion_table(state, champion.id)
         assert [(p, c, a) for p, c, a in pacts] == [(p.id, p.cost, act("pact", p.id)) for p in champion.pacts]
         assert ultimate == champion.ultimate_cost
         with_bonus = {c.id for c in champion.cards
@@ -71,6 +71,9 @@ def test_issue23_champion_table_equals_the_printed_card() -> None:
         assert bonus_cards == with_bonus
         assert has_minions == bool(champion.minions)
         assert movement == champion.movement == attack.base_attributes(state, state.unit(champion.id))[0]
+        every = {d.id for c in content.champions for d in c.dice} | {d.id for b in content.bosses for d in b.dice}
+        assert spells == {k for k in every if content.special_die(k).timing == "spell"}
+        assert spells
     assert any(player._champion_table(state, c.id)[2] for c in content.champions)
     assert any(player._champion_table(state, c.id)[3] for c in content.champions)
     with pytest.raises(StopIteration):
@@ -297,4 +300,3 @@ def test_issue23_layout_record_from_the_last_is_read_afresh_after_any_other_chan
     assert _record(lay) == _record(movement._read_layout(state, grid))
     assert fallen.uid not in lay.where
     assert lay.where[stepper.uid] == free
-

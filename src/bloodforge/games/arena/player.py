@@ -46,18 +46,18 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
     spells: list[Action] | None = None
     be: list[int] = []
     energy = _ENERGY
+    pacts, ultimate, bonus_cards, has_minions, movement, spell_kinds = _champion_table(w, u.content_id)
     for i, d in enumerate(u.pool):
         kind = d.kind
         if kind == BE:
             be.append(i)
             if d.face is not None and not d.fresh and not d.used:
                 out.append(energy[i] if i < len(energy) else act("energy", str(i)))
-        elif kind not in _PLAIN_DICE and d.face is not None and not d.fresh and not d.used \
-                and w.content.special_die(kind).timing == "spell" and f"spell{i}" not in u.bonus_used:
+        elif kind in spell_kinds and d.face is not None and not d.fresh and not d.used \
+                and (_SPELL_TAGS[i] if i < len(_SPELL_TAGS) else f"spell{i}") not in u.bonus_used:
             if spells is None:
                 spells = []
-            spells.append(act("spell", str(i)))
-    pacts, ultimate, bonus_cards, has_minions, movement = _champion_table(w, u.content_id)
+            spells.append(_SPELLS[i] if i < len(_SPELLS) else act("spell", str(i)))
     if not u.moved:
         mods = u.mods  # `attack.movement_of`, the printed Movement read off the table
         out += _move_actions(w, u, max(0, movement + mods.get("movement", 0)) if mods else movement)
@@ -77,23 +77,23 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
         if pact_id not in used and energy_now >= cost:
             out.append(pact)
     if not u.invoked and not u.attacked and energy_now >= ultimate:  # `attack.can_invoke`
-        out += [act("invoke", str(i)) for i in be] if be else [act("invoke")]
+        out += [_INVOKES[i] if i < len(_INVOKES) else act("invoke", str(i)) for i in be] if be else [_INVOKE]
     # a Champion's minions are those of its card, made at setup (scenarios only change
     # them): most have none, and then no look-up at all
-    for muid in _minions_of(w, u.uid) if has_minions else ():
-        if "minion:" + muid not in used:
-            m = b.units[muid]
-            spec = w.content.minion(m.content_id)
-            if spec.movement > 0:
-                out += _move_actions(w, m, spec.movement)
+    if has_minions:
+        units = b.units
+        for muid, tag, steps in _minions_of(w, u.uid):
+            if steps > 0 and tag not in used:
+                out += _move_actions(w, units[muid], steps)
     out.append(_END)
     return out
 
 
 #: What `turn_actions` reads of a Champion's printed card, by content and Champion: its pacts
 #: as (id, cost, `pact <id>` action) in printed order, its Ultimate's cost, the ids of its
-#: Initiative cards that have a Bonus Action, whether it has minions, and its printed Movement.
-ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool, int]
+#: Initiative cards that have a Bonus Action, whether it has minions, its printed Movement,
+#: and the kinds of Special dice of the content that are cast as spells.
+ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool, int, frozenset[str]]
 _CHAMPIONS: dict[tuple[int, str], tuple[Content, ChampionTable]] = {}
 
 
@@ -114,6 +114,9 @@ def _champion_table(w: World, champion_id: str) -> ChampionTable:
                       if (card := content.initiative_card(champion_id, c.id)) is not None and card.bonus is not None),
             bool(champion.minions),
             max(0, champion.movement),
+            frozenset(d.id for d in [*(d for c in content.champions for d in c.dice),
+                                     *(d for b in content.bosses for d in b.dice)]
+                      if d.id not in _PLAIN_DICE and content.special_die(d.id).timing == "spell"),
         )
         if len(_CHAMPIONS) > 256:
             _CHAMPIONS.clear()
@@ -162,17 +165,20 @@ def destinations_actions(w: World, mover: Unit, steps: int) -> list[Action]:
     return [act("move", hex_id(h)) for h in destinations(w, mover, steps) if h != here]
 
 
-def _minions_of(w: World, uid: str) -> tuple[str, ...]:
-    """The ids of a summoner's minions on the board, sorted (R-MIN-5 lists their moves).
+def _minions_of(w: World, uid: str) -> tuple[tuple[str, str, int], ...]:
+    """A summoner's minions on the board, sorted by id, each as (its id, the `minion:<id>`
+    mark of its move among the bonus actions used, its printed Movement): R-MIN-5 lists
+    their moves.
 
     *Why per layout:* which minions stand on the board (alive, with a space, and which
     exist at all) is part of the layout (`Board.layout` changes with each of them), and most
     figures have none, so one look-up replaces a pass over every figure at every step."""
     key = ("minions_of", w.board.layout, uid)
     table = w.layout_memo()
-    found: tuple[str, ...] | None = table.get(key)
+    found: tuple[tuple[str, str, int], ...] | None = table.get(key)
     if found is None:
-        found = tuple(sorted(m.uid for m in w.board.units.values()
+        minion = w.content.minion
+        found = tuple(sorted((m.uid, "minion:" + m.uid, minion(m.content_id).movement) for m in w.board.units.values()
                              if m.kind == "minion" and m.summoner == uid and m.alive and m.hex is not None))
         table[key] = found
     return found
@@ -273,6 +279,10 @@ def _minion_moves(uid: str) -> _Moves:
 
 
 _ENERGY = tuple(act("energy", str(i)) for i in range(16))  # `energy <die>` for the first dice
+_SPELLS = tuple(act("spell", str(i)) for i in range(16))  # `spell <die>`
+_SPELL_TAGS = tuple(f"spell{i}" for i in range(16))  # a spell cast from die i, among the bonus actions used
+_INVOKES = tuple(act("invoke", str(i)) for i in range(16))  # `invoke <BE die kept>`
+_INVOKE = act("invoke")
 _BONUS_CARD = act("bonus", "card")
 _END = act("end")
 _DONE = act("done")
