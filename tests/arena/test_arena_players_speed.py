@@ -199,7 +199,7 @@ def test_issue23_move_lists_by_end_mask_name_their_mover_and_equal_destinations(
 
 
 def _record(lay: _Layout) -> tuple[object, ...]:
-    return (lay.ids, lay.where, lay.occ, lay.by_side, lay.blocking, lay.crowded)
+    return (lay.ids, lay.where, lay.occ, lay.by_side, lay.blocking, lay.crowded, lay.nohp)
 
 
 def test_issue23_layout_record_made_from_the_last_equals_reading_every_figure() -> None:
@@ -300,3 +300,54 @@ def test_issue23_layout_record_from_the_last_is_read_afresh_after_any_other_chan
     assert _record(lay) == _record(movement._read_layout(state, grid))
     assert fallen.uid not in lay.where
     assert lay.where[stepper.uid] == free
+
+
+def test_issue23_a_summoners_offered_attack_actions_by_masks_equal_the_plain_range_search() -> None:
+    """R-ATT-6..9, R-ATT-12 (sixth session): the act stage's `attack` actions of every
+    Champion, a summoner's decided by the disk of each option's Range around its space and
+    each of its minions against the enemies' spaces (`movement.foes_mask`) where the masks
+    can say it, equal the plain search over origins and enemies: the figures put on random
+    hexes (some beyond the wall, some off the board, two on one hex now and then), a minion
+    of the same kind summoned by another figure (no origin of the first), minions with no
+    Hit Points left out as targets, the rank and the Range changed; layout records made
+    afresh and from the last one."""
+    state, rng = _random_state(6, 16)
+    while not (state.board.phase == "turns" and state.board.pending is None):
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    champions = [u for u in state.board.units.values() if u.kind == "champion"]
+    summoners = [u for u in champions if any(a.origin != "self" for a in attack.attacks_of(state, u))]
+    assert summoners
+    for u in summoners:
+        minion = next(m for m in state.board.units.values() if m.kind == "minion" and m.summoner == u.uid)
+        stray = minion.copy()
+        stray.uid = f"stray_{minion.uid}"
+        stray.summoner = next(o.uid for o in champions if o is not u)
+        stray.side = state.unit(stray.summoner).side
+        state.board.units[stray.uid] = stray
+    cells = sorted(state.cells)
+    outside = sorted({n for c in cells for n in neighbours(c)} - state.cells)
+    by_masks = 0
+    for trial in range(200):
+        for f in state.board.units.values():
+            f.alive = f.kind != "minion" or rng.randbelow(5) > 0
+            roll = rng.randbelow(16)
+            f.hex = None if roll == 0 else rng.choice(outside) if roll == 1 and trial % 3 == 0 else rng.choice(cells)
+        if trial % 5 == 0:  # two on one hex
+            champions[0].hex = champions[1].hex
+        state.board.moved()
+        for u in champions:
+            u.rolled_category = ("singles", "doubles", "triples")[(trial + len(u.uid)) % 3]
+            u.mods = {"range": rng.randbelow(3) - 1} if trial % 2 else {}
+            if u.hex is None:
+                continue
+            want = [act("attack", a.id) for a in _plain_offered(state, u)]
+            assert player._offered_actions(state, u) == want, (trial, u.uid)
+            by_masks += u in summoners and movement.foes_mask(state, u.side) is not None
+            if trial % 4 == 1 and u.hex in state.cells:  # a record made from the last one
+                step = next((n for n in neighbours(u.hex) if n in state.cells and state.occupant(n) is None), None)
+                if step is not None:
+                    effects.enter(state, u, step)
+                    want = [act("attack", a.id) for a in _plain_offered(state, u)]
+                    assert player._offered_actions(state, u) == want, (trial, u.uid, "stepped")
+    assert by_masks > 150

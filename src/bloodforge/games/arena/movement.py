@@ -188,6 +188,23 @@ def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None
     return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps)) & ~(1 << pos)
 
 
+def foes_mask(w: World, side: int) -> tuple[_Grid, int] | None:
+    """The grid and the spaces of the damageable enemies of `side` (living figures of other
+    sides with Hit Points) as a bit mask over it; None when the masks cannot say it: a
+    figure beyond the wall (the masks hold cells only), two figures on one hex.
+
+    *Why:* "is an enemy within Range R of this hex?" (a summoner's offered attacks, from its
+    space and from each of its minions, asked after every change of layout) is then
+    `grid.disk(pos, R) & foes`, read off the layout's record that the minions' move listing
+    made already, not hex distances from every origin to every enemy (issue 23)."""
+    grid = _grid(w.cells)
+    lay = _layout(w, grid)
+    occ = lay.occ
+    if lay.crowded or len(lay.where) != occ.bit_count():
+        return None
+    return grid, occ & ~lay.by_side.get(side, 0) & ~lay.nohp
+
+
 def _ends_key(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> tuple[int, int, int, int, int]:
     """What the walk of `shared_destinations` reads: the map (its grid's serial), the start,
     the steps, the cells it may not enter and those it may not end on, both cut to the disk
@@ -397,26 +414,28 @@ class _Layout:
     cell's bit read from a table and the blocking tiles' cells from each tile's mask
     (`_tile_cells`)."""
 
-    __slots__ = ("blocking", "by_side", "crowded", "ids", "occ", "stops", "where")
+    __slots__ = ("blocking", "by_side", "crowded", "ids", "nohp", "occ", "stops", "where")
 
     def __init__(self, ids: dict[Hex, str], occ: int, by_side: dict[int, int], blocking: int,
-                 where: dict[str, Hex], crowded: bool) -> None:
+                 where: dict[str, Hex], crowded: bool, nohp: int) -> None:
         self.ids = ids
         self.occ = occ
         self.by_side = by_side
         self.blocking = blocking
         self.where = where
         self.crowded = crowded
+        self.nohp = nohp  # the spaces of figures with no Hit Points (never damaged: no attack's target)
         self.stops: dict[tuple[int, bool], frozenset[int]] = {}
 
-    def __reduce__(self) -> tuple[type[_Layout], tuple[dict[Hex, str], int, dict[int, int], int, dict[str, Hex], bool]]:
+    def __reduce__(self) -> tuple[type[_Layout], tuple[dict[Hex, str], int, dict[int, int], int, dict[str, Hex], bool,
+                                                       int]]:
         """Pickled by its constructor's arguments (the stops are made again on demand).
 
         *Why:* a layout lives in the layout memo, which a state pickled for the server's
         search workers carries along, and a class compiled by mypyc unpickles through its
         `__init__` called without arguments (README, "Compiled build"); this way it
         round-trips the same in either build."""
-        return (_Layout, (self.ids, self.occ, self.by_side, self.blocking, self.where, self.crowded))
+        return (_Layout, (self.ids, self.occ, self.by_side, self.blocking, self.where, self.crowded, self.nohp))
 
 
 def _read_layout(w: World, grid: _Grid) -> _Layout:
@@ -425,6 +444,7 @@ def _read_layout(w: World, grid: _Grid) -> _Layout:
     where: dict[str, Hex] = {}
     bits = grid.bits
     occ = 0
+    nohp = 0
     by_side: dict[int, int] = {}
     crowded = False
     board = w.board
@@ -442,6 +462,8 @@ def _read_layout(w: World, grid: _Grid) -> _Layout:
                     occ |= bit
                     side = o.side
                     by_side[side] = by_side.get(side, 0) | bit
+                    if o.hp is None:
+                        nohp |= bit
     if crowded:  # two figures on one hex (never in play): the sides of those that win there
         units = board.units
         by_side = {}
@@ -460,7 +482,7 @@ def _read_layout(w: World, grid: _Grid) -> _Layout:
                 if entry is None or entry[0] is not t or entry[1] is not grid or entry[2] != t.hexes:
                     entry = _tile_cells(t, grid)
                 blocking |= entry[3]
-    return _Layout(ids, occ, by_side, blocking, where, crowded)
+    return _Layout(ids, occ, by_side, blocking, where, crowded, nohp)
 
 
 def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _Layout | None:
@@ -477,6 +499,7 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
     where = base.where.copy()
     by_side = base.by_side.copy()
     occ = base.occ
+    nohp = base.nohp
     units = w.board.units
     bits = grid.bits
     for uid in touched:
@@ -489,6 +512,7 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
             bit = bits.get(old)
             if bit is not None:
                 occ &= ~bit
+                nohp &= ~bit
                 side = u.side
                 left = by_side[side] & ~bit
                 if left:
@@ -506,7 +530,9 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
                 occ |= bit
                 side = u.side
                 by_side[side] = by_side.get(side, 0) | bit
-    return _Layout(ids, occ, by_side, base.blocking, where, False)
+                if u.hp is None:
+                    nohp |= bit
+    return _Layout(ids, occ, by_side, base.blocking, where, False, nohp)
 
 
 def _near_hazards(w: World, grid: _Grid, mover: Unit, disk: int) -> list[tuple[str, int]]:

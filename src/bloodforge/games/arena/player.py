@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import _Grid, destinations, move_mask, routes_to, safest
+from .movement import _Grid, destinations, foes_mask, move_mask, routes_to, safest
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -62,10 +62,7 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
         mods = u.mods  # `attack.movement_of`, the printed Movement read off the table
         out += _move_actions(w, u, max(0, movement + mods.get("movement", 0)) if mods else movement)
     if not u.attacked:
-        attacks = _ATTACKS
-        for a in attack.offered_attacks(w, u):
-            found = attacks.get(a.id)
-            out.append(found if found is not None else _attack_action(a.id))
+        out += _offered_actions(w, u)
     used = u.bonus_used
     current = u.current
     if current is not None and current in bonus_cards and "card" not in used:
@@ -87,6 +84,85 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
                 out += _move_actions(w, units[muid], steps)
     out.append(_END)
     return out
+
+
+def _offered_actions(w: World, u: Unit) -> list[Action]:
+    """The `attack <id>` actions of `attack.offered_attacks` (the options with an enemy in
+    Range, else the first option), in its order.
+
+    *Why by masks for summoners:* a figure that attacks from its minions asked for the hex
+    distance from each origin to every enemy after every change of layout (issue 23:
+    `attack._nearest_by_origin` was the largest own time of six-seat listings). Here an
+    enemy is within Range R of an origin exactly when the disk of radius R around it meets
+    the enemies' spaces (`movement.foes_mask`, read off the layout's record that the
+    minions' move listing made already): one `&` per option and origin. The others (one
+    pass over the figures is cheaper than a record after a move) and boards the masks
+    cannot read go through `offered_attacks`."""
+    rank = attack.available_rank(u)
+    content = w.content
+    key = (id(content), u.kind, u.content_id, rank)
+    entry = _OFFERS.get(key)
+    if entry is None or entry[0] is not content:
+        options = attack.attack_options(w, u)
+        entry = (content, any(a.origin != "self" for a in options),
+                 tuple((a.origin, a.range_bonus, _ATTACKS.get(a.id) or _attack_action(a.id)) for a in options))
+        if len(_OFFERS) > 4096:
+            _OFFERS.clear()
+        _OFFERS[key] = entry
+    if entry[1]:
+        found = _offered_by_masks(w, u, entry[2])
+        if found is not None:
+            return found
+    attacks = _ATTACKS
+    out = []
+    for a in attack.offered_attacks(w, u):
+        got = attacks.get(a.id)
+        out.append(got if got is not None else _attack_action(a.id))
+    return out
+
+
+def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], ...]) -> list[Action] | None:
+    """`_offered_actions` for a summoner by the layout's masks; None when they cannot say
+    it (see `movement.foes_mask`; an origin beyond the grid's box)."""
+    found = foes_mask(w, u.side)
+    if found is None:
+        return None
+    grid, foes = found
+    here = u.hex
+    pos = None if here is None else grid.pos(here)
+    if here is not None and pos is None:
+        return None
+    units = w.board.units
+    spots: dict[str, list[int]] = {}
+    for muid, _, _ in _minions_of(w, u.uid):
+        m = units[muid]
+        at = m.hex
+        p = None if at is None else grid.pos(at)
+        if p is None:
+            return None
+        spots.setdefault(m.content_id, []).append(p)
+    reach = attack.base_attributes(w, u)[1]
+    mods = u.mods
+    if mods:
+        reach += mods.get("range", 0)
+    disk = grid.disk
+    out = []
+    for origin, bonus, a in items:
+        r = max(0, reach + bonus)
+        if origin == "self":
+            if pos is not None and disk(pos, r) & foes:
+                out.append(a)
+        else:
+            for p in spots.get(origin, ()):
+                if disk(p, r) & foes:
+                    out.append(a)
+                    break
+    return out if out else [items[0][2]]
+
+
+#: (content, figure kind, its content id, rank) -> (the content, whether some option attacks
+#: from the figure's minions, each option's origin, Range bonus and action in printed order).
+_OFFERS: dict[tuple[int, str, str, int], tuple[Content, bool, tuple[tuple[str, int, Action], ...]]] = {}
 
 
 #: What `turn_actions` reads of a Champion's printed card, by content and Champion: its pacts
