@@ -14,7 +14,7 @@ from typing import Any
 from bloodforge.core import Rng
 
 from . import people
-from .board import AIR, LAND, allied, cls, fname, name, seat_of
+from .board import AIR, LAND, cls, fname, name, seat_of
 from .content import FACTIONS, UNIT_TYPES
 from .model import RESERVE, KBase, Piece
 from .rules import decider
@@ -28,7 +28,11 @@ def seat_sees(s: KBase, seat: int | None) -> set[int]:
         return set()
     mine = set(s.seat_factions[seat])
     if s.game.params.team_vision:
-        mine |= {g for g in range(4) for f in list(mine) if allied(s, f, g)}
+        # allied(s, f, g) is teams[f] == teams[g]: the factions of our factions' teams (asked
+        # at every view of the policy and the search's cut-off, so one pass over the four)
+        teams = s.teams
+        ours = {teams[f] for f in mine}
+        mine |= {g for g in range(4) if teams[g] in ours}
     return mine
 
 
