@@ -328,6 +328,10 @@ def test_issue23_a_summoners_offered_attack_actions_by_masks_equal_the_plain_ran
     cells = sorted(state.cells)
     outside = sorted({n for c in cells for n in neighbours(c)} - state.cells)
     by_masks = 0
+
+    def mine(u: Unit) -> tuple[tuple[str, str, int], ...]:  # what `turn_actions` passes
+        return player._minions_of(state, u.uid) if player._champion_table(state, u.content_id)[3] else ()
+
     for trial in range(200):
         for f in state.board.units.values():
             f.alive = f.kind != "minion" or rng.randbelow(5) > 0
@@ -342,12 +346,12 @@ def test_issue23_a_summoners_offered_attack_actions_by_masks_equal_the_plain_ran
             if u.hex is None:
                 continue
             want = [act("attack", a.id) for a in _plain_offered(state, u)]
-            assert player._offered_actions(state, u) == want, (trial, u.uid)
+            assert player._offered_actions(state, u, mine(u)) == want, (trial, u.uid)
             by_masks += u in summoners and movement.foes_mask(state, u.side) is not None
             if trial % 4 == 1 and u.hex in state.cells:  # a record made from the last one
                 step = next((n for n in neighbours(u.hex) if n in state.cells and state.occupant(n) is None), None)
                 if step is not None:
                     effects.enter(state, u, step)
                     want = [act("attack", a.id) for a in _plain_offered(state, u)]
-                    assert player._offered_actions(state, u) == want, (trial, u.uid, "stepped")
+                    assert player._offered_actions(state, u, mine(u)) == want, (trial, u.uid, "stepped")
     assert by_masks > 150

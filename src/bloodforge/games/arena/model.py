@@ -292,7 +292,7 @@ class Board:
         if touched is not None:
             if who is None or len(touched) >= 12:
                 self.touched = None
-            else:
+            elif not touched or touched[-1] != who.uid:  # a walk's steps: one entry
                 touched.append(who.uid)
 
     def copy(self) -> Board:

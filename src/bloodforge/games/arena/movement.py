@@ -653,7 +653,7 @@ class _Grid:
                 prow.append(((k,) if k < size else ()) + prow[v & (v - 1)])
             self._bytes.append(row)
             self._pbytes.append(prow)
-        self._disks: dict[tuple[int, int], int] = {}
+        self._disks: list[list[int]] = []  # by radius, by position (-1: not made yet)
         self._far: dict[Hex, list[int]] = {}
 
     def __reduce__(self) -> tuple[type[_Grid], tuple[frozenset[Hex]]]:
@@ -702,17 +702,27 @@ class _Grid:
 
     def disk(self, pos: int, radius: int) -> int:
         """The cells within `radius` of a position: the part of the obstacles a walk of
-        `radius` steps can read is their `&` with it (made once per position and radius)."""
-        key = (pos, radius)
-        found = self._disks.get(key)
-        if found is None:
-            oq, or_ = self.hexes[pos]
-            found = 0
-            for h, i in self.index.items():
-                dq, dr = h[0] - oq, h[1] - or_
-                if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
-                    found |= 1 << i
-            self._disks[key] = found
+        `radius` steps can read is their `&` with it (made once per position and radius,
+        kept in a list per radius: no tuple key per call, asked several times a listing)."""
+        rows = self._disks
+        if 0 <= radius < len(rows):
+            found = rows[radius][pos]
+            if found >= 0:
+                return found
+        elif not 0 <= radius <= 64:  # never in play: worked out each time
+            return self._disk(pos, radius)
+        while len(rows) <= radius:
+            rows.append([-1] * (self.width * self.stride))
+        found = rows[radius][pos] = self._disk(pos, radius)
+        return found
+
+    def _disk(self, pos: int, radius: int) -> int:
+        oq, or_ = self.hexes[pos]
+        found = 0
+        for h, i in self.index.items():
+            dq, dr = h[0] - oq, h[1] - or_
+            if (abs(dq) + abs(dr) + abs(dq + dr)) // 2 <= radius:
+                found |= 1 << i
         return found
 
     def walk(self, start: int, max_steps: int, stop: int) -> int:

@@ -61,8 +61,11 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
     if not u.moved:
         mods = u.mods  # `attack.movement_of`, the printed Movement read off the table
         out += _move_actions(w, u, max(0, movement + mods.get("movement", 0)) if mods else movement)
+    # a Champion's minions are those of its card, made at setup (scenarios only change
+    # them): most have none, and then no look-up at all
+    minions = _minions_of(w, u.uid) if has_minions else ()
     if not u.attacked:
-        out += _offered_actions(w, u)
+        out += _offered_actions(w, u, minions)
     used = u.bonus_used
     current = u.current
     if current is not None and current in bonus_cards and "card" not in used:
@@ -75,18 +78,16 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
             out.append(pact)
     if not u.invoked and not u.attacked and energy_now >= ultimate:  # `attack.can_invoke`
         out += [_INVOKES[i] if i < len(_INVOKES) else act("invoke", str(i)) for i in be] if be else [_INVOKE]
-    # a Champion's minions are those of its card, made at setup (scenarios only change
-    # them): most have none, and then no look-up at all
-    if has_minions:
+    if minions:
         units = b.units
-        for muid, tag, steps in _minions_of(w, u.uid):
+        for muid, tag, steps in minions:
             if steps > 0 and tag not in used:
                 out += _move_actions(w, units[muid], steps)
     out.append(_END)
     return out
 
 
-def _offered_actions(w: World, u: Unit) -> list[Action]:
+def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...]) -> list[Action]:
     """The `attack <id>` actions of `attack.offered_attacks` (the options with an enemy in
     Range, else the first option), in its order.
 
@@ -97,7 +98,8 @@ def _offered_actions(w: World, u: Unit) -> list[Action]:
     the enemies' spaces (`movement.foes_mask`, read off the layout's record that the
     minions' move listing made already): one `&` per option and origin. The others (one
     pass over the figures is cheaper than a record after a move) and boards the masks
-    cannot read go through `offered_attacks`."""
+    cannot read go through `offered_attacks`. `minions`: `_minions_of(w, u.uid)` (or
+    nothing when its card has none)."""
     rank = attack.available_rank(u)
     content = w.content
     key = (id(content), u.kind, u.content_id, rank)
@@ -110,7 +112,7 @@ def _offered_actions(w: World, u: Unit) -> list[Action]:
             _OFFERS.clear()
         _OFFERS[key] = entry
     if entry[1]:
-        found = _offered_by_masks(w, u, entry[2])
+        found = _offered_by_masks(w, u, entry[2], minions)
         if found is not None:
             return found
     attacks = _ATTACKS
@@ -121,7 +123,8 @@ def _offered_actions(w: World, u: Unit) -> list[Action]:
     return out
 
 
-def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], ...]) -> list[Action] | None:
+def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], ...],
+                      minions: tuple[tuple[str, str, int], ...]) -> list[Action] | None:
     """`_offered_actions` for a summoner by the layout's masks; None when they cannot say
     it (see `movement.foes_mask`; an origin beyond the grid's box)."""
     found = foes_mask(w, u.side)
@@ -134,7 +137,7 @@ def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], .
         return None
     units = w.board.units
     spots: dict[str, list[int]] = {}
-    for muid, _, _ in _minions_of(w, u.uid):
+    for muid, _, _ in minions:
         m = units[muid]
         at = m.hex
         p = None if at is None else grid.pos(at)
