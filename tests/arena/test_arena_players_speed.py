@@ -355,3 +355,60 @@ def test_issue23_a_summoners_offered_attack_actions_by_masks_equal_the_plain_ran
                     want = [act("attack", a.id) for a in _plain_offered(state, u)]
                     assert player._offered_actions(state, u, mine(u)) == want, (trial, u.uid, "stepped")
     assert by_masks > 150
+
+
+def test_issue23_a_summoners_minions_per_roster_equal_the_plain_pass() -> None:
+    """R-MIN-5, R-MIN-2 (sixth session): a summoner's minions on the board, kept per roster
+    (`movement.roster`: one table while only spaces change), equal the pass over every
+    figure after every action of random six-seat games; a minion stepping keeps the table,
+    a minion destroyed (A47) or a figure taken off the board gives a new one."""
+    compared = 0
+
+    def plain(state: ArenaState, uid: str) -> tuple[tuple[str, str, int], ...]:
+        return tuple(sorted((m.uid, "minion:" + m.uid, state.content.minion(m.content_id).movement)
+                            for m in state.board.units.values()
+                            if m.kind == "minion" and m.summoner == uid and m.alive and m.hex is not None))
+
+    for seed in (21, 22):
+        state, rng = _random_state(6, seed)
+        summoners = [u.uid for u in state.board.units.values()
+                     if any(m.kind == "minion" and m.summoner == u.uid for m in state.board.units.values())]
+        assert summoners
+        ply = 0
+        while not state.is_terminal() and ply < 700:
+            ply += 1
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+            if state.board.phase in ("pick", "place"):
+                continue
+            for uid in summoners:
+                assert player._minions_of(state, uid) == plain(state, uid), (seed, ply, uid)
+                compared += 1
+    assert compared > 1500
+    state, rng = _random_state(6, 23)
+    while not (state.board.phase == "turns" and state.board.pending is None):
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    minion = next(m for m in state.board.units.values() if m.kind == "minion" and m.alive and m.hex is not None)
+    assert minion.summoner is not None
+    assert minion.hex is not None
+    table = movement.roster(state)
+    before = player._minions_of(state, minion.summoner)
+    step = next(n for n in neighbours(minion.hex) if n in state.cells and state.occupant(n) is None)
+    effects.enter(state, minion, step)
+    assert movement.roster(state) is table
+    assert player._minions_of(state, minion.summoner) == before == plain(state, minion.summoner)
+    effects.eliminate(state, minion, "a test")
+    assert movement.roster(state) is not table
+    assert player._minions_of(state, minion.summoner) == plain(state, minion.summoner) != before
+    # a figure coming onto the board by a step of its own (named, so the record is made from
+    # the last one) changes which figures stand there: a new table
+    minion.alive = True
+    minion.hex = None
+    state.board.moved()
+    off = movement.roster(state)
+    assert player._minions_of(state, minion.summoner) == plain(state, minion.summoner)
+    effects.enter(state, minion, step)
+    assert state.board.touched == [minion.uid]
+    assert movement.roster(state) is not off
+    assert player._minions_of(state, minion.summoner) == plain(state, minion.summoner) == before

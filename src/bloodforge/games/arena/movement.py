@@ -188,6 +188,19 @@ def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None
     return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps)) & ~(1 << pos)
 
 
+def roster(w: World) -> dict[Any, Any]:
+    """A table for answers that read only which figures stand on the board (alive, with a
+    space) and their fixed traits (kind, summoner, side, content): the same object for every
+    layout made from the last one while only spaces changed (`_moved_layout`), a new one
+    when a figure entered or left the board or the layout was read afresh. Callers key it
+    by what else they read and must not change their answers in it.
+
+    *Why:* a summoner's minions were looked up again after every change of layout
+    (`player._minions_of`, a pass over every figure; issue 23), though figures seldom enter
+    or leave the board."""
+    return _layout(w, _grid(w.cells)).roster
+
+
 def foes_mask(w: World, side: int) -> tuple[_Grid, int] | None:
     """The grid and the spaces of the damageable enemies of `side` (living figures of other
     sides with Hit Points) as a bit mask over it; None when the masks cannot say it: a
@@ -414,10 +427,10 @@ class _Layout:
     cell's bit read from a table and the blocking tiles' cells from each tile's mask
     (`_tile_cells`)."""
 
-    __slots__ = ("blocking", "by_side", "crowded", "ids", "nohp", "occ", "stops", "where")
+    __slots__ = ("blocking", "by_side", "crowded", "ids", "nohp", "occ", "roster", "stops", "where")
 
     def __init__(self, ids: dict[Hex, str], occ: int, by_side: dict[int, int], blocking: int,
-                 where: dict[str, Hex], crowded: bool, nohp: int) -> None:
+                 where: dict[str, Hex], crowded: bool, nohp: int, roster: dict[Any, Any] | None = None) -> None:
         self.ids = ids
         self.occ = occ
         self.by_side = by_side
@@ -426,16 +439,20 @@ class _Layout:
         self.crowded = crowded
         self.nohp = nohp  # the spaces of figures with no Hit Points (never damaged: no attack's target)
         self.stops: dict[tuple[int, bool], frozenset[int]] = {}
+        #: What callers derive from which figures stand on the board (`roster`): shared by
+        #: the records made from this one while no figure enters or leaves the board.
+        self.roster: dict[Any, Any] = {} if roster is None else roster
 
     def __reduce__(self) -> tuple[type[_Layout], tuple[dict[Hex, str], int, dict[int, int], int, dict[str, Hex], bool,
-                                                       int]]:
+                                                       int, dict[Any, Any]]]:
         """Pickled by its constructor's arguments (the stops are made again on demand).
 
         *Why:* a layout lives in the layout memo, which a state pickled for the server's
         search workers carries along, and a class compiled by mypyc unpickles through its
         `__init__` called without arguments (README, "Compiled build"); this way it
         round-trips the same in either build."""
-        return (_Layout, (self.ids, self.occ, self.by_side, self.blocking, self.where, self.crowded, self.nohp))
+        return (_Layout, (self.ids, self.occ, self.by_side, self.blocking, self.where, self.crowded, self.nohp,
+                          self.roster))
 
 
 def _read_layout(w: World, grid: _Grid) -> _Layout:
@@ -502,6 +519,7 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
     nohp = base.nohp
     units = w.board.units
     bits = grid.bits
+    same = True  # the same figures on the board (only spaces changed): the roster is shared
     for uid in touched:
         u = units.get(uid)
         if u is None:
@@ -520,6 +538,8 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
                 else:
                     del by_side[side]
         h = u.hex if u.alive else None
+        if old is None or h is None:
+            same = False
         if h is not None:
             if h in ids:
                 return None
@@ -532,7 +552,7 @@ def _moved_layout(w: World, grid: _Grid, base: _Layout, touched: list[str]) -> _
                 by_side[side] = by_side.get(side, 0) | bit
                 if u.hp is None:
                     nohp |= bit
-    return _Layout(ids, occ, by_side, base.blocking, where, False, nohp)
+    return _Layout(ids, occ, by_side, base.blocking, where, False, nohp, base.roster if same else None)
 
 
 def _near_hazards(w: World, grid: _Grid, mover: Unit, disk: int) -> list[tuple[str, int]]:

@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import _Grid, destinations, foes_mask, move_mask, routes_to, safest
+from .movement import _Grid, destinations, foes_mask, move_mask, roster, routes_to, safest
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -249,11 +249,12 @@ def _minions_of(w: World, uid: str) -> tuple[tuple[str, str, int], ...]:
     mark of its move among the bonus actions used, its printed Movement): R-MIN-5 lists
     their moves.
 
-    *Why per layout:* which minions stand on the board (alive, with a space, and which
-    exist at all) is part of the layout (`Board.layout` changes with each of them), and most
-    figures have none, so one look-up replaces a pass over every figure at every step."""
-    key = ("minions_of", w.board.layout, uid)
-    table = w.layout_memo()
+    *Why per roster:* which minions stand on the board (alive, with a space) changes only
+    when a figure enters or leaves it (`movement.roster`: one table while only spaces
+    change), and most figures have none, so one look-up replaces a pass over every figure
+    at nearly every listing (issue 23)."""
+    key = ("minions_of", uid)
+    table = roster(w)
     found: tuple[tuple[str, str, int], ...] | None = table.get(key)
     if found is None:
         minion = w.content.minion
