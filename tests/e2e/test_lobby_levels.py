@@ -89,8 +89,8 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert seat_levels(page, 1)[1] == "Elo 0 (moves at random)"
     assert not dev_text(page_text(page)), dev_text(page_text(page))
 
-    # a game nobody measured: levels only, no note, nothing odd
-    page.select_option("#game", "kingdoms")
+    # a game nobody measured (the arena ships no levels file): levels only, no note, nothing odd
+    page.select_option("#game", "arena")
     page.wait_for_selector('.seat-row[data-seat="1"]')
     page.select_option(f"{row} .seat-kind", "agent:mcts")
     options, note, title = seat_levels(page, 1)
