@@ -3,7 +3,8 @@
 Elo 0 means; a game, table size or level without a measurement shows the level alone.
 
 The game listing is answered with known levels for Blood Stone (the page's reading of them is
-what is tested here; the shipped files and the API are tested in tests/server/test_levels_api.py).
+what is tested here; the shipped files and the API are tested in tests/server/test_levels_api.py);
+the other games keep the levels the server ships.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from playwright.sync_api import Page, Route
 
+from bloodforge.agents.levels import load_levels
 from tests.server.support import ServerThread
 
 from .devtext import dev_text, page_text
@@ -41,7 +43,8 @@ def serve_levels(route: Route) -> None:
     response = route.fetch()
     games = response.json()
     for g in games:
-        g["levels"] = LEVELS if g["id"] == "witch" else None
+        if g["id"] == "witch":
+            g["levels"] = LEVELS
     route.fulfill(response=response, body=json.dumps(games), headers={**response.headers, "content-type":
                                                                        "application/json"})
 
@@ -89,9 +92,25 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert seat_levels(page, 1)[1] == "Elo 0 (moves at random)"
     assert not dev_text(page_text(page)), dev_text(page_text(page))
 
-    # a game nobody measured (the arena ships no levels file): levels only, no note, nothing odd
+    # the arena's shipped levels (measured at two players) at two players: the Elo beside each level
+    shipped = load_levels("arena")
+    assert shipped is not None
+    assert shipped.players == 2
+    search = shipped.entry("mcts", 10)
+    assert search is not None
     page.select_option("#game", "arena")
+    page.select_option("#players", "2")
     page.wait_for_selector('.seat-row[data-seat="1"]')
+    page.select_option(f"{row} .seat-kind", "agent:mcts")
+    options, note, _ = seat_levels(page, 1)
+    assert options[9] == f"Level 10 · Elo ~{search.elo}"
+    assert note.startswith(f"Elo ~{search.elo}, likely between {search.low} and {search.high}")
+    page.screenshot(path=str(shots / "lobby-levels-arena.png"))
+
+    # a table size nobody measured (the arena's levels are from two-player games, the table has
+    # three): levels only, no note, nothing odd
+    page.select_option("#players", "3")
+    page.wait_for_selector('.seat-row[data-seat="2"]')
     page.select_option(f"{row} .seat-kind", "agent:mcts")
     options, note, title = seat_levels(page, 1)
     assert options == [f"Level {k}" for k in range(1, 11)]

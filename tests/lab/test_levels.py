@@ -250,3 +250,20 @@ def test_a_rung_reached_from_random_only_across_a_sweep_gets_no_number() -> None
     assert rated_rungs(swept) == {3}
     assert rated_rungs({**swept, (2, 3): [0.5, 0.0]}) == {1, 2, 3}
     assert rated_rungs({(0, 1): [1.0] * 8, (1, 2): [0.5] * 8}) == set()
+
+
+def test_a_game_already_counted_is_not_included_twice() -> None:
+    """`--include` of a second run on the same seeds: its games without a searching agent are
+    the first run's move for move (same seed and digest) and count once; a game of the same
+    seed and pair with another digest (a search stopping on CPU time plays another game) counts."""
+    config = LevelsConfig(game="toy_bids", params={"players": 2},
+                          ladder=["random", "greedy:strength=10", "mcts:strength=10:clock=cpu"])
+    doc = {"experiment": {"game": "toy_bids", "params": {"players": 2}}, "games": [
+        {"agents": ["random", "greedy:strength=10"], "returns": [0.0, 1.0], "seed": 5, "digest": "d1"},
+        {"agents": ["greedy:strength=10", "mcts:strength=10:clock=cpu"], "returns": [0.0, 1.0], "seed": 5,
+         "digest": "d2"},
+        {"agents": ["greedy:strength=10", "mcts:strength=10:clock=cpu"], "returns": [1.0, 0.0], "seed": 5,
+         "digest": "d3"},
+    ]}
+    included = included_games(config, [("a.json", doc), ("b.json", doc)], played=[(5, "d2")])
+    assert included == [("a.json", 0, 1, 5, 0.0, -1), ("a.json", 1, 2, 5, 1.0, -1)]

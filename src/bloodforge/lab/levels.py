@@ -33,7 +33,7 @@ import math
 import random
 import time
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -178,11 +178,20 @@ def pairwise(returns: Sequence[float], seat: int) -> tuple[float, int]:
     return (mine / total if total > 0 else 0.5), (1 if seat == 1 else -1)
 
 
-def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any]]]) -> list[Included]:
+def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any]]],
+                   played: Iterable[tuple[int, str]] = ()) -> list[Included]:
     """The games of other lab result documents played between exactly two rungs of the ladder
     (one seat against the rest), as that pair's games. A document of another game or other
-    parameters is refused: its Elo would be on another scale."""
+    parameters is refused: its Elo would be on another scale.
+
+    A game already counted (the same seed and record digest as one of `played`, the run's own
+    games, or of an earlier document) is counted once. *Why:* a second run of a ladder on the
+    same seeds replays its pairs without a searching agent move for move (the arena's run at 32
+    games a pair repeated the 80 greedy games of the run at 16); counting them twice would
+    halve their intervals for nothing. Search games on the same seeds differ (the search stops
+    on CPU time) and count, each run's in bootstrap groups of its own."""
     rungs = {same_agent(s): i for i, s in enumerate(config.specs())}
+    seen = set(played)
     out: list[Included] = []
     for path, doc in docs:
         exp = doc.get("experiment", {})
@@ -196,6 +205,11 @@ def included_games(config: LevelsConfig, docs: Sequence[tuple[str, dict[str, Any
                 continue
             if None in seats or len(set(seats)) != 2:
                 continue
+            digest = g.get("digest")
+            if digest is not None:
+                if (int(g["seed"]), digest) in seen:
+                    continue
+                seen.add((int(g["seed"]), digest))
             a, b = sorted({s for s in seats if s is not None})
             alone = [seat for seat, r in enumerate(seats) if seats.count(r) == 1]
             if not alone:
@@ -616,7 +630,8 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
     for r in run_jobs(todo, backend=backend, workers=workers, on_result=_logger(games_log, on_result)):
         results[r.index] = r
     ordered = [results[i] for i in sorted(results)]
-    included = included_games(config, [(path, _read_doc(path)) for path in config.include])
+    included = included_games(config, [(path, _read_doc(path)) for path in config.include],
+                              played=[(r.seed, r.digest) for r in ordered])
     fit = ladder_fit(config, ordered, included)
     levels = levels_of(config, ordered, result_path, planned=len(jobs), included=included, fit=fit)
     summary = summarise_matchup(exp, ordered)
