@@ -13,6 +13,7 @@ import pytest
 from pydantic import ValidationError
 from typer.testing import CliRunner
 
+import bloodforge
 from bloodforge.agents.levels import LEVELS_DIR, GameLevels, LevelEntry, load_levels
 from bloodforge.cli.main import app
 from bloodforge.lab.experiments import ExperimentError
@@ -30,6 +31,7 @@ from bloodforge.lab.levels import (
     rated_rungs,
     run_levels,
     rung_key,
+    search_settings,
     seated_fit,
     wins_matrix,
 )
@@ -267,3 +269,23 @@ def test_a_game_already_counted_is_not_included_twice() -> None:
     ]}
     included = included_games(config, [("a.json", doc), ("b.json", doc)], played=[(5, "d2")])
     assert included == [("a.json", 0, 1, 5, 0.0, -1), ("a.json", 1, 2, 5, 1.0, -1)]
+
+
+def test_the_levels_file_names_the_search_settings_its_search_rungs_played_with() -> None:
+    """The game's own settings with a rung's own options (not its time) on top, so the lobby can
+    tell when the levels no longer describe the game's search (`agents.levels.for_play`)."""
+    own = bloodforge.load_game("kingdoms", players=2).search_options()
+    plain = LevelsConfig(game="kingdoms", params={"players": 2},
+                         ladder=["random", "greedy:strength=10", "mcts:strength=1:clock=cpu",
+                                 "mcts:strength=10:clock=cpu"])
+    assert search_settings(plain) == own
+    mine = LevelsConfig(game="kingdoms", params={"players": 2},
+                        ladder=["random", "mcts:strength=1:clock=cpu:rollout_turns=7",
+                                "mcts:strength=10:clock=cpu:rollout_turns=7"])
+    assert search_settings(mine) == {**own, "rollout_turns": 7}
+    assert search_settings(LevelsConfig(game="kingdoms", params={"players": 2},
+                                        ladder=["random", "greedy:strength=10"])) is None
+    mixed = LevelsConfig(game="kingdoms", params={"players": 2},
+                         ladder=["random", "mcts:strength=1:clock=cpu", "mcts:strength=10:clock=cpu:rollout_turns=7"])
+    with pytest.raises(ExperimentError, match="different settings"):
+        search_settings(mixed)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+import bloodforge
 import bloodforge.agents.levels as levels_module
-from bloodforge.agents.levels import LEVELS_DIR, load_levels
+from bloodforge.agents.levels import LEVELS_DIR, for_play, load_levels
 from bloodforge.server.api import _games
 
 
@@ -31,7 +32,11 @@ def test_the_listing_carries_the_shipped_levels_of_each_game(sqlite_client: Test
         levels = load_levels(g["id"])
         if g["id"] in shipped:
             assert levels is not None
-            assert g["levels"] == levels.model_dump(mode="json")
+            assert levels.search is not None, f"{g['id']}: the file names the search settings it measured"
+            playing = bloodforge.load_game(g["id"], players=levels.players).search_options()
+            shown = for_play(levels, playing)
+            assert shown is not None
+            assert g["levels"] == shown.model_dump(mode="json")
             assert g["levels"]["anchor"] == "random"
             assert any(e["measured"] for entries in g["levels"]["agents"].values() for e in entries)
         else:
@@ -62,3 +67,39 @@ def test_a_levels_file_of_another_game_is_refused(tmp_path: Path) -> None:
         "seed": 0, "games": 1, "result": "-", "pairs": [], "agents": {}}), encoding="utf-8")
     with pytest.raises(ValueError, match="not 'witch'"):
         load_levels("witch", tmp_path)
+
+
+def _kingdoms_levels(search: dict[str, object] | None) -> dict[str, object]:
+    return {
+        "game": "kingdoms", "players": 2, "interval": "bootstrap", "interpolation": "log seconds",
+        "command": "bloodforge lab levels kingdoms --players 2", "date": "2026-11-27", "seed": 5, "games": 8,
+        "result": "docs/results/kingdoms_levels.json", "pairs": [{"a": "greedy", "b": "mcts", "games": 8, "score": 2}],
+        "agents": {"greedy": [{"level": 10, "seconds": None, "elo": 2600, "low": 2400, "high": 2900, "measured": True,
+                               "games": 8}],
+                   "mcts": [{"level": 10, "seconds": 1.0, "elo": 2700, "low": 2500, "high": 3000, "measured": True,
+                             "games": 8}]},
+        "search": search,
+    }
+
+
+@pytest.mark.parametrize(("measured_with", "search_shown"), [
+    ("today", True), ("other", False), ("unnamed", True)])
+def test_the_search_levels_show_only_while_the_game_searches_as_when_they_were_measured(
+    sqlite_client: TestClient, fresh_listing: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    measured_with: str, search_shown: bool,
+) -> None:
+    """Issue 21 item 3: a level's Elo is that of the agent the ladder played. Once a game's search
+    settings change (Kingdoms' `rollout_turns` 1 -> 2), the lobby's search level is another player:
+    the listing drops the search's levels (the lobby then shows the level alone) and keeps
+    greedy's. A file naming no settings (none: written before the field) is taken as it is."""
+    today = bloodforge.load_game("kingdoms", players=2).search_options()
+    search = {"today": today, "other": {**today, "rollout_turns": today["rollout_turns"] + 5},
+              "unnamed": None}[measured_with]
+    (tmp_path / "kingdoms.json").write_text(json.dumps(_kingdoms_levels(search)), encoding="utf-8")
+    monkeypatch.setattr(levels_module, "LEVELS_DIR", tmp_path)
+    games = {g["id"]: g for g in sqlite_client.get("/api/games").json()}
+    agents = games["kingdoms"]["levels"]["agents"]
+    assert agents["greedy"][0]["elo"] == 2600
+    assert ("mcts" in agents) == search_shown
+    if search_shown:
+        assert agents["mcts"][0]["elo"] == 2700

@@ -41,7 +41,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from bloodforge.agents.levels import GameLevels, LevelEntry, PairRecord, SeatAdvantage
+import bloodforge
+from bloodforge.agents.levels import SEARCH_AGENT, GameLevels, LevelEntry, PairRecord, SeatAdvantage
 from bloodforge.agents.mcts import STRENGTH_SECONDS
 from bloodforge.buildinfo import build_info
 
@@ -544,7 +545,30 @@ def levels_of(config: LevelsConfig, results: Sequence[GameResult], result_path: 
         seats=[SeatAdvantage(between=between, elo=round(elo), low=round(low), high=round(high))
                for between, (elo, low, high) in zip(_seat_names(fitted), fitted.seats, strict=True)]
         if config.players == 2 else [],
+        search=search_settings(config),
     )
+
+
+#: Options of a search rung that say how long it searches (its level), not how.
+_BUDGET_OPTIONS = frozenset({"strength", "seconds", "iterations", "clock"})
+
+
+def search_settings(config: LevelsConfig) -> dict[str, Any] | None:
+    """The settings the ladder's search rungs play with: the game's `search_options()` now, with
+    the options a rung gives itself (other than its time budget) on top; None without a search
+    rung. *Why:* the levels file keeps them so that the lobby drops the search's Elo once the
+    game's settings change (`agents.levels.for_play`). They are the settings of the code that
+    writes the file: a `--fit-only` of games played before a change of the game's settings
+    would name the new ones, so such games are refitted only together with new games."""
+    rungs = [s for s in config.specs() if s.name == SEARCH_AGENT]
+    if not rungs:
+        return None
+    own = bloodforge.load_game(config.game, **config.params).search_options()
+    found = [{**own, **{k: v for k, v in s.options.items() if k not in _BUDGET_OPTIONS}} for s in rungs]
+    if any(f != found[0] for f in found):
+        raise ExperimentError(f"the search rungs play with different settings ({found}): the lobby's levels "
+                              "of one AI differ only in time")
+    return found[0]
 
 
 def _seat_names(fitted: LadderFit) -> tuple[str, ...]:

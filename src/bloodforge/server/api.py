@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Header, Path, Query, Request
 
 import bloodforge
 from bloodforge.agents import agent_names
-from bloodforge.agents.levels import load_levels
+from bloodforge.agents.levels import GameLevels, for_play, load_levels
 from bloodforge.core import Game
 
 from .errors import ApiError
@@ -118,9 +118,18 @@ def _games(ids: tuple[str, ...], agents: tuple[str, ...]) -> list[GameDescriptio
         out.append(GameDescription(
             id=g["id"], name=g["name"], summary=g["summary"], min_players=g["min_players"],
             max_players=g["max_players"], version=g["version"], parameters=g["parameters"],
-            grammar=grammar_of(sample), agents=list(agents), levels=load_levels(g["id"]),
+            grammar=grammar_of(sample), agents=list(agents), levels=_levels(g["id"]),
         ))
     return out
+
+
+def _levels(game_id: str) -> GameLevels | None:
+    """The shipped levels as tables play them now: the search's only while the game's search
+    settings are those the levels were measured with (`agents.levels.for_play`)."""
+    levels = load_levels(game_id)
+    if levels is None:
+        return None
+    return for_play(levels, bloodforge.load_game(game_id, players=levels.players).search_options())
 
 
 @router.post("/tables", status_code=201, response_model=TableCreated, responses={429: {"model": ErrorResponse}})

@@ -13,7 +13,7 @@ measured level brackets has no entry, so nothing shows an Elo that was not earne
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -93,6 +93,10 @@ class GameLevels(BaseModel):
                               "of the files before the seat term)")
     seats: list[SeatAdvantage] = Field(default_factory=list, description=(
         "the fit's seat terms with their 95% intervals (two players; none in files before the seat term)"))
+    search: dict[str, Any] | None = Field(None, description=(
+        "the settings the search's levels played with (the game's `search_options()` at the run, with any option "
+        "the ladder's search rungs gave themselves); the search's Elo hold only while the game's settings are "
+        "these (`for_play`). None: the file names no settings (no search rung, or written before the field)"))
 
     @model_validator(mode="after")
     def _levels_unique(self) -> GameLevels:
@@ -104,6 +108,25 @@ class GameLevels(BaseModel):
 
     def entry(self, agent: str, level: int) -> LevelEntry | None:
         return next((e for e in self.agents.get(agent, []) if e.level == level), None)
+
+
+#: The agent whose levels the `search` settings describe (the lobby's "AI (search)").
+SEARCH_AGENT = "mcts"
+
+
+def for_play(levels: GameLevels | None, search_options: dict[str, Any]) -> GameLevels | None:
+    """The levels as a table of this game plays them today: the search's levels are dropped when
+    the file says they were measured with other settings than the game's `search_options()` now.
+
+    *Why:* a level's Elo is the Elo of the agent that played the ladder. When a game's search
+    settings change (Kingdoms' `rollout_turns`, 2026-11-27), the lobby's "Level 7" is another
+    player than the one measured; showing the old number would be a claim no games back, so the
+    search's levels show no Elo until a lab run measures the new settings. Greedy's and random's
+    levels do not depend on these settings and stay."""
+    if levels is None or levels.search is None or levels.search == search_options:
+        return levels
+    agents = {name: entries for name, entries in levels.agents.items() if name != SEARCH_AGENT}
+    return levels.model_copy(update={"agents": agents})
 
 
 def levels_path(game_id: str, directory: Path | None = None) -> Path:
@@ -125,4 +148,5 @@ def load_levels(game_id: str, directory: Path | None = None) -> GameLevels | Non
     return levels
 
 
-__all__ = ["LEVELS_DIR", "GameLevels", "LevelEntry", "PairRecord", "SeatAdvantage", "levels_path", "load_levels"]
+__all__ = ["LEVELS_DIR", "SEARCH_AGENT", "GameLevels", "LevelEntry", "PairRecord", "SeatAdvantage", "for_play",
+           "levels_path", "load_levels"]
