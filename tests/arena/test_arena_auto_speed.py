@@ -457,20 +457,31 @@ def test_issue23_direct_public_log_lines_keep_world_log_contract(players: int,
     """The rules' hot log lines go to `EventLog.add_public` directly (no `World.log` frame):
     as `World.log` passes it, data is None or a non-empty mapping (`facts or None`), never an
     empty one, and every line's text is a non-empty string; the games played are the golden
-    tests' concern (kinds, visibility, data)."""
+    tests' concern (kinds, visibility, data). Since the seventh session a line may come as
+    its parts (`EventLog.add_public`'s lazy text `(template, *values)` and data `(keys,
+    *values)`): the same holds for what they make, one value per placeholder and per key."""
     from bloodforge.core.log import EventLog
 
     seen: list[tuple[str, str, object]] = []
     plain = EventLog.add_public
 
-    def checked(self: EventLog, text: str, kind: str, data: object) -> None:
-        assert isinstance(text, str)
-        assert text
+    def checked(self: EventLog, text: object, kind: str, data: object) -> None:
+        made: object = text
+        if isinstance(text, tuple):
+            assert isinstance(text[0], str)
+            assert text[0].count("{}") == len(text) - 1
+            made = text[0].format(*text[1:])
+        assert isinstance(made, str)
+        assert made
         assert isinstance(kind, str)
         assert kind
+        if isinstance(data, tuple):
+            assert isinstance(data[0], tuple)
+            assert len(data[0]) == len(data) - 1
+            data = dict(zip(data[0], data[1:], strict=True))
         assert data is None or (isinstance(data, dict) and len(data) > 0)
-        seen.append((text, kind, data))
-        plain(self, text, kind, data)
+        seen.append((made, kind, data))
+        plain(self, text, kind, data)  # type: ignore[arg-type]  # the parts or the whole line, as given
 
     monkeypatch.setattr(EventLog, "add_public", checked)
     state = bloodforge.load_game("arena", players=players, seed=41).new_initial_state()

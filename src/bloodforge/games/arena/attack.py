@@ -285,11 +285,16 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     """R-DMG-1..5 with A18: damage = attack dice + text + modifiers, dealt to each target; then the
     effect text in printed order (self effects once, target effects per target)."""
     u.attacked = True
-    parts: list[tuple[str, int]] = []  # the modifiers, with their sources (for the battle view)
+    # the modifiers, with their sources (for the battle view): [why, amount] pairs as the log's
+    # data shows them (the list goes into the data as it is: nothing changes it afterwards)
+    parts: list[list[object]] = []
+    bonus = 0
     if atk.damage:
-        parts.append((atk.name, atk.damage))
+        parts.append([atk.name, atk.damage])
+        bonus += atk.damage
     if u.mods.get("damage", 0):
-        parts.append(("this turn's bonuses", u.mods["damage"]))
+        parts.append(["this turn's bonuses", u.mods["damage"]])
+        bonus += u.mods["damage"]
     # one pass over the rolled dice: the Special dice that add to an attack (in pool order),
     # the attack dice's faces (`base_damage`) and their list for the battle view; no die is
     # rolled here, so this comes before the attack's own damage rolls as before
@@ -306,17 +311,18 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
         elif kind != BE:  # `Die.is_special`
             spec = w.content.special_die(kind)
             if spec.timing == "attack":
-                parts.append((f"{spec.name} die", face))
+                parts.append([f"{spec.name} die", face])
+                bonus += face
     for e in atk.effects:
         if e.op == "attack_damage":
-            parts.append((atk.name, e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)))
-    bonus = sum(n for _, n in parts)
+            n = e.amount + (w.roll(int(e.dice[1:])) if e.dice else 0)
+            parts.append([atk.name, n])
+            bonus += n
     total = base + bonus
-    names = ", ".join(t.name for t in targets)
-    w.events.add_public(f"{u.name} attacks {names} with {atk.name} ({atk.category}) for {total}", "attack",
-                        {"unit": u.uid, "attack": atk.id, "attack_name": atk.name, "category": atk.category,
-                         "targets": [t.uid for t in targets], "damage": total, "dice": dice,
-                         "parts": [[why, n] for why, n in parts]})
+    names = ", ".join([t.name for t in targets])
+    w.events.add_public(("{} attacks {} with {} ({}) for {}", u.name, names, atk.name, atk.category, total), "attack",
+                        (_ATTACK_KEYS, u.uid, atk.id, atk.name, atk.category, [t.uid for t in targets], total, dice,
+                         parts))
     dealt = 0
     fallen: list[Unit] = []
     hurt: list[Unit] = []
@@ -347,6 +353,10 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
                 w.board.queue.append(QItem(e, u.uid, s.uid, ctx))
     rot(w, u, hurt)
     drain(w)
+
+
+#: the attack line's data keys (`EventLog.add_public`'s lazy data: a dict only when read)
+_ATTACK_KEYS = ("unit", "attack", "attack_name", "category", "targets", "damage", "dice", "parts")
 
 
 def rot(w: World, u: Unit, hurt: list[Unit]) -> None:

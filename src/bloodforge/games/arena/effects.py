@@ -16,6 +16,16 @@ from .movement import explore, harms, safest, step_options, throw_landings
 from .world import World
 
 GONE = ""  # kind of a die marked for removal
+
+# Log lines and data keys stored as their parts (`EventLog.add_public`'s lazy text and data:
+# put together only when the log is read; issue 23).
+_TAKES = "{} takes {} ({})"
+_TAKES_LEFT = "{} takes {} ({}), {} HP left"
+_DAMAGE_KEYS = ("unit", "amount", "source", "how")
+_UNIT_AMOUNT = ("unit", "amount")
+_CAUGHT_KEYS = ("unit", "env", "owner")
+_FORCED_KEYS = ("unit", "op", "source")
+_COLLISION_KEYS = ("unit", "op", "against", "other", "source", "amount")
 INTERACTIVE = ("push", "pull", "throw", "move", "reroll")
 
 
@@ -30,15 +40,15 @@ def damage(w: World, victim: Unit, amount: int, why: str, batch: list[Unit] | No
         return 0
     if victim.kind == "minion":
         victim.minion_damage += amount
-        w.events.add_public(f"{victim.name} takes {amount} ({why})", "damage",
-                            {"unit": victim.uid, "amount": amount, "source": source, "how": how})
+        w.events.add_public((_TAKES, victim.name, amount, why), "damage",
+                            (_DAMAGE_KEYS, victim.uid, amount, source, how))
         if victim.minion_damage >= victim.hp:
             eliminate(w, victim, why, source=source)
         return amount
-    victim.hp -= amount
-    w.events.add_public(f"{victim.name} takes {amount} ({why}), {max(victim.hp, 0)} HP left", "damage",
-                        {"unit": victim.uid, "amount": amount, "source": source, "how": how})
-    if victim.hp <= 0:
+    hp = victim.hp = victim.hp - amount
+    w.events.add_public((_TAKES_LEFT, victim.name, amount, why, hp if hp > 0 else 0), "damage",
+                        (_DAMAGE_KEYS, victim.uid, amount, source, how))
+    if hp <= 0:
         eliminate(w, victim, why, batch if batch is not None else w.falling, source=source)
     return amount
 
@@ -121,7 +131,7 @@ def hit_by_tile(w: World, u: Unit, t: Tile) -> None:
         return
     w.board.hazard_hits.add((u.uid, t.tid))
     env = w.content.environmental(t.env)
-    w.events.add_public(f"{u.name} is caught by {env.name}", "hazard", {"unit": u.uid, "env": t.env, "owner": t.owner})
+    w.events.add_public(f"{u.name} is caught by {env.name}", "hazard", (_CAUGHT_KEYS, u.uid, t.env, t.owner))
     src = t.owner if t.owner is not None else f"env:{t.env}"
     for e in env.hazard:
         item = QItem(e, src, u.uid, {"origin": hex_id(t.anchor), "why": env.name, "neutral": t.owner is None})
@@ -253,13 +263,13 @@ def resolve(w: World, item: QItem) -> bool:
             before = subj.hp
             subj.hp = min(subj.max_hp, subj.hp + n)
             if subj.hp > before:
-                w.events.add_public(f"{subj.name} heals {subj.hp - before}", "heal",
-                                    {"unit": subj.uid, "amount": subj.hp - before})
+                healed = subj.hp - before
+                w.events.add_public(("{} heals {}", subj.name, healed), "heal", (_UNIT_AMOUNT, subj.uid, healed))
     elif op == "energy":
         got = gain_energy(w, subj, n)
         if got:
-            w.events.add_public(f"{subj.name} {'gains' if got > 0 else 'loses'} {abs(got)} Blood Energy", "energy",
-                                {"unit": subj.uid, "amount": got})
+            w.events.add_public(("{} {} {} Blood Energy", subj.name, "gains" if got > 0 else "loses", abs(got)),
+                                "energy", (_UNIT_AMOUNT, subj.uid, got))
     elif op == "drain":
         if subj.energy:
             w.log(f"{subj.name} is drained of {subj.energy} Blood Energy", kind="energy", unit=subj.uid,
@@ -345,8 +355,8 @@ def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bo
         if gain_die(w, u, real):
             got += 1
     if got:
-        w.events.add_public(f"{u.name} gains {got} {'Temporary Attack' if real == TEMP else 'Blood Energy'} "
-                            f"{'die' if got == 1 else 'dice'}", "dice", None)
+        w.events.add_public(("{} gains {} {} {}", u.name, got, "Temporary Attack" if real == TEMP else "Blood Energy",
+                             "die" if got == 1 else "dice"), "dice", None)
     return True
 
 
@@ -503,7 +513,7 @@ def forced_step(w: World, item: QItem) -> bool:
     if kind == "free":
         w.events.add_public(f"{subj.name} is {e.op}ed to {hex_id(target)}" if e.op != "pull" else
                             f"{subj.name} is pulled to {hex_id(target)}", "forced",
-                            {"unit": subj.uid, "op": e.op, "source": item.src})
+                            (_FORCED_KEYS, subj.uid, e.op, item.src))
         enter(w, subj, target)
         item.ctx["left"] = left - 1
         return int(item.ctx["left"]) <= 0 or not subj.alive
@@ -546,8 +556,8 @@ def collide(w: World, subj: Unit, forcer: Unit | None, at: Hex, kind: str, neutr
     what = {"wall": "the Arena wall", "solid": "a solid Environmental"}.get(kind, occupant.name if occupant else kind)
     source = forcer.uid if forcer is not None else None
     w.events.add_public(f"{subj.name} collides with {what} at {hex_id(at)}", "collision",
-                        {"unit": subj.uid, "op": op, "against": kind,
-                         "other": occupant.uid if occupant is not None else None, "source": source, "amount": amount})
+                        (_COLLISION_KEYS, subj.uid, op, kind, occupant.uid if occupant is not None else None, source,
+                         amount))
     victims = [subj]
     if occupant is not None and occupant.hp is not None and collision_hurts(w, forcer, occupant, neutral):
         victims.append(occupant)

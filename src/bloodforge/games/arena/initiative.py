@@ -28,7 +28,10 @@ def new_round(w: World) -> None:
         u.speed = None
         if u.alive and u.kind in ("champion", "rival") and not u.hand:
             recycle(u)
-    w.events.add_public(f"Round {b.round} begins", "round", {"round": b.round})
+    w.events.add_public(("Round {} begins", b.round), "round", (_ROUND_KEYS, b.round))  # lazy parts (issue 23)
+
+
+_ROUND_KEYS = ("round",)
 
 
 def recycle(u: Unit) -> None:
@@ -72,7 +75,7 @@ def reveal(w: World) -> None:
             named = card_of(w, u, card)
             assert named is not None  # `_speed`'s check
             u.speed = u.played_speed = named.speed
-            w.events.add_public(f"{u.name} reveals {named.name} (Speed {u.speed})", "reveal", None)
+            w.events.add_public(("{} reveals {} (Speed {})", u.name, named.name, u.speed), "reveal", None)
         b.picks = {}
     entrants: list[str] = []
     known: dict[str, tuple[int, int]] = {}
@@ -87,7 +90,7 @@ def reveal(w: World) -> None:
             u.hand.remove(card)
             u.current = card
             u.speed = u.played_speed = _speed(w, u, card)
-            w.events.add_public(f"{u.name} reveals a random card: Speed {u.speed} (text ignored)", "reveal", None)
+            w.events.add_public(("{} reveals a random card: Speed {} (text ignored)", u.name, u.speed), "reveal", None)
         elif kind == "boss":
             deck = b.decks[f"speed:{u.uid}"]
             drawn = deck.draw(rng)
@@ -96,7 +99,7 @@ def reveal(w: World) -> None:
                 u.prev_speed = None
             u.current = drawn
             u.speed = u.played_speed = int(drawn)
-            w.events.add_public(f"{u.name} reveals Speed card {drawn}", "reveal", None)
+            w.events.add_public(("{} reveals Speed card {}", u.name, drawn), "reveal", None)
         uid = u.uid
         entrants.append(uid)
         known[uid] = (u.speed or 0, (u.prev_speed or 0) if has_discards(w, u) else 0)  # `speeds`
@@ -110,7 +113,7 @@ def reveal(w: World) -> None:
             speed = int(env_card)
             b.env_speed[key] = [speed, prev]
             name = w.content.environmental(key[len(ENV):]).name
-            w.events.add_public(f"{name} reveals Speed card {env_card}", "reveal", None)
+            w.events.add_public(("{} reveals Speed card {}", name, env_card), "reveal", None)
             entrants.append(key)
             known[key] = (speed, prev)
             names[key] = name

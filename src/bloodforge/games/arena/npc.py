@@ -644,8 +644,8 @@ def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
     elif step == "energy":
         got = gain_all_energy(w, u)
         if got:
-            w.events.add_public(f"{u.name} gains {got} Blood Energy (now {u.energy})", "energy",
-                                {"unit": u.uid, "amount": got})
+            w.events.add_public(("{} gains {} Blood Energy (now {})", u.name, got, u.energy), "energy",
+                                (_UNIT_AMOUNT, u.uid, got))
         b.stage = "invoke" if wants_invoke(w, u) else "target"
     elif step == "invoke":
         invoke(w, u, None)
@@ -671,6 +671,9 @@ def apply_step(w: World, u: Unit, words: tuple[str, ...]) -> None:
         resolve_attack(w, u, atk, targets, pref)
     elif step == "idle":
         idle(w, u)
+
+
+_UNIT_AMOUNT = ("unit", "amount")  # the energy line's data keys (lazy data: `EventLog.add_public`)
 
 
 def ask(w: World, u: Unit) -> None:

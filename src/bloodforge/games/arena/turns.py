@@ -311,7 +311,8 @@ def end_turn(w: World, u: Unit) -> None:
     # `cleanup_dice` only after Doubles or Triples that dealt damage (its own first test)
     n = cleanup_dice(u) if u.dealt_damage and u.rolled_category is not None else 0
     if n:
-        w.events.add_public(f"{u.name} recalls {n} Temporary Attack {'die' if n == 1 else 'dice'}", "cleanup", None)
+        w.events.add_public(("{} recalls {} Temporary Attack {}", u.name, n, "die" if n == 1 else "dice"), "cleanup",
+                            None)
     if u.current is not None:
         if u.kind == "boss":
             b.decks[f"speed:{u.uid}"].discard(u.current)
