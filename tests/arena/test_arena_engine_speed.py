@@ -1,0 +1,104 @@
+"""Issue 23 item 1, the seat side of solo playouts (seventh session): the arena's own copies
+of the engine's hot path (`ArenaState.is_terminal`, `actors`, `legal_actions`, `_commit`,
+`_advance`) and the other shortcuts of the seat side, each against the plain computation.
+
+*Why:* the copies leave out frames and the history's text joins; a copy that drifted from
+`State`'s methods (a seat check dropped, a cached list handed out to be changed, a wrong
+text in the history) would still play plausible games. These checks fail when it does.
+"""
+
+from __future__ import annotations
+
+import bloodforge
+from bloodforge.core import Action, Rng, State
+from bloodforge.games.arena import game as arena_game
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.turns import act
+
+
+class _PlainState(ArenaState):
+    """An arena state that steps through `State`'s own methods (the reference)."""
+
+    is_terminal = State.is_terminal
+    actors = State.actors
+    legal_actions = State.legal_actions
+    _commit = State._commit
+    _advance = State._advance
+
+
+def _plain_twin(players: int, seed: int) -> ArenaState:
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
+    assert isinstance(state, ArenaState)
+    state.__class__ = _PlainState
+    State._advance(state)
+    return state
+
+
+def _fused(players: int, seed: int) -> ArenaState:
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state()
+    assert type(state) is ArenaState
+    return state
+
+
+def test_issue23_engine_copies_play_the_same_games_as_state() -> None:
+    """Solo and three seats, uniformly random actions: after every ply the fused state and a
+    twin stepping through `State`'s methods have the same history (texts and seats), the
+    same actors, terminal flag and legal actions of every seat (those who may not act:
+    none), asked twice (the cache) and with the cache emptied; a changed copy of the
+    listing does not change the next answer."""
+    for players, seed in ((1, 11), (1, 12), (3, 13)):
+        fused, plain = _fused(players, seed), _plain_twin(players, seed)
+        rng = Rng(seed)
+        for _ in range(400):
+            assert fused.history == plain.history
+            assert fused.history_seats == plain.history_seats
+            assert fused.is_terminal() is plain.is_terminal()
+            if fused.is_terminal():
+                break
+            assert fused.actors() == plain.actors()
+            for seat in [*range(players), None]:
+                expected = State.legal_actions(plain, seat)
+                for _ in range(2):  # filling the cache, then read from it
+                    got = fused.legal_actions(seat)
+                    assert got == expected
+                    got.append(act("end"))  # the caller's own copy
+                assert fused.legal_actions(seat) == expected
+                fused._invalidate_legal()
+                assert fused.legal_actions(seat) == expected
+            seat = rng.choice(fused.actors())
+            action = rng.choice(fused.legal_actions(seat))
+            fused.apply_unchecked(action, seat)
+            plain.apply_unchecked(action, seat)
+        assert fused.is_terminal(), "a game this short ends within 400 plies"
+        assert fused.position_digest() == plain.position_digest()
+
+
+def test_issue23_engine_copies_refuse_bad_seats_as_state_does() -> None:
+    """Out-of-range and non-int seats go to `State.legal_actions` (its ValueError)."""
+    state = _fused(1, 3)
+    for bad in (1, -1, True, "0"):
+        try:
+            state.legal_actions(bad)  # type: ignore[arg-type]
+        except ValueError:
+            continue
+        raise AssertionError(f"seat {bad!r} accepted")
+
+
+def test_issue23_history_text_by_id_is_the_actions_text() -> None:
+    """The history's text is read from `_TEXTS` by the action's id only for that very object
+    (kept there, so its id is not reused while the entry lives): an equal action made anew
+    gets its own text, and an entry under its id for another object is not read."""
+    a = act("npc", "boss", "target", "x")
+    assert arena_game._text(a) == "npc boss target x"
+    assert arena_game._TEXTS[id(a)] == (a, "npc boss target x")
+    assert arena_game._TEXTS[id(a)][0] is a
+    state = _fused(1, 4)
+    first = state.legal_actions(0)[0]
+    copy = Action(first.kind, first.args)
+    assert copy is not first
+    assert copy == first
+    arena_game._TEXTS[id(copy)] = (act("end"), "end")  # a stale entry under the copy's id
+    n = len(state.history)
+    state.apply_unchecked(copy, 0)
+    assert state.history[n] == str(first) != "end"
+    assert state.history_seats[n] == 0
