@@ -102,3 +102,39 @@ def test_issue23_history_text_by_id_is_the_actions_text() -> None:
     state.apply_unchecked(copy, 0)
     assert state.history[n] == str(first) != "end"
     assert state.history_seats[n] == 0
+
+
+def test_issue23_move_path_is_the_safest_route() -> None:
+    """R-MOV, R-HAZ (ruling: a Move is a destination, the safest route taken): the path of
+    every listed `move` and `minion` action of random solo and six-seat games (the Boss's
+    hazard tiles lie near most solo moves) equals `safest(routes_to(...)).path`, the Pareto
+    search's answer; then the action is played, so later positions carry the tiles and
+    hits it leaves."""
+    from bloodforge.games.arena import attack, movement
+    from bloodforge.games.arena.hexes import parse_hex
+
+    checked = tiled = 0
+    for players, seed in ((1, 21), (1, 22), (1, 23), (6, 24)):
+        state = _fused(players, seed)
+        rng = Rng(seed)
+        while not state.is_terminal() and checked < 3000:
+            seat = rng.choice(state.actors())
+            legal = state.legal_actions(seat)
+            for a in legal:
+                if a.kind not in ("move", "minion"):
+                    continue
+                if a.kind == "move":
+                    mover = state.unit(str(state.board.active))
+                    steps = attack.movement_of(state, mover)
+                else:
+                    mover = state.unit(a.args[0])
+                    steps = state.content.minion(mover.content_id).movement
+                to = parse_hex(a.args[-1])
+                assert to is not None
+                assert movement.move_path(state, mover, steps, to) == \
+                    movement.safest(movement.routes_to(state, mover, steps, to)).path
+                checked += 1
+                tiled += bool(state.board.tiles)
+            state.apply_unchecked(rng.choice(legal), seat)
+    assert checked > 1000
+    assert tiled > 300

@@ -13,7 +13,7 @@ from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
 from .model import ATTACK, BE, TEMP, Unit
-from .movement import _Grid, destinations, foes_mask, move_mask, roster, routes_to, safest
+from .movement import _Grid, destinations, foes_mask, move_mask, move_path, roster
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
 
@@ -438,7 +438,7 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         h = parse_hex(a[0])
         assert h is not None
         u.moved = True
-        walk(w, u, safest(routes_to(w, u, attack.movement_of(w, u), h)).path)
+        walk(w, u, move_path(w, u, attack.movement_of(w, u), h))
     elif k == "attack":
         atk = attack.attack_by_id(w, u, a[0])
         if not attack.in_range(w, u, atk):
@@ -482,7 +482,7 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         h = parse_hex(a[1])
         assert h is not None
         u.bonus_used.append(f"minion:{m.uid}")
-        walk(w, m, safest(routes_to(w, m, w.content.minion(m.content_id).movement, h)).path)
+        walk(w, m, move_path(w, m, w.content.minion(m.content_id).movement, h))
     elif k == "end":
         end_turn(w, u)
     check_end(w)
