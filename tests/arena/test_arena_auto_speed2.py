@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,14 @@ import pytest
 import bloodforge
 from bloodforge.core import Rng
 from bloodforge.core.log import EventLog, LogEvent
+from bloodforge.games.arena import npc, turns
+from bloodforge.games.arena.abilities import queue, roll_and_resolve_d8
+from bloodforge.games.arena.content import _index, load_content
+from bloodforge.games.arena.dice import category_of, die_row, die_rows, die_word
+from bloodforge.games.arena.effects import drain
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.model import ATTACK, BE, TEMP, Die, QItem, Unit
+from bloodforge.games.arena.world import World
 
 GOLDEN = Path(__file__).parent / "golden" / "arena_log_texts.json"
 SEEDS = 3
@@ -94,3 +103,190 @@ def test_issue23_lazy_log_rows_read_as_eager_ones() -> None:
     fresh = EventLog()
     fresh.add_public(("{} heals {}", "Ulwazi", 2), "heal", (("unit", "amount"), "r0", 2))
     assert fresh.to_json() == [{"text": "Ulwazi heals 2", "kind": "heal", "data": {"unit": "r0", "amount": 2}}]
+
+
+def before_steps(players: int, seed: int, want: Callable[[str], bool]) -> Iterator[ArenaState]:
+    """A copy of the position before every own step of a random game whose text `want`s."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    while not state.is_terminal():
+        step = state._automatic_action()
+        if step is not None:
+            if want(str(step)):
+                yield state.clone()
+            state.step_entry(None, str(step))
+            continue
+        seat = rng.choice(state.actors())
+        state.step_entry(seat, str(rng.choice(state.legal_actions(seat))))
+
+
+def with_every_special_die(w: World, u: Unit, face: int | None = None) -> None:
+    """`u`'s pool with one die of every Special kind of the content added (rolled to `face`)."""
+    for kind in sorted(_index(w.content).dice):
+        u.pool.append(Die(kind, w.content.special_die(kind).sides, face))
+
+
+def plain_roll_and_resolve_d8(w: World, u: Unit) -> None:
+    """`abilities.roll_and_resolve_d8` read plainly: each die's word by `die_word`, each Special
+    die's model from the content (as before the dice table)."""
+    shown: list[str] = []
+    attack: list[int] = []
+    specials: list[int] = []
+    for i, d in enumerate(u.pool):
+        face = w.roll(d.sides)
+        d.face = face
+        d.used = False
+        d.fresh = False
+        if d.kind in (ATTACK, TEMP, BE):
+            if d.kind != BE:
+                attack.append(face)
+        else:
+            specials.append(i)
+        shown.append(f"{die_word(w, d.kind)} {face}")
+    category = u.rolled_category = category_of(attack)
+    word = {None: "Singles", "singles": "Singles", "doubles": "Doubles", "triples": "Triples"}[category]
+    w.log(f"{u.name} rolls {', '.join(shown)} ({word})", kind="roll")
+    for i in specials:
+        d = u.pool[i]
+        spec = w.content.special_die(d.kind)
+        if spec.timing != "immediate":
+            continue
+        assert d.face is not None
+        for e in spec.faces[d.face - 1]:
+            w.board.queue.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": d.face}))
+    drain(w)
+
+
+@pytest.mark.parametrize("players", [1, 3])
+def test_issue23_turn_roll_by_the_dice_table_equals_the_plain_roll(players: int) -> None:
+    """R-TURN-1/2, R-D8: the turn's roll of every Champion and NPC turn of random games, also
+    with a die of every Special kind put in the pool, leaves the same position, RNG, queue
+    and log (words, faces, the d8 effects queued) as the plain roll. Fails with a Special
+    die's word, timing or faces read wrong in `dice.die_rows`."""
+    checked = 0
+
+    def is_roll(text: str) -> bool:
+        return text.startswith("roll ") or (text.startswith("npc ") and text.endswith(" roll"))
+
+    for state in before_steps(players, 5, is_roll):
+        step = state._automatic_action()
+        assert step is not None
+        u = state.board.units[step.args[0]]
+        for extra in (False, True):
+            fast, plain = state.clone(), state.clone()
+            if extra:
+                with_every_special_die(fast, fast.board.units[u.uid])
+                with_every_special_die(plain, plain.board.units[u.uid])
+            turns.start_turn(fast, fast.board.units[u.uid])
+            turns.start_turn(plain, plain.board.units[u.uid])
+            roll_and_resolve_d8(fast, fast.board.units[u.uid])
+            plain_roll_and_resolve_d8(plain, plain.board.units[u.uid])
+            assert fast.to_json() == plain.to_json()
+            checked += 1
+        if checked >= 60:
+            break
+    assert checked > 20
+
+
+def test_issue23_dice_table_rows_equal_the_content_read_anew() -> None:
+    """Every die kind's row (`dice.die_rows`, `die_row`) says what the content and `die_word`
+    say: the roll line's words per face, attack die or not, an immediate Special die's faces,
+    its word, why its effects happen and whether it adds to an attack; an unknown kind fails
+    as `Content.special_die` does. Two contents keep their own rows."""
+    w = bloodforge.load_game("arena", players=1, seed=0).new_initial_state()
+    assert isinstance(w, ArenaState)
+    for kind in (ATTACK, TEMP, BE, *sorted(_index(w.content).dice)):
+        row = die_rows(w).get(kind) or die_row(w, kind)
+        word = die_word(w, kind)
+        assert row[0] == tuple(f"{word} {face}" for face in range(13))
+        assert row[1] == (kind in (ATTACK, TEMP))
+        assert row[3] == word
+        assert row[4] == f"{word} die"
+        if kind in (ATTACK, TEMP, BE):
+            assert row[2] is None
+            assert row[5] is False
+        else:
+            spec = w.content.special_die(kind)
+            assert row[2] == (spec.faces if spec.timing == "immediate" else None)
+            assert row[5] == (spec.timing == "attack")
+        assert die_rows(w)[kind] is row
+    with pytest.raises(KeyError):
+        die_row(w, "no such die")
+    other = w.clone()
+    other.content = w.content.model_copy(deep=True)
+    assert die_rows(other) is not die_rows(w)
+
+
+def test_issue23_attack_reads_special_attack_dice_from_the_table() -> None:
+    """R-DMG-1..5, EXR-6: an NPC's attack with a rolled die of every Special kind in its pool
+    adds exactly the faces of the dice of timing `attack` to its damage, named as before
+    ("<name> die"), in pool order after the attack's own damage and the turn's bonuses."""
+    checked = 0
+    for state in before_steps(1, 3, lambda text: text.startswith("npc ") and " attack " in f"{text} "):
+        step = state._automatic_action()
+        assert step is not None
+        assert step.args[1] == "attack"
+        u = state.board.units[step.args[0]]
+        with_every_special_die(state, u, face=3)
+        atk = npc.chosen_attack(state, u)
+        expected: list[list[object]] = []
+        if atk.damage:
+            expected.append([atk.name, atk.damage])
+        if u.mods.get("damage", 0):
+            expected.append(["this turn's bonuses", u.mods["damage"]])
+        for d in u.pool:
+            if d.face is not None and not d.fresh and d.kind not in (ATTACK, TEMP, BE):
+                spec = state.content.special_die(d.kind)
+                if spec.timing == "attack":
+                    expected.append([f"{spec.name} die", d.face])
+        before = len(state.events)
+        state._apply(step, None)
+        lines = [e for e in list(state.events)[before:] if e.kind == "attack"]
+        assert lines
+        data = lines[0].data
+        assert data is not None
+        parts = data["parts"]
+        assert parts[:len(expected)] == expected
+        assert all(p[0] == atk.name for p in parts[len(expected):])
+        assert any(p[0] != atk.name and p[0] != "this turn's bonuses" for p in parts)
+        checked += 1
+    assert checked > 5
+
+
+def test_issue23_queued_ability_effects_carry_the_plain_context() -> None:
+    """`abilities.queue`: each item's context is {"why": why} updated by `ctx` (its keys win,
+    "why" stays first), one dict per item."""
+    w = bloodforge.load_game("arena", players=1, seed=0).new_initial_state()
+    assert isinstance(w, ArenaState)
+    u = next(x for x in w.board.units.values() if x.kind == "boss")
+    effects = [e for card in w.content.boss(u.content_id).actions for e in card.effects][:4]
+    assert len(effects) >= 2
+    contexts: list[dict[str, object] | None] = [None, {}, {"pref": "temp"}, {"why": "other", "pref": "be"}]
+    for ctx in contexts:
+        w.board.queue = []
+        queue(w, u, effects, "someone", "Card", ctx)
+        plain: dict[str, object] = {"why": "Card"}
+        plain.update(ctx or {})
+        assert [list(q.ctx.items()) for q in w.board.queue] == [list(plain.items())] * len(effects)
+        assert len({id(q.ctx) for q in w.board.queue}) == len(effects)
+        assert [q.subj for q in w.board.queue] == [u.uid if e.who == "self" else "someone" for e in effects]
+
+
+def test_issue23_content_lookups_read_each_contents_own_index() -> None:
+    """`Content`'s look-ups read the index of the content asked last without `_index`'s call:
+    asking two contents in turn gives each its own models."""
+    a = load_content()
+    b = a.model_copy(deep=True)
+    for c in (a, b, a, b):
+        champ = c.champions[0]
+        assert c.champion(champ.id) is champ
+        boss = c.bosses[0]
+        assert c.boss(boss.id) is boss
+        env = c.environmentals[0]
+        assert c.environmental(env.id) is env
+        assert c.initiative_card(champ.id, champ.cards[0].id) is champ.cards[0]
+        die = next(d for x in c.bosses for d in x.dice)
+        assert c.special_die(die.id) is die
+    with pytest.raises(StopIteration):
+        a.champion("nobody")

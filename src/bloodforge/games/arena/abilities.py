@@ -8,7 +8,7 @@ An ability is addressed by a reference string (`card:<champion>:<card>:immediate
 from __future__ import annotations
 
 from .content import Ability, Content, Effect
-from .dice import category_of, die_word
+from .dice import category_of, die_row, die_rows
 from .effects import drain
 from .model import ATTACK, BE, TEMP, Pending, QItem, Unit
 from .world import World
@@ -106,18 +106,15 @@ def use(w: World, owner: Unit, ref: str, subject: str | None = None, option: int
 
 def queue(w: World, owner: Unit, effects: list[Effect], subject: str, why: str,
           ctx: dict[str, object] | None = None) -> None:
+    q = w.board.queue
+    uid = owner.uid
     for e in effects:
-        c: dict[str, object] = {"why": why}
-        if ctx:
-            c.update(ctx)
-        w.board.queue.append(QItem(e, owner.uid, owner.uid if e.who == "self" else subject, c))
+        # one dict per item ("why" first, then `ctx`'s keys, which win: as `update` made it)
+        c: dict[str, object] = {"why": why, **ctx} if ctx else {"why": why}
+        q.append(QItem(e, uid, uid if e.who == "self" else subject, c))
 
 
 _PLAIN = (ATTACK, TEMP, BE)  # the kinds that are not Special dice (`Die.is_special`)
-_ATTACK_KINDS = (ATTACK, TEMP)  # `Die.is_attack`
-#: a plain die's "<word> <face>" of the roll line, by kind and face (`die_word`)
-_FACE_TEXT = {kind: tuple(f"{die_word_plain} {face}" for face in range(13))
-              for kind, die_word_plain in ((ATTACK, "Attack"), (TEMP, "Temporary Attack"), (BE, "Blood Energy"))}
 _CATEGORY_WORD = {None: "Singles", "singles": "Singles", "doubles": "Doubles", "triples": "Triples"}
 
 
@@ -127,10 +124,11 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
 
     *Why one pass:* every turn of every figure starts here (issue 23: 7 % of a solo ply); the
     roll (`dice.roll_pool`, inlined: the same dice in the same order), the roll line's words
-    (a plain die's by table) and the Special dice to resolve are read off the pool at once."""
+    (a plain die's by table) and the Special dice to resolve are read off the pool at once;
+    each kind's words, and a Special die's effects, from the game's table (`dice.die_rows`)."""
     rigs = w.board.dice
     rng = w.rng
-    texts = _FACE_TEXT
+    rows = die_rows(w)
     shown: list[str] = []
     attack: list[int] = []
     specials: list[int] = []
@@ -149,27 +147,26 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
         d.face = face
         d.used = False
         d.fresh = False
-        kind = d.kind
-        row = texts.get(kind)
+        row = rows.get(d.kind)
         if row is None:
+            row = die_row(w, d.kind)
+        shown.append(row[0][face] if 0 <= face < 13 else f"{row[3]} {face}")
+        if row[1]:
+            attack.append(face)
+        elif row[2] is not None:  # an immediate Special die: its face resolves below
             specials.append(i)
-            shown.append(f"{die_word(w, kind)} {face}")
-        else:
-            if kind in _ATTACK_KINDS:
-                attack.append(face)
-            shown.append(row[face] if 0 <= face < 13 else f"{die_word(w, kind)} {face}")
     category = u.rolled_category = category_of(attack)
     w.events.add_public(f"{u.name} rolls {', '.join(shown)} ({_CATEGORY_WORD[category]})", "roll", None)
     if specials:
         queue_ = w.board.queue
-        content = w.content
+        uid = u.uid
         for i in specials:
             d = pool[i]
-            spec = content.special_die(d.kind)
-            if spec.timing != "immediate":
-                continue
             shows = d.face
             assert shows is not None
-            for e in spec.faces[shows - 1]:
-                queue_.append(QItem(e, u.uid, u.uid, {"why": f"{spec.name} die", "die": i, "face": shows}))
+            row = rows[d.kind]
+            faces = row[2]
+            assert faces is not None
+            for e in faces[shows - 1]:
+                queue_.append(QItem(e, uid, uid, {"why": row[4], "die": i, "face": shows}))
     drain(w)

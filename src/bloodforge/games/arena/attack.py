@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import CATEGORY_RANK, Attack, Content, Effect
-from .dice import gain_die, remove_die
+from .dice import die_row, die_rows, gain_die, remove_die
 from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
 from .model import ATTACK, BE, TEMP, QItem, Unit
@@ -300,6 +300,7 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     # rolled here, so this comes before the attack's own damage rolls as before
     base = 0
     dice: list[list[object]] = []
+    rows = die_rows(w)  # a Special die's timing and word from the game's table
     for d in u.pool:
         face = d.face
         if face is None or d.fresh:
@@ -309,9 +310,11 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
             base += face
             dice.append(["Attack" if kind == ATTACK else "Temporary", face])
         elif kind != BE:  # `Die.is_special`
-            spec = w.content.special_die(kind)
-            if spec.timing == "attack":
-                parts.append([f"{spec.name} die", face])
+            row = rows.get(kind)
+            if row is None:
+                row = die_row(w, kind)
+            if row[5]:  # its timing is `attack`
+                parts.append([row[4], face])
                 bonus += face
     for e in atk.effects:
         if e.op == "attack_damage":

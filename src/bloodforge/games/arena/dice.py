@@ -2,10 +2,48 @@
 
 from __future__ import annotations
 
+from .content import Content, Effect
 from .model import ATTACK, BE, TEMP, Die, Unit
 from .world import World
 
 _WORDS = {ATTACK: "Attack", TEMP: "Temporary Attack", BE: "Blood Energy"}
+
+#: What the turn's roll and an attack read of a die kind (`die_rows`): the roll line's
+#: "<word> <face>" for faces 0-12, an attack die?, the faces' effects of an immediate Special
+#: die (None for any other), the kind's word (`die_word`), "<word> die" (why its effects
+#: happen), and does its face add to the holder's attack (a Special die of timing `attack`)?
+DieRow = tuple[tuple[str, ...], bool, "list[list[Effect]] | None", str, str, bool]
+
+#: content id -> (the content, kept so its id is not reused; kind -> its row)
+_ROWS: dict[int, tuple[Content, dict[str, DieRow]]] = {}
+
+
+def die_rows(w: World) -> dict[str, DieRow]:
+    """The game's table of `DieRow`s by die kind: the plain kinds at once, each Special kind
+    added by `die_row` when first met. *Why:* every turn's roll read each die's word and each
+    Special die's content model (two look-ups per die, a string made per Special die), and
+    every attack each Special die's timing (issue 23)."""
+    content = w.content
+    entry = _ROWS.get(id(content))
+    if entry is None or entry[0] is not content:
+        if len(_ROWS) > 64:
+            _ROWS.clear()
+        plain: dict[str, DieRow] = {
+            kind: (tuple(f"{word} {face}" for face in range(13)), kind != BE, None, word, f"{word} die", False)
+            for kind, word in _WORDS.items()}
+        entry = _ROWS[id(content)] = (content, plain)
+    return entry[1]
+
+
+def die_row(w: World, kind: str) -> DieRow:
+    """A Special kind's `DieRow`, put in the table (KeyError for a kind the content lacks, as
+    `Content.special_die` raises)."""
+    spec = w.content.special_die(kind)
+    row: DieRow = (tuple(f"{spec.name} {face}" for face in range(13)), False,
+                   spec.faces if spec.timing == "immediate" else None, spec.name, f"{spec.name} die",
+                   spec.timing == "attack")
+    die_rows(w)[kind] = row
+    return row
 
 
 def die_word(w: World, kind: str) -> str:

@@ -117,7 +117,7 @@ def reveal(w: World) -> None:
             entrants.append(key)
             known[key] = (speed, prev)
             names[key] = name
-    order = _order(w, entrants, known)
+    order = _order(w, entrants, known, names)
     b.order = order
     b.ranks = {x: i for i, x in enumerate(order)}
     b.done = []
@@ -207,8 +207,10 @@ def initiative_order(w: World, entrants: list[str]) -> list[str]:
     return _order(w, entrants, {x: speeds(w, x) for x in entrants})  # each entrant's once (pure reads)
 
 
-def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]]) -> list[str]:
-    """`initiative_order` with every entrant's `speeds` given."""
+def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]],
+           names: dict[str, str] | None = None) -> list[str]:
+    """`initiative_order` with every entrant's `speeds` given (and `names`, when given, the
+    entrants' names for a roll-off's line, as `_name` reads them)."""
     groups: dict[int, list[str]] = {}
     for x in sorted(entrants):
         groups.setdefault(known[x][0], []).append(x)
@@ -220,23 +222,29 @@ def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]]) -> 
             continue
         prevs = {x: known[x][1] for x in g}
         if w.board.round == 1 or any(v == 0 for v in prevs.values()):
-            out += roll_off(w, g)
+            out += roll_off(w, g, names)
             continue
         by_prev: dict[int, list[str]] = {}
         for x in g:
             by_prev.setdefault(prevs[x], []).append(x)
         for pv in sorted(by_prev):
-            out += roll_off(w, by_prev[pv]) if len(by_prev[pv]) > 1 else by_prev[pv]
+            out += roll_off(w, by_prev[pv], names) if len(by_prev[pv]) > 1 else by_prev[pv]
     return out
 
 
-def roll_off(w: World, tied: list[str]) -> list[str]:
+def roll_off(w: World, tied: list[str], names: dict[str, str] | None = None) -> list[str]:
+    """TB-INI's d6 roll-off, highest first, ties rolling again. `names`: the entrants' names
+    if known (the round's reveal has them: no look-up per figure; issue 23)."""
     rolls = {x: w.roll(6) for x in tied}
-    w.events.add_public("roll-off: " + ", ".join(f"{_name(w, x)} {r}" for x, r in rolls.items()), "rolloff", None)
+    if names is None:
+        words = [f"{_name(w, x)} {r}" for x, r in rolls.items()]
+    else:
+        words = [f"{names[x]} {r}" for x, r in rolls.items()]
+    w.events.add_public("roll-off: " + ", ".join(words), "rolloff", None)
     out: list[str] = []
     for r in sorted(set(rolls.values()), reverse=True):
         same = [x for x in tied if rolls[x] == r]
-        out += roll_off(w, same) if len(same) > 1 else same
+        out += roll_off(w, same, names) if len(same) > 1 else same
     return out
 
 
