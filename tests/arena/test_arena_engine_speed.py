@@ -138,3 +138,62 @@ def test_issue23_move_path_is_the_safest_route() -> None:
             state.apply_unchecked(rng.choice(legal), seat)
     assert checked > 1000
     assert tiled > 300
+
+
+def test_issue23_move_actions_by_layout_follow_flying_and_steps() -> None:
+    """R-MOV-2/5, KW-FLY: `player._move_actions` kept by layout answers as `destinations`
+    for the same figure in the same layout when only its flying (the `fly` effect, a turn's
+    modifier) or its steps differ: each is in the key. Solo positions every 5 plies, the
+    active Champion walking and flying, 1 and 3 steps, each asked after the others."""
+    from bloodforge.games.arena import player
+    from bloodforge.games.arena.hexes import hex_id
+    from bloodforge.games.arena.movement import destinations
+
+    state = _fused(1, 31)
+    rng = Rng(31)
+    differed = checked = 0
+    for ply in range(400):
+        if state.is_terminal():
+            break
+        b = state.board
+        if ply % 5 == 0 and b.phase == "turns" and b.active in b.units:
+            u = state.unit(str(b.active))
+            if u.hex is not None and u.alive:
+                saved = dict(u.mods)
+                answers = {}
+                for flying in (False, True, False):
+                    u.mods = {**saved, "flying": 1} if flying else {k: v for k, v in saved.items() if k != "flying"}
+                    for steps in (1, 3):
+                        want = [hex_id(h) for h in destinations(state, u, steps) if h != u.hex]
+                        assert [a.args[-1] for a in player._move_actions(state, u, steps)] == want
+                        answers[flying, steps] = want
+                        checked += 1
+                u.mods = saved
+                differed += answers[True, 3] != answers[False, 3]
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert checked > 50
+    assert differed > 0
+
+
+def test_issue23_choose_actions_follow_the_options_in_their_order() -> None:
+    """Spec 2.5: a waiting decision's actions are `choose <option>` for each option in the
+    order given, at every waiting decision of a random solo game, and for the same options
+    reversed and cut (the table is keyed by the options as listed)."""
+    from bloodforge.games.arena import player
+
+    state = _fused(1, 41)
+    rng = Rng(41)
+    met = 0
+    while not state.is_terminal():
+        seat = rng.choice(state.actors())
+        p = state.board.pending
+        if p is not None:
+            options = list(p.options)
+            for variant in (options, options[::-1], options[1:]):
+                p.options = variant
+                assert player.legal(state, seat) == [act("choose", o) for o in variant]
+            p.options = options
+            met += 1
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert met > 10

@@ -21,7 +21,7 @@ from .world import World
 def legal(w: World, seat: int) -> list[Action]:
     b = w.board
     if b.pending is not None:
-        return [act("choose", o) for o in b.pending.options]
+        return list(_choose_actions(tuple(b.pending.options)))
     if b.phase == "pick":
         return list(_pick_actions(seat_unit(w, seat).hand))
     if b.phase == "place":
@@ -280,9 +280,16 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
     elsewhere (a memo per layout missed ~90 %: a new layout at nearly every listing). On a
     miss the actions are read off the mask by byte (`_byte_actions`), with no tuple of
     hexes in between."""
+    memo = w.layout_memo()
+    flying = mover.is_flying
+    here = (_MOVES_HERE, w.board.layout, mover.uid, mover.side, flying, steps)
+    kept: list[Action] | None = memo.get(here)
+    if kept is not None:
+        return kept
     found = move_mask(w, mover, steps)
     if found is None:  # a start beyond the grid's box: its one end hex is its own space
-        return []
+        memo[here] = kept = []
+        return kept
     grid, mask = found
     uid = mover.uid if mover.kind == "minion" else None
     key = (grid.serial, mask, uid)
@@ -303,7 +310,16 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
         if len(_MOVE_LISTS) >= 2048:  # kept few: their lists outlive the collector's young passes
             _MOVE_LISTS.clear()
         _MOVE_LISTS[key] = acts
+    memo[here] = acts
     return acts
+
+
+#: The layout memo's key word of `_move_actions`' answers by layout (the mover's space, the
+#: spaces and sides of the others and the tiles are the layout's; its side, flying and
+#: steps are in the key): the act stage lists them again after every action that moves
+#: nobody (energy, pacts, bonus actions: half of a solo turn's listings), and the end
+#: mask's key (the walk's obstacles cut to the mover's disk) cost more than this look-up.
+_MOVES_HERE = "move_actions"
 
 
 #: (a grid's serial, the end cells but the mover's own, a minion's id or None) -> the move
@@ -388,6 +404,21 @@ def _pick_actions(hand: list[str]) -> tuple[Action, ...]:
 
 
 _PICKS: dict[tuple[str, ...], tuple[Action, ...]] = {}
+
+
+def _choose_actions(options: tuple[str, ...]) -> tuple[Action, ...]:
+    """`choose <option>` for each option of a waiting decision, in its order, made once per
+    list of options (a quarter of solo plies answer one, made anew by `act` per option:
+    ~1 % of a solo playout; issue 23)."""
+    found = _CHOICES.get(options)
+    if found is None:
+        if len(_CHOICES) > 4096:
+            _CHOICES.clear()
+        found = _CHOICES[options] = tuple(act("choose", o) for o in options)
+    return found
+
+
+_CHOICES: dict[tuple[str, ...], tuple[Action, ...]] = {}
 
 
 def target_actions(w: World, u: Unit) -> list[Action]:
