@@ -32,7 +32,9 @@ from bloodforge.games.arena.content import _index, load_content
 from bloodforge.games.arena.dice import category_of, die_row, die_rows, die_word
 from bloodforge.games.arena.effects import drain
 from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.hexes import parse_hex
 from bloodforge.games.arena.model import ATTACK, BE, TEMP, Die, QItem, Unit
+from bloodforge.games.arena.movement import step_options
 from bloodforge.games.arena.world import World
 
 GOLDEN = Path(__file__).parent / "golden" / "arena_log_texts.json"
@@ -290,3 +292,34 @@ def test_issue23_content_lookups_read_each_contents_own_index() -> None:
         assert c.special_die(die.id) is die
     with pytest.raises(StopIteration):
         a.champion("nobody")
+
+
+def test_issue23_forced_step_answer_reads_the_kept_options_as_the_plain_ones() -> None:
+    """R-FM-3, R-COL: when a Push or Pull step asks its path, the options are kept in the
+    layout memo for the answer; the kept ones equal `step_options` read again, and every
+    answer leaves the same position, RNG and log with the memo as with it emptied. Fails
+    with the options kept under too small a key or with their outcomes changed."""
+    checked = 0
+    for seed in range(4):
+        state = bloodforge.load_game("arena", players=1, seed=seed).new_initial_state()
+        assert isinstance(state, ArenaState)
+        rng = Rng(seed)
+        while not state.is_terminal() and checked < 60:
+            pending = state.board.pending
+            if pending is not None and pending.kind == "force":
+                head = state.board.queue[0]
+                subj = state.board.units[head.subj]
+                origin = parse_hex(str(head.ctx["origin"]))
+                assert origin is not None
+                key = ("step", state.board.layout, subj.uid, subj.hex, origin, head.effect.op)
+                assert state.layout_memo()[key] == step_options(state, subj, origin, head.effect.op)
+                for answer in state.legal_actions(pending.seat):
+                    kept, plain = state.clone(), state.clone()
+                    plain.route_memo = None
+                    kept.apply_unchecked(answer, pending.seat)
+                    plain.apply_unchecked(answer, pending.seat)
+                    assert kept.to_json() == plain.to_json()
+                    checked += 1
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert checked > 20

@@ -486,7 +486,12 @@ def forced_step(w: World, item: QItem) -> bool:
     seat, full = chooser_of(w, forcer, subj)
     if e.op == "throw":
         return throw(w, item, subj, forcer, origin, left, seat)
-    options = step_options(w, subj, origin, e.op)
+    if "chosen" in item.ctx:  # the answer to a question this step asked: its options were kept
+        found: list[tuple[Hex, str]] | None = w.layout_memo().get(
+            ("step", w.board.layout, subj.uid, subj.hex, origin, e.op))
+        options = found if found is not None else step_options(w, subj, origin, e.op)
+    else:
+        options = step_options(w, subj, origin, e.op)
     if not options:
         return True
     chosen = item.ctx.pop("chosen", None)
@@ -502,6 +507,9 @@ def forced_step(w: World, item: QItem) -> bool:
             if not full:
                 words.append("stop")
             w.board.pending = Pending(seat, "force", words, {"subject": subj.uid, "op": e.op, "left": left})
+            # the options kept for the answer (read again then: issue 23), by what they read:
+            # the layout (who stands where, the tiles), the subject, its space, the origin, the op
+            w.layout_memo()[("step", w.board.layout, subj.uid, subj.hex, origin, e.op)] = options
             return False
     elif chosen == "stop":
         return True

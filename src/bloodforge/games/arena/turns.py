@@ -189,7 +189,14 @@ def apply_auto(w: World, action: Action) -> None:
             end_turn(w, u)
     elif k == "env":
         env_turn(w, a[0])
-    drain(w)  # effects a move left waiting (a Springboard's launch)
+    if b.queue or b.gone:  # `drain`'s own first test: nothing queued, no die to purge
+        drain(w)  # effects a move left waiting (a Springboard's launch)
+    # `settle`'s own first test (every step ends here): a living figure's turn is on and
+    # nothing waits
+    if b.phase == "turns" and b.pending is None and not b.queue and b.active is not None:
+        now = b.units.get(b.active)
+        if now is None or now.alive:
+            return
     settle(w)
 
 
