@@ -13,7 +13,6 @@ import bloodforge
 from bloodforge.core import Action, Rng, State
 from bloodforge.games.arena import game as arena_game
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.model import Unit
 from bloodforge.games.arena.turns import act
 
 
@@ -198,54 +197,3 @@ def test_issue23_choose_actions_follow_the_options_in_their_order() -> None:
             met += 1
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert met > 10
-
-
-def test_issue23_offered_attack_actions_by_layout_follow_rank_and_range() -> None:
-    """R-ATT-3..9: `player._offered_actions` kept by layout answers as the plain range search
-    for every Champion of random solo and six-seat positions when only its rank (the rolled
-    category, an Ultimate) or its Range modifier differ in one layout: each is in the key.
-    Each combination is asked after the others, so a key missing one serves a stale list."""
-    from bloodforge.games.arena import attack, player
-    from bloodforge.games.arena.hexes import distance
-
-    def plain(state: ArenaState, u: Unit) -> list[Action]:
-        options = attack.attack_options(state, u)
-        reaching = []
-        for a in options:
-            r = attack.range_of(state, u, a)
-            spots = attack.origins(state, u, a)
-            if any(e.alive and e.hex is not None and e.hp is not None and e.side != u.side
-                   and any(distance(h, e.hex) <= r for h in spots) for e in state.board.units.values()):
-                reaching.append(a)
-        return [act("attack", a.id) for a in reaching or options[:1]]
-
-    differed = checked = 0
-    for players, seed in ((1, 51), (6, 52)):
-        state = _fused(players, seed)
-        rng = Rng(seed)
-        for ply in range(300):
-            if state.is_terminal():
-                break
-            b = state.board
-            if ply % 4 == 0 and b.phase == "turns" and b.pending is None:
-                for u in [x for x in b.units.values() if x.kind == "champion" and x.alive and x.hex is not None]:
-                    saved = (u.rolled_category, u.invoked, dict(u.mods))
-                    answers = set()
-                    for category, invoked, reach in (("singles", False, 0), ("triples", False, 0),
-                                                     ("singles", False, 2), ("doubles", True, -1),
-                                                     ("singles", False, 0)):
-                        u.rolled_category, u.invoked = category, invoked
-                        u.mods = {**saved[2], "range": reach} if reach else \
-                            {k: v for k, v in saved[2].items() if k != "range"}
-                        minions = player._minions_of(state, u.uid) \
-                            if player._champion_table(state, u.content_id)[3] else ()
-                        got = player._offered_actions(state, u, minions)
-                        assert got == plain(state, u)
-                        answers.add(tuple(got))
-                        checked += 1
-                    u.rolled_category, u.invoked, u.mods = saved
-                    differed += len(answers) > 1
-            seat = rng.choice(state.actors())
-            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
-    assert checked > 300
-    assert differed > 10

@@ -99,15 +99,8 @@ def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...
     minions' move listing made already): one `&` per option and origin. The others (one
     pass over the figures is cheaper than a record after a move) and boards the masks
     cannot read go through `offered_attacks`. `minions`: `_minions_of(w, u.uid)` (or
-    nothing when its card has none). Callers must not change the list: it is kept in the
-    layout memo (`_OFFERED_HERE`)."""
+    nothing when its card has none)."""
     rank = attack.available_rank(u)
-    mods = u.mods
-    memo = w.layout_memo()
-    here = (_OFFERED_HERE, w.board.layout, u.uid, rank, mods.get("range", 0) if mods else 0)
-    kept: list[Action] | None = memo.get(here)
-    if kept is not None:
-        return kept
     content = w.content
     key = (id(content), u.kind, u.content_id, rank)
     entry = _OFFERS.get(key)
@@ -121,23 +114,13 @@ def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...
     if entry[1]:
         found = _offered_by_masks(w, u, entry[2], minions)
         if found is not None:
-            memo[here] = found
             return found
     attacks = _ATTACKS
     out = []
     for a in attack.offered_attacks(w, u):
         got = attacks.get(a.id)
         out.append(got if got is not None else _attack_action(a.id))
-    memo[here] = out
     return out
-
-
-#: The layout memo's key word of `_offered_actions`' answers, by (layout, figure, rank,
-#: Range modifier): what `attack.offered_attacks` keys its own answer by (a summoner's
-#: minions are figures of the layout too). The act stage lists the attacks again after
-#: every action that moves nobody, and the look-ups on the way to that memo (the options'
-#: table, the attack's, the mapping to actions) cost more than this one.
-_OFFERED_HERE = "offered_actions"
 
 
 def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], ...],
