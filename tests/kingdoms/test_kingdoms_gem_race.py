@@ -68,17 +68,57 @@ def test_L233_two_gems_short_no_long_odds_attack_is_offered() -> None:
     assert all(_attacks(p, "stormwatch") == 0 for p in plans)
 
 
+#: Eight infantry in every other gem territory of Humans and Undead: no gem is taken next turn
+#: without a battle at long odds, so the capture at Stormwatch now is the best chance of the ninth.
+GUARDED = [{"faction": owner, "kind": "infantry", "at": area, "count": 8} for area, owner in EIGHT.items()
+           if owner in ("humans", "undead") and area not in ("stormwatch", "frostcrown")]
+
+
 def test_L233_one_gem_short_the_search_attacks_the_gem_territory_whose_capture_wins() -> None:
     """The capture (about 0.29) ends the game at the end of the turn; the rollout scores that win
-    exactly, so the long shot beats every safe plan (each worth at most the linear judgement)."""
+    exactly. With rollouts to the end of the faction's own turn (`rollout_turns=1`, the default
+    until 2026-11-27) the long shot beats every safe plan (each worth at most the linear
+    judgement). The default now looks through the next faction's turn too: see the two tests
+    below for what it does here and where the long shot is the only chance."""
     s = _one_short()
+    seat = s.actors()[0]
+    agent = MctsAgent(seat, seed=3, iterations=60, rollout_turns=1)
+    action = agent.select_action(s)
+    plan = [str(action), *agent.planned_steps]
+    assert _attacks(plan, "stormwatch") == 3, plan
+    assert agent.last_value is not None
+    assert agent.last_value > 0.29
+
+
+def test_L233_one_gem_short_the_default_search_takes_an_unguarded_gem_next_turn_over_the_long_shot() -> None:
+    """In the same position Silverkeep, a gem territory of the Humans, has no defender and lies
+    next to Coldharbour: the default search (rollouts through the next faction's turn) spreads
+    the three units out instead of the long shot at Stormwatch, and judges that plan a near-sure
+    win (the ninth gem taken unopposed next turn; greedy, the rollouts' other side, does not
+    guard it). Why the test above had to name its one-turn rollouts."""
+    s = _one_short()
+    seat = s.actors()[0]
+    agent = MctsAgent(seat, seed=3, iterations=60)
+    action = agent.select_action(s)
+    plan = [str(action), *agent.planned_steps]
+    assert _attacks(plan, "stormwatch") == 0, plan
+    assert "move wintermere coldharbour cavalry" in plan
+    assert agent.last_value is not None
+    assert agent.last_value > 0.9
+
+
+def test_L233_one_gem_short_and_every_other_gem_guarded_the_default_search_attacks_the_long_shot() -> None:
+    """With eight defenders in every other gem territory, no plan wins next turn without a
+    battle at long odds: the default search sends all three units at Stormwatch, as the one-turn
+    search did (the gem race of the cut-off does not make waiting look better)."""
+    s = _one_short(extra=GUARDED)
     seat = s.actors()[0]
     agent = MctsAgent(seat, seed=3, iterations=60)
     action = agent.select_action(s)
     plan = [str(action), *agent.planned_steps]
     assert _attacks(plan, "stormwatch") == 3, plan
     assert agent.last_value is not None
-    assert agent.last_value > 0.29
+    assert agent.last_value > 0.2
 
 
 def test_L233_finish_the_attacker_presses_on_for_the_deciding_gem_where_greedy_breaks_off() -> None:
