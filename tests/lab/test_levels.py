@@ -144,11 +144,16 @@ def test_every_shipped_levels_file_validates() -> None:
         for entries in levels.agents.values():
             assert all(e.measured == (e.games > 0) for e in entries)
         # the rungs are the lobby's AIs (a level and, in the lab, the CPU clock) or greedy bridges
-        # (`blunder`: a share of random moves, between random and greedy 1, no lobby level)
+        # (`blunder`: a share of random moves, between random and greedy 1, no lobby level); a
+        # search rung may name a setting only as the file's `search` holds it (the settings the
+        # server checks against the game's before it shows the search's levels: for_play)
         for pair in levels.pairs:
             for label in (pair.a, pair.b):
                 spec = AgentSpec.parse(label)
                 allowed = {"blunder"} if spec.name == "greedy" and "blunder" in spec.options else {"strength", "clock"}
+                if spec.name == "mcts":
+                    assert levels.search is not None, path.name
+                    allowed |= {k for k, v in spec.options.items() if levels.search.get(k) == v}
                 assert set(spec.options) <= allowed, (path.name, label)
         assert {e.level for entries in levels.agents.values() for e in entries} <= set(range(1, 11))
     assert load_levels("no_such_game") is None
