@@ -197,3 +197,31 @@ def test_issue23_choose_actions_follow_the_options_in_their_order() -> None:
             met += 1
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert met > 10
+
+
+def test_issue23_hex_ids_kept_per_hex_are_the_formatted_ids() -> None:
+    """Hex ids (the words of actions and log lines) read from the table equal `"q,r"` for
+    every hex of a wide box, asked twice (made, then kept), also after the table is emptied."""
+    from bloodforge.games.arena import queries
+
+    hexes = [(q, r) for q in range(-12, 13) for r in range(-12, 13)]
+    for _ in range(2):
+        assert [queries.hex_id(h) for h in hexes] == [f"{q},{r}" for q, r in hexes]
+    queries._IDS.clear()
+    assert queries.hex_id((3, -4)) == "3,-4"
+    assert queries.parse_hex(queries.hex_id((-7, 0))) == (-7, 0)
+
+
+def test_issue23_seat_unit_is_the_seats_figure() -> None:
+    """Every seat of a six-seat game finds the figure it plays (the first with that seat, in
+    the board's order); a seat nobody plays raises StopIteration, as the generator did."""
+    from bloodforge.games.arena import player
+
+    state = _fused(6, 61)
+    for seat in range(6):
+        assert player.seat_unit(state, seat) is next(u for u in state.board.units.values() if u.seat == seat)
+    try:
+        player.seat_unit(state, 6)
+    except StopIteration:
+        return
+    raise AssertionError("seat 6 found a figure")

@@ -18,7 +18,18 @@ _HEX_RE = re.compile(r"^(-?\d+),(-?\d+)$")
 
 
 def hex_id(h: Hex) -> str:
-    return f"{h[0]},{h[1]}"
+    """`"q,r"`, kept per hex (the rules write the same few dozen ids into log lines, routes
+    and actions all game: the format was ~1 % of a solo playout; issue 23)."""
+    text = _IDS.get(h)
+    if text is None:
+        text = f"{h[0]},{h[1]}"
+        if len(_IDS) > 4096:
+            _IDS.clear()
+        _IDS[h] = text
+    return text
+
+
+_IDS: dict[Hex, str] = {}
 
 
 def parse_hex(text: str) -> Hex | None:
