@@ -225,3 +225,28 @@ def test_issue23_seat_unit_is_the_seats_figure() -> None:
     except StopIteration:
         return
     raise AssertionError("seat 6 found a figure")
+
+
+def test_issue23_tile_masks_by_hexes_follow_a_turning_tile() -> None:
+    """R-HAZ, E-tiles: a tile's cells as a mask (kept per grid and hexes) equal the cells of
+    its hexes on the grid after every turn of the tile (six turns about its anchor, each
+    shape met twice, so the second time is read from the table), with hexes beyond the map
+    left out."""
+    from bloodforge.games.arena import movement
+    from bloodforge.games.arena.hexes import rotate
+    from bloodforge.games.arena.model import Tile
+
+    state = _fused(1, 81)
+    grid = movement._grid(state.cells)
+    anchor = sorted(state.cells)[len(state.cells) // 2]
+    shape = [anchor, (anchor[0] + 1, anchor[1]), (anchor[0] + 2, anchor[1] - 1), (anchor[0] + 40, anchor[1])]
+    tile = Tile("t1", "spikes", anchor, list(shape), None)
+    for turn in range(12):
+        tile.hexes = [rotate(h, anchor, turn) for h in shape]
+        want = 0
+        for h in tile.hexes:
+            pos = grid.index.get(h)
+            if pos is not None:
+                want |= 1 << pos
+        assert movement._tile_cells(tile, grid)[3] == want
+        assert movement._tile_cells(tile, grid)[2] == tile.hexes
