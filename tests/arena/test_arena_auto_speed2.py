@@ -299,7 +299,7 @@ def test_issue23_forced_step_answer_reads_the_kept_options_as_the_plain_ones() -
     layout memo for the answer; the kept ones equal `step_options` read again, and every
     answer leaves the same position, RNG and log with the memo as with it emptied. Fails
     with the options kept under too small a key or with their outcomes changed."""
-    checked = 0
+    checked = compared = 0
     for seed in range(4):
         state = bloodforge.load_game("arena", players=1, seed=seed).new_initial_state()
         assert isinstance(state, ArenaState)
@@ -312,7 +312,10 @@ def test_issue23_forced_step_answer_reads_the_kept_options_as_the_plain_ones() -
                 origin = parse_hex(str(head.ctx["origin"]))
                 assert origin is not None
                 key = ("step", state.board.layout, subj.uid, subj.hex, origin, head.effect.op)
-                assert state.layout_memo()[key] == step_options(state, subj, origin, head.effect.op)
+                kept_options = state.layout_memo().get(key)  # gone if the 64-entry memo was emptied
+                if kept_options is not None:
+                    assert kept_options == step_options(state, subj, origin, head.effect.op)
+                    compared += 1
                 for answer in state.legal_actions(pending.seat):
                     kept, plain = state.clone(), state.clone()
                     plain.route_memo = None
@@ -323,3 +326,4 @@ def test_issue23_forced_step_answer_reads_the_kept_options_as_the_plain_ones() -
             seat = rng.choice(state.actors())
             state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert checked > 20
+    assert compared > 5
