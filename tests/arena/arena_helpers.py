@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import bloodforge
+from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaGame, ArenaState
 
 
@@ -49,3 +51,26 @@ def hp(state: ArenaState, uid: str) -> int | None:
 def at(state: ArenaState, uid: str) -> str | None:
     h = state.board.units[uid].hex
     return None if h is None else f"{h[0]},{h[1]}"
+
+
+def positions_before_own_steps(players: int, seed: int, want: Callable[[str], bool]) -> Iterator[ArenaState]:
+    """A copy of the position before every own step of a random game (seats and actions drawn
+    from `Rng(seed)`) whose text `want`s: the positions the speed tests check a shortcut on
+    against the plain computation."""
+    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
+    assert isinstance(state, ArenaState)
+    rng = Rng(seed)
+    while not state.is_terminal():
+        step = state._automatic_action()
+        if step is not None:
+            if want(str(step)):
+                yield state.clone()
+            state._apply(step, None)
+            state.history.append(str(step))
+            state.history_seats.append(None)
+            continue
+        seat = rng.choice(state.actors())
+        action = rng.choice(state.legal_actions(seat))
+        state._apply(action, seat)
+        state.history.append(str(action))
+        state.history_seats.append(seat)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from arena_helpers import positions_before_own_steps
 
 import bloodforge
 from bloodforge.core import Action, Rng
@@ -39,25 +40,9 @@ from bloodforge.games.arena.world import World
 def own_steps(players: int, seed: int, kinds: tuple[str, ...]) -> Iterator[ArenaState]:
     """A copy of the position before every own step of a random game whose text starts with
     one of `kinds` (the route memo cleared, so nothing is read from an earlier answer)."""
-    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
-    assert isinstance(state, ArenaState)
-    rng = Rng(seed)
-    while not state.is_terminal():
-        step = state._automatic_action()
-        if step is not None:
-            if str(step).startswith(kinds):
-                copy = state.clone()
-                copy.route_memo = None
-                yield copy
-            state._apply(step, None)
-            state.history.append(str(step))
-            state.history_seats.append(None)
-            continue
-        seat = rng.choice(state.actors())
-        action = rng.choice(state.legal_actions(seat))
-        state._apply(action, seat)
-        state.history.append(str(action))
-        state.history_seats.append(seat)
+    for copy in positions_before_own_steps(players, seed, lambda text: text.startswith(kinds)):
+        copy.route_memo = None
+        yield copy
 
 
 # -- N9: some end hex within Range, by masks ------------------------------------------------------

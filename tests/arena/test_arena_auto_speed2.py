@@ -17,11 +17,11 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from arena_helpers import positions_before_own_steps
 
 import bloodforge
 from bloodforge.core import Rng
@@ -107,22 +107,6 @@ def test_issue23_lazy_log_rows_read_as_eager_ones() -> None:
     assert fresh.to_json() == [{"text": "Ulwazi heals 2", "kind": "heal", "data": {"unit": "r0", "amount": 2}}]
 
 
-def before_steps(players: int, seed: int, want: Callable[[str], bool]) -> Iterator[ArenaState]:
-    """A copy of the position before every own step of a random game whose text `want`s."""
-    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
-    assert isinstance(state, ArenaState)
-    rng = Rng(seed)
-    while not state.is_terminal():
-        step = state._automatic_action()
-        if step is not None:
-            if want(str(step)):
-                yield state.clone()
-            state.step_entry(None, str(step))
-            continue
-        seat = rng.choice(state.actors())
-        state.step_entry(seat, str(rng.choice(state.legal_actions(seat))))
-
-
 def with_every_special_die(w: World, u: Unit, face: int | None = None) -> None:
     """`u`'s pool with one die of every Special kind of the content added (rolled to `face`)."""
     for kind in sorted(_index(w.content).dice):
@@ -171,7 +155,7 @@ def test_issue23_turn_roll_by_the_dice_table_equals_the_plain_roll(players: int)
     def is_roll(text: str) -> bool:
         return text.startswith("roll ") or (text.startswith("npc ") and text.endswith(" roll"))
 
-    for state in before_steps(players, 5, is_roll):
+    for state in positions_before_own_steps(players, 5, is_roll):
         step = state._automatic_action()
         assert step is not None
         u = state.board.units[step.args[0]]
@@ -225,7 +209,7 @@ def test_issue23_attack_reads_special_attack_dice_from_the_table() -> None:
     adds exactly the faces of the dice of timing `attack` to its damage, named as before
     ("<name> die"), in pool order after the attack's own damage and the turn's bonuses."""
     checked = 0
-    for state in before_steps(1, 3, lambda text: text.startswith("npc ") and " attack " in f"{text} "):
+    for state in positions_before_own_steps(1, 3, lambda text: text.startswith("npc ") and " attack " in f"{text} "):
         step = state._automatic_action()
         assert step is not None
         assert step.args[1] == "attack"
