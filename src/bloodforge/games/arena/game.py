@@ -156,7 +156,14 @@ class ArenaState(World, State):
             n = len(self.history)
             if cache is not None and cache[0] == n and cache[1] == seat:
                 return list(cache[2])
-            legal = player.legal(self, seat) if seat in turns.actors(self) else []
+            b = self.board
+            if b.stage == "act" and b.pending is None and b.phase == "turns" and b.active is not None:
+                # the usual case (a figure's act stage, nothing waiting): what `turns.actors`
+                # and `player.legal` answer there, without their frames and tests
+                u = b.units[b.active]
+                legal = player.turn_actions(self, u) if u.seat == seat else []
+            else:
+                legal = player.legal(self, seat) if seat in turns.actors(self) else []
             self.__dict__["_legal_cache"] = (n, seat, legal)
             return list(legal)
         return State.legal_actions(self, seat)
@@ -174,22 +181,30 @@ class ArenaState(World, State):
 
     def _advance(self) -> None:
         """`State._advance` with `turns.auto_step` and `turns.apply_auto` called directly and
-        each step's text read from `_TEXTS`."""
+        each step's text read from `_TEXTS`. The legal cache is emptied once before the first
+        step, not at every step: the rules never ask for legal actions (only agents,
+        `observe` and the engine do), so nothing fills it between the steps."""
         auto_step = turns.auto_step
         apply_auto = turns.apply_auto
-        pop = self.__dict__.pop
         history = self.history
         seats = self.history_seats
         texts = _TEXTS
-        for _ in range(MAX_AUTOMATIC_STEPS):
-            action = auto_step(self)
-            if action is None:
-                return
-            pop("_legal_cache", None)
+        action = auto_step(self)
+        if action is None:
+            return
+        self.__dict__.pop("_legal_cache", None)
+        for _ in range(MAX_AUTOMATIC_STEPS - 1):
             apply_auto(self, action)
             entry = texts.get(id(action))
             history.append(entry[1] if entry is not None and entry[0] is action else _text(action))
             seats.append(None)
+            action = auto_step(self)
+            if action is None:
+                return
+        apply_auto(self, action)  # the last step allowed, then the error `State._advance` raises
+        entry = texts.get(id(action))
+        history.append(entry[1] if entry is not None and entry[0] is action else _text(action))
+        seats.append(None)
         raise RuntimeError(f"{self.game.id}: over {MAX_AUTOMATIC_STEPS} automatic steps in a row")
 
     def phase_name(self) -> str:

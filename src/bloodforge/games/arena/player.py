@@ -107,7 +107,7 @@ def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...
     if entry is None or entry[0] is not content:
         options = attack.attack_options(w, u)
         entry = (content, any(a.origin != "self" for a in options),
-                 tuple((a.origin, a.range_bonus, _ATTACKS.get(a.id) or _attack_action(a.id)) for a in options))
+                 tuple((a.origin, a.range_bonus, _ATTACKS.get(a.id) or _attack_action(a.id)) for a in options), {})
         if len(_OFFERS) > 4096:
             _OFFERS.clear()
         _OFFERS[key] = entry
@@ -115,12 +115,42 @@ def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...
         found = _offered_by_masks(w, u, entry[2], minions)
         if found is not None:
             return found
-    attacks = _ATTACKS
-    out = []
-    for a in attack.offered_attacks(w, u):
-        got = attacks.get(a.id)
-        out.append(got if got is not None else _attack_action(a.id))
-    return out
+        attacks = _ATTACKS
+        out = []
+        for a in attack.offered_attacks(w, u):
+            got = attacks.get(a.id)
+            out.append(got if got is not None else _attack_action(a.id))
+        return out
+    # every option attacks from the figure's space: `offered_attacks` reads only the
+    # distance to the nearest damageable enemy and the Range bonus of this turn
+    mods = u.mods
+    bonus = mods.get("range", 0) if mods else 0
+    here = u.hex
+    nearest: int | None = None
+    if here is not None:  # `attack._nearest_enemy`: one pass over the figures
+        q, r = here
+        side = u.side
+        for e in w.board.units.values():
+            at = e.hex
+            if at is None or not e.alive or e.side == side or e.hp is None:
+                continue
+            dq, dr = at[0] - q, at[1] - r
+            d = (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+            if nearest is None or d < nearest:
+                nearest = d
+    by_reach = entry[3]
+    reach_key = (bonus, nearest)
+    kept = by_reach.get(reach_key)
+    if kept is None:
+        reach = attack.base_attributes(w, u)[1] + bonus
+        items = entry[2]
+        kept = [a for _, extra, a in items if nearest is not None and max(0, reach + extra) >= nearest]
+        if not kept and items:  # nobody in Range: the first option (it gives the action up)
+            kept = [items[0][2]]
+        if len(by_reach) > 256:
+            by_reach.clear()
+        by_reach[reach_key] = kept
+    return kept
 
 
 def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], ...],
@@ -164,8 +194,11 @@ def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], .
 
 
 #: (content, figure kind, its content id, rank) -> (the content, whether some option attacks
-#: from the figure's minions, each option's origin, Range bonus and action in printed order).
-_OFFERS: dict[tuple[int, str, str, int], tuple[Content, bool, tuple[tuple[str, int, Action], ...]]] = {}
+#: from the figure's minions, each option's origin, Range bonus and action in printed order,
+#: and for a figure whose options all attack from its space the offered actions by (the
+#: Range bonus of this turn, the distance to the nearest damageable enemy or None)).
+_OFFERS: dict[tuple[int, str, str, int], tuple[Content, bool, tuple[tuple[str, int, Action], ...],
+                                               dict[tuple[int, int | None], list[Action]]]] = {}
 
 
 #: What `turn_actions` reads of a Champion's printed card, by content and Champion: its pacts
@@ -173,17 +206,18 @@ _OFFERS: dict[tuple[int, str, str, int], tuple[Content, bool, tuple[tuple[str, i
 #: Initiative cards that have a Bonus Action, whether it has minions, its printed Movement,
 #: and the kinds of Special dice of the content that are cast as spells.
 ChampionTable = tuple[tuple[tuple[str, int, Action], ...], int, frozenset[str], bool, int, frozenset[str]]
-_CHAMPIONS: dict[tuple[int, str], tuple[Content, ChampionTable]] = {}
+_CHAMPIONS: dict[str, tuple[Content, ChampionTable]] = {}
 
 
 def _champion_table(w: World, champion_id: str) -> ChampionTable:
-    """The Champion's `ChampionTable`, made once per content and Champion (the content kept
-    with it, so its id is not reused while it is here). *Why:* the act stage's listing looked
-    up the Champion, its current card and its Ultimate's cost and made each pact's action at
-    every ply (issue 23). Unknown Champions raise StopIteration, as `Content.champion` does."""
+    """The Champion's `ChampionTable`, made once per content and Champion: kept by the
+    Champion's id with the content it was made from, and made again when another content
+    asks (a playout asks with one content all along; a key with the content's id cost a
+    tuple per listing). *Why:* the act stage's listing looked up the Champion, its current
+    card and its Ultimate's cost and made each pact's action at every ply (issue 23).
+    Unknown Champions raise StopIteration, as `Content.champion` does."""
     content = w.content
-    key = (id(content), champion_id)
-    entry = _CHAMPIONS.get(key)
+    entry = _CHAMPIONS.get(champion_id)  # by id alone: one content in a process as a rule
     if entry is None or entry[0] is not content:
         champion = content.champion(champion_id)
         table: ChampionTable = (
@@ -199,7 +233,7 @@ def _champion_table(w: World, champion_id: str) -> ChampionTable:
         )
         if len(_CHAMPIONS) > 256:
             _CHAMPIONS.clear()
-        entry = _CHAMPIONS[key] = (content, table)
+        entry = _CHAMPIONS[champion_id] = (content, table)
     return entry[1]
 
 
@@ -456,7 +490,14 @@ def apply_seat(w: World, action: Action, seat: int) -> None:
         place(w, seat_unit(w, seat), h)
     else:
         turn_action(w, w.unit(str(b.active)), action)
-    drain(w)  # effects a move left waiting (a Springboard's launch)
+    if b.queue or b.gone:  # `drain`'s own first test: nothing queued, no die to purge
+        drain(w)  # effects a move left waiting (a Springboard's launch)
+    # `settle`'s own first test (as `turns.apply_auto`): a living figure's turn is on and
+    # nothing waits (most of the seat's actions end so)
+    if b.phase == "turns" and b.pending is None and not b.queue and b.active is not None:
+        now = b.units.get(b.active)
+        if now is None or now.alive:
+            return
     settle(w)
 
 

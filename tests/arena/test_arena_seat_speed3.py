@@ -1,0 +1,136 @@
+"""Issue 23 item 1, the seat side of solo playouts (eighth session): each shortcut of the
+seat's listing and of the engine's hot path against the plain computation, on positions of
+random games as `benchmarks/bench_playouts.py` plays them.
+
+*Why:* a kept answer keyed by too little, or a usual case read without the tests it stands
+for, still plays plausible games; these checks fail when the shortcut answers differently
+from the rule worked out afresh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import bloodforge
+from bloodforge.core import Action, Rng, State
+from bloodforge.games.arena import attack, player, turns
+from bloodforge.games.arena import game as arena_game
+from bloodforge.games.arena.game import ArenaState
+from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.turns import act
+
+
+def _random_state(players: int, seed: int, **params: object) -> tuple[ArenaState, Rng]:
+    state = bloodforge.load_game("arena", players=players, seed=seed, **params).new_initial_state()
+    assert isinstance(state, ArenaState)
+    return state, Rng(seed)
+
+
+def _plies(state: ArenaState, rng: Rng, limit: int = 400) -> Iterator[ArenaState]:
+    """The positions of a random game, one a ply (the state itself, stepped on after each)."""
+    for _ in range(limit):
+        if state.is_terminal():
+            return
+        yield state
+        seat = rng.choice(state.actors())
+        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+
+
+def test_issue23_legal_actions_usual_case_equals_actors_and_legal() -> None:
+    """The act stage's listing read without `turns.actors` and `player.legal`: at every ply
+    of random solo and three-seat games every seat's legal actions are `player.legal`'s when
+    `turns.actors` lists the seat, else none (the other seats at a figure's act stage)."""
+    for players, seed in ((1, 31), (1, 32), (3, 33)):
+        state, rng = _random_state(players, seed)
+        for s in _plies(state, rng):
+            actors = turns.actors(s)
+            for seat in range(players):
+                s._invalidate_legal()
+                expected = player.legal(s, seat) if seat in actors else []
+                assert s.legal_actions(seat) == expected
+
+
+def test_issue23_advance_raises_after_as_many_steps_as_state_advance(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused `_advance` (the cache emptied once, the first step asked before the loop)
+    applies and records exactly as many own steps as `State._advance` before it gives up,
+    and the same steps when they end in time."""
+    state, rng = _random_state(1, 7)
+    for s in _plies(state, rng):  # a seat's action after which the game takes 4+ own steps
+        seat = rng.choice(s.actors())
+        action = rng.choice(s.legal_actions(seat))
+        trial = s.clone()
+        trial.apply_unchecked(action, seat)
+        if len(trial.history) - len(s.history) >= 5:
+            break
+    else:
+        raise AssertionError("no long run of own steps")
+    steps = len(trial.history) - len(s.history) - 1
+    for limit, raises in ((3, True), (steps, True), (steps + 1, False)):
+        results = []
+        for advance in (ArenaState._advance, State._advance):
+            twin = s.clone()
+            twin._apply(action, seat)
+            twin._record(action, seat)
+            monkeypatch.setattr(arena_game, "MAX_AUTOMATIC_STEPS", limit)
+            monkeypatch.setattr("bloodforge.core.game.MAX_AUTOMATIC_STEPS", limit)
+            if raises:
+                with pytest.raises(RuntimeError, match=f"over {limit} automatic steps"):
+                    advance(twin)
+            else:
+                advance(twin)
+            monkeypatch.undo()
+            results.append((list(twin.history), list(twin.history_seats), twin.position_digest()))
+        assert results[0] == results[1]
+        assert len(results[0][0]) == len(s.history) + 1 + min(limit, steps)
+
+
+def _offered_plain(w: ArenaState, u: Unit) -> list[Action]:
+    return [act("attack", a.id) for a in attack.offered_attacks(w, u)]
+
+
+def test_issue23_offered_attacks_by_nearest_enemy_equal_offered_attacks() -> None:
+    """R-ATT-4, issue 18 defect 2: the `attack` actions a figure is offered, kept by (its
+    rank, its Range bonus this turn, the distance to its nearest damageable enemy), equal
+    `attack.offered_attacks` at every act-stage listing of random solo, solo Grevvar and
+    six-seat games, and again with a Range bonus of -3..3 put on the figure (every answer
+    asked twice: the kept one read back)."""
+    seen = 0
+    for players, seed, params in ((1, 41, {}), (1, 42, {"boss": "grevvar"}), (6, 43, {})):
+        state, rng = _random_state(players, seed, **params)
+        for s in _plies(state, rng, 300):
+            b = s.board
+            if b.phase != "turns" or b.pending is not None or b.stage != "act" or b.active is None:
+                continue
+            u = s.unit(b.active)
+            if u.seat is None or u.attacked:
+                continue
+            minions = player._minions_of(s, u.uid)
+            for _ in range(2):
+                assert player._offered_actions(s, u, minions) == _offered_plain(s, u)
+            seen += 1
+            twin = s.clone()
+            v = twin.unit(u.uid)
+            for bonus in (-3, -1, 1, 3):
+                v.mods = {**v.mods, "range": bonus}
+                assert player._offered_actions(twin, v, player._minions_of(twin, v.uid)) == _offered_plain(twin, v)
+    assert seen > 50
+
+
+def test_issue23_champion_table_follows_the_content_it_is_asked_with() -> None:
+    """The Champion's table kept by its id alone is made again when another content asks:
+    a content whose pact costs differ reads its own costs, and the first content its own
+    again after it."""
+    state, _ = _random_state(1, 5)
+    content = state.content
+    champion = content.champion(state.unit(player.seat_unit(state, 0).uid).content_id)
+    other = content.model_copy(deep=True)
+    changed = other.champion(champion.id)
+    for p in changed.pacts:
+        object.__setattr__(p, "cost", p.cost + 7)
+    twin = state.clone()
+    twin.content = other
+    for _ in range(2):
+        assert [c for _, c, _ in player._champion_table(state, champion.id)[0]] == [p.cost for p in champion.pacts]
+        assert [c for _, c, _ in player._champion_table(twin, champion.id)[0]] == [p.cost + 7 for p in champion.pacts]
