@@ -8,6 +8,7 @@ state); `apply_step` carries a step out. A decision the rules give to the fastes
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from .abilities import queue, roll_and_resolve_d8
 from .attack import (
@@ -346,32 +347,51 @@ def target_tier(w: World, u: Unit, atk: Attack, a: Attrs, rule: str) -> list[Uni
     if uids is not None:  # `reachable_foes` answered on this layout already (the Ultimate's test)
         units = w.board.units
         return best_tier(w, u, [units[x] for x in uids], rule)
-    found, inside = _by_distance(u, a, foes(w, u))
-    if None not in inside:
-        return best_tier(w, u, [e for e, ok in zip(found, inside, strict=True) if ok], rule)
-    reach = _Reach(w, u, a)
-    for minions in (False, True):  # non-minions first, then minions with HP (R-MIN-10, TB2)
-        cands = [i for i, e in enumerate(found) if inside[i] is not False and (e.kind == "minion") == minions]
-        if len(cands) == 1:
-            i = cands[0]
-            ok = inside[i]
-            if ok is None:
-                ok = reach.test(found[i])
-            if ok:
-                return [found[i]]
+    # `foes` and `_by_distance` in one pass, split into non-minions and minions (preferred in
+    # that order: R-MIN-10, TB2), the foes ruled out by hex distance left out at once: one
+    # foe, in Range of the start, is the usual answer (issue 23)
+    assert u.hex is not None
+    oq, or_ = u.hex
+    reach2, far2 = 2 * a.range, 2 * (a.movement + a.range)  # doubled hex distances
+    side = u.side
+    heroes: list[tuple[Unit, bool | None]] = []
+    minions: list[tuple[Unit, bool | None]] = []
+    for e in w.board.units.values():
+        at = e.hex
+        if at is None or not e.alive or e.side == side or e.hp is None:
             continue
-        keyed = sorted((preference(w, u, found[i], rule), i) for i in cands)
+        dq, dr = at[0] - oq, at[1] - or_
+        d2 = abs(dq) + abs(dr) + abs(dq + dr)
+        if d2 > far2:
+            continue
+        (minions if e.kind == "minion" else heroes).append((e, True if d2 <= reach2 else None))
+    reach: _Reach | None = None
+    for group in (heroes, minions):
+        if not group:
+            continue
+        if len(group) == 1:
+            e, ok = group[0]
+            if ok is None:
+                if reach is None:
+                    reach = _Reach(w, u, a)
+                ok = reach.test(e)
+            if ok:
+                return [e]
+            continue
+        keyed = sorted((preference(w, u, e, rule), i) for i, (e, _) in enumerate(group))
         best: tuple[int, ...] | None = None
         tier: list[Unit] = []
         for k, i in keyed:
             if best is not None and k != best:
                 break
-            ok = inside[i]
+            e, ok = group[i]
             if ok is None:
-                ok = reach.test(found[i])
+                if reach is None:
+                    reach = _Reach(w, u, a)
+                ok = reach.test(e)
             if ok:
                 best = k
-                tier.append(found[i])
+                tier.append(e)
         if tier:
             return tier if len(tier) == 1 else sorted(tier, key=lambda e: e.uid)
     return []
@@ -387,13 +407,26 @@ def any_reachable(w: World, u: Unit, atk: Attack, a: Attrs) -> bool:
     uids: list[str] | None = w.layout_memo().get(key)
     if uids is not None:
         return bool(uids)
-    found, inside = _by_distance(u, a, foes(w, u))
-    if True in inside:
-        return True
-    if None not in inside:
+    # `foes` and `_by_distance` in one pass: a foe in Range of the start answers at once
+    assert u.hex is not None
+    oq, or_ = u.hex
+    reach2, far2 = 2 * a.range, 2 * (a.movement + a.range)  # doubled hex distances
+    side = u.side
+    open_: list[Unit] = []
+    for e in w.board.units.values():
+        at = e.hex
+        if at is None or not e.alive or e.side == side or e.hp is None:
+            continue
+        dq, dr = at[0] - oq, at[1] - or_
+        d2 = abs(dq) + abs(dr) + abs(dq + dr)
+        if d2 <= reach2:
+            return True
+        if d2 <= far2:
+            open_.append(e)
+    if not open_:
         return False
     reach = _Reach(w, u, a)
-    return any(reach.test(e) for e, ok in zip(found, inside, strict=True) if ok is None)
+    return any(reach.test(e) for e in open_)
 
 
 def _near_any(spots: Iterable[Hex], at: Hex, reach2: int) -> bool:
@@ -588,6 +621,36 @@ def extra_targets(w: World, u: Unit, atk: Attack, a: Attrs, first: Unit) -> list
 
 
 # -- the NPC turn as steps ------------------------------------------------------------------------
+def _remember(w: World, u: Unit, stage: str, found: list[Any]) -> None:
+    """Keep what `next_step` worked out (the target stage's tied tier, the move stage's
+    options) for the step's own apply, which asked for it again (`ask`, `move_npc`).
+
+    *Why:* the engine asks for a step and applies it at once, on the same position; the
+    apply recomputed the chosen attack, its attributes and the tier or the options (the
+    tier without any memo: a second reach test; issue 23). One entry on the state, never
+    copied by `clone`, taken (and dropped) by the next `_recall`, and valid only for the
+    same board object, layout token, log length, figure, its space and stage: any action
+    or step in between logs a line or makes a new board or layout, so a stale answer is
+    never read (tests/arena/test_arena_auto_speed3.py checks every use against the plain
+    computation)."""
+    b = w.board
+    w.__dict__["_npc_step"] = (b, b.layout, len(w.events), u.uid, u.hex, stage, found)
+
+
+def _recall(w: World, u: Unit, stage: str) -> list[Any] | None:
+    """What `_remember` kept for this figure's `stage` on this very position, else None;
+    the entry is dropped either way (read at most once)."""
+    m: tuple[Any, ...] | None = w.__dict__.pop("_npc_step", None)
+    if m is None:
+        return None
+    b = w.board
+    if m[0] is b and m[1] == b.layout and m[2] == len(w.events) and m[3] == u.uid and m[4] == u.hex \
+            and m[5] == stage:
+        found: list[Any] = m[6]
+        return found
+    return None
+
+
 def next_step(w: World, u: Unit) -> tuple[str, ...]:
     """The NPC's next step as action words (pure)."""
     stage = w.board.stage
@@ -599,7 +662,10 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
         tier = target_tier(w, u, atk, a, target_rule(w, u))
         if not tier:
             return ("idle",)
-        return ("ask",) if len(tier) > 1 else ("target", tier[0].uid)
+        if len(tier) > 1:
+            _remember(w, u, "target", tier)  # for `ask`, the step that follows
+            return ("ask",)
+        return ("target", tier[0].uid)
     if stage == "move":
         t = w.board.units.get(str(w.board.npc_plan.get("target")))
         if t is not None and t.alive and t.hex is not None:
@@ -607,10 +673,9 @@ def next_step(w: World, u: Unit) -> tuple[str, ...]:
                 opts = []  # N11: in Range already (as move_options says, without a route search)
             else:
                 opts = move_toward(w, u, a, t)
-            if len(opts) == 1:
-                return ("move", hex_id(opts[0][0]))
-            if len(opts) > 1:
-                return ("ask",)
+            if opts:
+                _remember(w, u, "move", opts)  # for `move_npc` or `ask`, the step that follows
+                return ("move", hex_id(opts[0][0])) if len(opts) == 1 else ("ask",)
         stage = "attack"
     if stage == "attack":
         targets = final_targets(w, u, atk, a)
@@ -680,15 +745,21 @@ def ask(w: World, u: Unit) -> None:
     """Hand a tie to the fastest human player (R-TGT-5, GR-3, spec §2.5)."""
     b = w.board
     fh = w.fastest_human()
-    atk = chosen_attack(w, u)
-    a = attributes(w, u, atk)
     if b.stage == "target":
-        options = [e.uid for e in target_tier(w, u, atk, a, target_rule(w, u))]
+        tier: list[Unit] | None = _recall(w, u, "target")
+        if tier is None:
+            atk = chosen_attack(w, u)
+            tier = target_tier(w, u, atk, attributes(w, u, atk), target_rule(w, u))
+        options = [e.uid for e in tier]
         kind = "npc_target"
     elif b.stage == "move":
-        t = w.unit(str(b.npc_plan["target"]))
-        assert t.hex is not None
-        options = [hex_id(h) for h, _ in move_toward(w, u, a, t)]
+        opts: list[tuple[Hex, Route]] | None = _recall(w, u, "move")
+        if opts is None:
+            atk = chosen_attack(w, u)
+            t = w.unit(str(b.npc_plan["target"]))
+            assert t.hex is not None
+            opts = move_toward(w, u, attributes(w, u, atk), t)
+        options = [hex_id(h) for h, _ in opts]
         kind = "npc_move"
     else:
         movement = movement_of(w, u)
@@ -727,11 +798,13 @@ def decide(w: World, u: Unit, kind: str, option: str) -> None:
 
 
 def move_npc(w: World, u: Unit, h: Hex) -> None:
-    atk = chosen_attack(w, u)
-    a = attributes(w, u, atk)
-    t = w.unit(str(w.board.npc_plan["target"]))
-    assert t.hex is not None
-    route = dict(move_toward(w, u, a, t))[h]
+    opts: list[tuple[Hex, Route]] | None = _recall(w, u, "move")  # the step asked just now
+    if opts is None:
+        atk = chosen_attack(w, u)
+        t = w.unit(str(w.board.npc_plan["target"]))
+        assert t.hex is not None
+        opts = move_toward(w, u, attributes(w, u, atk), t)
+    route = dict(opts)[h]
     u.moved = True
     walk(w, u, route.path)
     w.board.stage = "attack"
