@@ -134,3 +134,45 @@ def test_issue23_champion_table_follows_the_content_it_is_asked_with() -> None:
     for _ in range(2):
         assert [c for _, c, _ in player._champion_table(state, champion.id)[0]] == [p.cost for p in champion.pacts]
         assert [c for _, c, _ in player._champion_table(twin, champion.id)[0]] == [p.cost + 7 for p in champion.pacts]
+
+
+def test_issue23_seat_log_lines_as_parts_read_as_the_eager_lines() -> None:
+    """R-BE-3, R-PACT-1, R-BON: the lines of a Blood Energy die taken, a pact paid and a
+    spell die used, logged as parts, read as the f-string and the facts of before (text,
+    kind, data and visibility), at every such action of random solo and six-seat games; the
+    actors at every ply are `turns.actors`'."""
+    seen: set[str] = set()
+    for players, seed in ((1, 51), (1, 52), (6, 53), (6, 54)):
+        state, rng = _random_state(players, seed)
+        for _ in range(500):
+            if state.is_terminal():
+                break
+            assert state.actors() == turns.actors(state)
+            seat = rng.choice(state.actors())
+            action = rng.choice(state.legal_actions(seat))
+            before = len(state.events)
+            u = state.unit(str(state.board.active)) if state.board.active else None
+            spell = (u.pool[int(action.args[0])].kind, u.pool[int(action.args[0])].face) \
+                if u is not None and action.kind == "spell" else None
+            state.apply_unchecked(action, seat)
+            if action.kind not in ("energy", "pact", "spell") or u is None:
+                continue
+            event = next(e for e in list(state.events)[before:] if e.kind == action.kind)
+            data = dict(event.data or {})
+            if action.kind == "energy":
+                text = f"{u.name} gains {data['amount']} Blood Energy from a die (now {u.energy})"
+                keys = ["unit", "amount"]
+            elif action.kind == "pact":
+                pact = next(p for p in state.content.champion(u.content_id).pacts if p.id == action.args[0])
+                text = f"{u.name} pays {pact.cost} Blood Energy for {pact.name}"
+                keys = ["unit", "pact", "cost"]
+                assert (data["pact"], data["cost"]) == (pact.id, pact.cost)
+            else:
+                assert spell is not None
+                text = f"{u.name} uses a {state.content.special_die(spell[0]).name} die showing {spell[1]}"
+                keys = ["unit", "die", "face"]
+                assert (data["die"], data["face"]) == spell
+            assert (event.text, event.visible, event.masked, list(data), data["unit"]) == (text, None, None, keys,
+                                                                                           u.uid)
+            seen.add(action.kind)
+    assert seen >= {"energy", "pact"}

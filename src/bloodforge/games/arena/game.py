@@ -146,6 +146,13 @@ class ArenaState(World, State):
         return self.board.phase == "over"
 
     def actors(self) -> list[int]:
+        b = self.board
+        if b.pending is None and b.phase == "turns":  # `turns.actors`' usual case, without its frame
+            active = b.active
+            if active is not None and (b.stage == "act" or b.stage == "target"):
+                seat = b.units[active].seat
+                return [seat] if seat is not None else []
+            return []
         return turns.actors(self)
 
     def legal_actions(self, seat: int | None = None) -> list[Action]:
@@ -157,11 +164,14 @@ class ArenaState(World, State):
             if cache is not None and cache[0] == n and cache[1] == seat:
                 return list(cache[2])
             b = self.board
-            if b.stage == "act" and b.pending is None and b.phase == "turns" and b.active is not None:
+            pending = b.pending
+            if pending is None and b.stage == "act" and b.phase == "turns" and b.active is not None:
                 # the usual case (a figure's act stage, nothing waiting): what `turns.actors`
-                # and `player.legal` answer there, without their frames and tests
+                # and `player.legal` answer there, without their frames
                 u = b.units[b.active]
                 legal = player.turn_actions(self, u) if u.seat == seat else []
+            elif pending is not None and b.phase != "over":  # a waiting decision: its seat answers
+                legal = list(player.choose_actions(pending)) if pending.seat == seat else []
             else:
                 legal = player.legal(self, seat) if seat in turns.actors(self) else []
             self.__dict__["_legal_cache"] = (n, seat, legal)

@@ -12,7 +12,7 @@ from .effects import check_end, drain, walk
 from .environment import resume as resume_environment
 from .hexes import Hex, hex_id, parse_hex
 from .initiative import card_of, settle_tie
-from .model import ATTACK, BE, TEMP, Unit
+from .model import ATTACK, BE, TEMP, Pending, Unit
 from .movement import _Grid, destinations, foes_mask, move_mask, move_path, roster
 from .turns import act, end_turn, place, place_options, settle
 from .world import World
@@ -21,7 +21,7 @@ from .world import World
 def legal(w: World, seat: int) -> list[Action]:
     b = w.board
     if b.pending is not None:
-        return list(_choose_actions(tuple(b.pending.options)))
+        return list(choose_actions(b.pending))
     if b.phase == "pick":
         return list(_pick_actions(seat_unit(w, seat).hand))
     if b.phase == "place":
@@ -440,6 +440,11 @@ def _pick_actions(hand: list[str]) -> tuple[Action, ...]:
 _PICKS: dict[tuple[str, ...], tuple[Action, ...]] = {}
 
 
+def choose_actions(pending: Pending) -> tuple[Action, ...]:
+    """The `choose` actions of a waiting decision (`_choose_actions` of its options)."""
+    return _choose_actions(tuple(pending.options))
+
+
 def _choose_actions(options: tuple[str, ...]) -> tuple[Action, ...]:
     """`choose <option>` for each option of a waiting decision, in its order, made once per
     list of options (a quarter of solo plies answer one, made anew by `act` per option:
@@ -508,8 +513,8 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         d = u.pool[int(a[0])]
         d.used = True
         got = gain_energy(w, u, d.face or 0)
-        w.log(f"{u.name} gains {got} Blood Energy from a die (now {u.energy})", kind="energy", unit=u.uid,
-              amount=got)
+        w.events.add_public(("{} gains {} Blood Energy from a die (now {})", u.name, got, u.energy), "energy",
+                            (_ENERGY_KEYS, u.uid, got))
     elif k == "move":
         h = parse_hex(a[0])
         assert h is not None
@@ -542,14 +547,16 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
         d.used = True
         u.bonus_used.append(f"spell{i}")
         spec = w.content.special_die(d.kind)
-        w.log(f"{u.name} uses a {spec.name} die showing {d.face}", kind="spell", unit=u.uid, die=d.kind, face=d.face)
+        w.events.add_public(("{} uses a {} die showing {}", u.name, spec.name, d.face), "spell",
+                            (_SPELL_KEYS, u.uid, d.kind, d.face))
         abilities.queue(w, u, spec.faces[(d.face or 1) - 1], u.uid, spec.name, {"die": i, "face": d.face})
         drain(w)
     elif k == "pact":
         p = next(x for x in w.content.champion(u.content_id).pacts if x.id == a[0])
         u.energy -= p.cost  # R-PACT-1, R-BE-4
         u.bonus_used.append(p.id)
-        w.log(f"{u.name} pays {p.cost} Blood Energy for {p.name}", kind="pact", unit=u.uid, pact=p.id, cost=p.cost)
+        w.events.add_public(("{} pays {} Blood Energy for {}", u.name, p.cost, p.name), "pact",
+                            (_PACT_KEYS, u.uid, p.id, p.cost))
         abilities.use(w, u, f"pact:{u.content_id}:{p.id}")
     elif k == "invoke":
         attack.invoke(w, u, int(a[0]) if a else None)
@@ -562,6 +569,13 @@ def turn_action(w: World, u: Unit, action: Action) -> None:
     elif k == "end":
         end_turn(w, u)
     check_end(w)
+
+
+#: The data keys of the seat's log lines written as parts (`EventLog.add_public`: a line's
+#: text and data are put together when it is first read; most lines of a playout never are).
+_ENERGY_KEYS = ("unit", "amount")
+_SPELL_KEYS = ("unit", "die", "face")
+_PACT_KEYS = ("unit", "pact", "cost")
 
 
 def fire(w: World, u: Unit) -> None:
