@@ -182,7 +182,7 @@ def test_issue23_move_lists_by_end_mask_name_their_mover_and_equal_destinations(
                 prefix = (u.uid,) if verb == "minion" else ()
                 for empty in (True, False):
                     if empty:
-                        player._MOVE_LISTS.clear()
+                        player._BYTE_ACTIONS.clear()
                     got = player._move_actions(state, u, steps)
                     assert got == [act(verb, *prefix, hex_id(h)) for h in want], (ply, u.uid, empty)
                 ghost = u.copy()  # the same end cells, another mover

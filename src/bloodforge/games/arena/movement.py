@@ -166,7 +166,7 @@ def end_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None:
     pos = grid.pos(origin)
     if pos is None:
         return None
-    return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps))
+    return grid, _end_cells(w, grid, mover, pos, max_steps)
 
 
 def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None:
@@ -176,8 +176,7 @@ def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None
 
     *Why:* a Champion's (or a minion's) `move` actions are one per end hex but its own
     space; read off the mask by byte (`_Grid.byte_hexes`) they need no tuple of hexes
-    (`hexes_of`, ~4 % of six-seat playouts) and no second pass mapping hexes to actions,
-    and a list of actions is shared by every position with the same end cells
+    (`hexes_of`, ~4 % of six-seat playouts) and no second pass mapping hexes to actions
     (`player._move_actions`, issue 23)."""
     origin = mover.hex
     assert origin is not None
@@ -185,7 +184,7 @@ def move_mask(w: World, mover: Unit, max_steps: int) -> tuple[_Grid, int] | None
     pos = grid.pos(origin)
     if pos is None:
         return None
-    return grid, _ends_mask(grid, _ends_key(w, grid, mover, pos, max_steps)) & ~(1 << pos)
+    return grid, _end_cells(w, grid, mover, pos, max_steps) & ~(1 << pos)
 
 
 def roster(w: World) -> dict[Any, Any]:
@@ -233,16 +232,25 @@ def _ends_key(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> t
 
 
 def _ends_mask(grid: _Grid, key: tuple[int, int, int, int, int]) -> int:
-    """The walk's end cells for an `_ends_key` (the start included), kept per key (ints only:
-    the collector untracks the table, as `_ENDS`)."""
-    found = _MASKS.get(key)
-    if found is None:
-        _, pos, max_steps, stop, others = key
-        found = grid.walk(1 << pos, max_steps, stop) & ~others
-        if len(_MASKS) >= _GEO_SIZE:
-            _MASKS.clear()
-        _MASKS[key] = found
-    return found
+    """The walk's end cells for an `_ends_key` (the start included)."""
+    _, pos, max_steps, stop, others = key
+    return grid.walk(1 << pos, max_steps, stop) & ~others
+
+
+def _end_cells(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> int:
+    """`_ends_mask(grid, _ends_key(...))` without the key: the walk's end cells (the start
+    included) from what the layout's record says near the mover.
+
+    *Why not kept per key:* a walk of a few steps is a few shifts of ints, and the look-up
+    of a tuple of big ints in a process-wide table (`_MASKS` until the eighth session) cost
+    as much: without it solo playouts measured 0.998x, six seats 1.025x."""
+    lay = _layout(w, grid)
+    disk = grid.disk(pos, max_steps)
+    occ = lay.occ & disk
+    stop = lay.blocking & disk
+    if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
+        stop |= occ & ~lay.by_side.get(mover.side, 0)
+    return grid.walk(1 << pos, max_steps, stop) & ~(occ & ~(1 << pos))
 
 
 def _stranded(origin: Hex) -> tuple[Hex, ...]:
@@ -263,7 +271,6 @@ def _stranded(origin: Hex) -> tuple[Hex, ...]:
 #: passes walked).
 _GEO_SIZE = 8192
 _ENDS: dict[tuple[Any, ...], tuple[Hex, ...]] = {}
-_MASKS: dict[tuple[int, int, int, int, int], int] = {}
 
 
 def routes_to(w: World, mover: Unit, max_steps: int, to: Hex) -> list[Route]:
@@ -636,7 +643,7 @@ def _tile_cells(t: Tile, grid: _Grid) -> tuple[Tile, _Grid, list[Hex], int]:
 
 _TILE_CELLS: dict[int, tuple[Tile, _Grid, list[Hex], int]] = {}
 #: (a grid's serial, a tile's hexes) -> their cells as a mask over the grid (ints and tuples
-#: only: the collector untracks it, as `_MASKS`)
+#: only: the collector untracks it, as `_ENDS`)
 _HEX_MASKS: dict[tuple[int, tuple[Hex, ...]], int] = {}
 
 

@@ -309,11 +309,11 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
 
     *Why from the end mask:* legal actions list them after nearly every change of layout
     (issue 23: ~14 % of six-seat playouts). The end cells but the mover's own come as one
-    int (`movement.move_mask`, its walk kept per obstacles near the mover), and the list is
-    kept by that int: every position with the same end cells shares it, whatever moved
-    elsewhere (a memo per layout missed ~90 %: a new layout at nearly every listing). On a
-    miss the actions are read off the mask by byte (`_byte_actions`), with no tuple of
-    hexes in between."""
+    int (`movement.move_mask`, its walk kept per obstacles near the mover), and the actions
+    are read off it by byte (`_byte_actions`), with no tuple of hexes in between. (The lists
+    were also kept by that int, in a process-wide table: its look-up by a tuple holding a
+    big int cost about what reading a dozen bytes does, and dropping it measured 1.005x
+    solo, 1.012x six seats; eighth session.)"""
     memo = w.layout_memo()
     flying = mover.is_flying
     here = (_MOVES_HERE, w.board.layout, mover.uid, mover.side, flying, steps)
@@ -325,25 +325,19 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
         memo[here] = kept = []
         return kept
     grid, mask = found
-    uid = mover.uid if mover.kind == "minion" else None
-    key = (grid.serial, mask, uid)
-    acts = _MOVE_LISTS.get(key)
-    if acts is None:
-        acts = []
-        if mask:
-            rows = _byte_actions(grid, uid)
-            j0 = ((mask & -mask).bit_length() - 1) >> 3
-            for j, v in enumerate((mask >> (j0 << 3)).to_bytes((mask.bit_length() + 7 >> 3) - j0, "little"), j0):
-                if v:
-                    row = rows[j]
-                    got = row.get(v)
-                    if got is None:
-                        moves = _minion_moves(uid) if uid is not None else _MOVES
-                        got = row[v] = tuple(map(moves.__getitem__, grid.byte_hexes(j, v)))
-                    acts += got
-        if len(_MOVE_LISTS) >= 2048:  # kept few: their lists outlive the collector's young passes
-            _MOVE_LISTS.clear()
-        _MOVE_LISTS[key] = acts
+    acts: list[Action] = []
+    if mask:
+        uid = mover.uid if mover.kind == "minion" else None
+        rows = _byte_actions(grid, uid)
+        j0 = ((mask & -mask).bit_length() - 1) >> 3
+        for j, v in enumerate((mask >> (j0 << 3)).to_bytes((mask.bit_length() + 7 >> 3) - j0, "little"), j0):
+            if v:
+                row = rows[j]
+                got = row.get(v)
+                if got is None:
+                    moves = _minion_moves(uid) if uid is not None else _MOVES
+                    got = row[v] = tuple(map(moves.__getitem__, grid.byte_hexes(j, v)))
+                acts += got
     memo[here] = acts
     return acts
 
@@ -354,11 +348,6 @@ def _move_actions(w: World, mover: Unit, steps: int) -> list[Action]:
 #: nobody (energy, pacts, bonus actions: half of a solo turn's listings), and the end
 #: mask's key (the walk's obstacles cut to the mover's disk) cost more than this look-up.
 _MOVES_HERE = "move_actions"
-
-
-#: (a grid's serial, the end cells but the mover's own, a minion's id or None) -> the move
-#: actions (ints and strings as keys: see `movement._ENDS`).
-_MOVE_LISTS: dict[tuple[int, int, str | None], list[Action]] = {}
 
 
 def _byte_actions(grid: _Grid, uid: str | None) -> list[dict[int, tuple[Action, ...]]]:
