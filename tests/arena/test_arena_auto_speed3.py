@@ -189,3 +189,37 @@ def test_target_tier_in_one_pass_equals_best_tier_of_reachable_foes(setting: str
                     assert npc.any_reachable(again, again.board.units[u.uid], atk, a) == bool(foes)
                     checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("setting", ["solo", "ffa_3_two_bosses"])
+def test_forced_step_one_outcome_equals_the_set_of_outcomes(setting: str) -> None:
+    """Spec §2.5 (R-FM-3): a forced step asks nobody when every option has one outcome; the
+    test that stops at the first differing option (`effects._one_outcome`) answers as the
+    set of every option's `step_outcome` did, for every Push/Pull step of random games, in
+    the options' order and reversed, neutral or not."""
+    from bloodforge.games.arena.effects import _one_outcome, step_outcome
+    from bloodforge.games.arena.movement import step_options
+
+    checked = 0
+    for seed in (2, 3, 6):
+        state = bloodforge.load_game("arena", seed=seed, **SETTINGS[setting]).new_initial_state()
+        assert isinstance(state, ArenaState)
+        rng = Rng(seed)
+        while not state.is_terminal():
+            b = state.board
+            if b.queue and b.queue[0].effect.op in ("push", "pull"):
+                item = b.queue[0]
+                subj = b.units.get(item.subj)
+                origin = item.ctx.get("origin")
+                if subj is not None and subj.hex is not None and origin:
+                    forcer = b.units.get(item.src)
+                    h = tuple(int(x) for x in str(origin).split(","))
+                    options = step_options(state, subj, (h[0], h[1]), item.effect.op)
+                    for opts in (options, options[::-1]):
+                        for neutral in (False, True):
+                            want = len({step_outcome(state, forcer, x, k, neutral) for x, k in opts}) == 1
+                            assert _one_outcome(state, forcer, opts, neutral) == want
+                            checked += 1
+            seat = rng.choice(state.actors())
+            state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    assert checked > 0

@@ -222,6 +222,8 @@ def origins(w: World, u: Unit, atk: Attack) -> list[Hex]:
 def origin_for(w: World, u: Unit, atk: Attack, target: Unit) -> Hex | None:
     assert target.hex is not None
     hexes = origins(w, u, atk)
+    if len(hexes) == 1:
+        return hexes[0]  # the usual case, an attack from the figure's own space
     at = target.hex
     return min(hexes, key=lambda h: (distance(h, at), h)) if hexes else None
 
@@ -292,9 +294,10 @@ def resolve_attack(w: World, u: Unit, atk: Attack, targets: list[Unit], pref: st
     if atk.damage:
         parts.append([atk.name, atk.damage])
         bonus += atk.damage
-    if u.mods.get("damage", 0):
-        parts.append(["this turn's bonuses", u.mods["damage"]])
-        bonus += u.mods["damage"]
+    mod = u.mods.get("damage", 0) if u.mods else 0
+    if mod:
+        parts.append(["this turn's bonuses", mod])
+        bonus += mod
     # one pass over the rolled dice: the Special dice that add to an attack (in pool order),
     # the attack dice's faces (`base_damage`) and their list for the battle view; no die is
     # rolled here, so this comes before the attack's own damage rolls as before
@@ -366,8 +369,10 @@ def rot(w: World, u: Unit, hurt: list[Unit]) -> None:
     """House Rot deck (ruling 25): after the attack's own text, one Rot card per Champion or Rival
     the attack damaged and who still stands, in target order; an empty deck reshuffles its
     discards (TB-DECK). The card goes to the face-up discards once its effects are queued."""
+    if u.kind != "boss" or not hurt:
+        return  # (tested first: no key made for a Rival's or a missed attack)
     deck = w.board.decks.get(f"rot:{u.uid}")
-    if deck is None or u.kind != "boss":
+    if deck is None:
         return
     cards = {c.id: c for c in w.content.boss(u.content_id).rot}
     for t in hurt:

@@ -131,7 +131,13 @@ def supply_left(w: World, kind: str) -> int:
         total = limits.attack
     else:
         total = w.content.special_die(kind).supply
-    return total - in_use(w, kind)
+    n = 0  # `in_use`, inlined (every die gained asks)
+    for u in w.board.units.values():
+        if u.alive:
+            for d in u.pool:
+                if d.kind == kind:
+                    n += 1
+    return total - n
 
 
 def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:

@@ -172,6 +172,9 @@ def remove_stacked(w: World, top: Tile) -> None:
     """R-ENV-3: an Environmental moved (or laid) on top of another of the same component type
     (flat on flat, solid on solid) removes the bottom one from the Arena, whoever owns either and
     whatever Environmental it is; sharing one space is lying on top of it (ruling 17)."""
+    tiles = w.board.tiles
+    if len(tiles) == 1 and tiles[0] is top:
+        return  # nothing underneath (the usual case: every turn of a rotating tile asks)
     kind = w.content.environmental(top.env).kind
     over = set(top.hexes)
     for t in list(w.board.tiles):
@@ -246,15 +249,19 @@ def resolve(w: World, item: QItem) -> bool:
         return bonus_move(w, item)
     if op == "reroll":
         return reroll(w, subj, item)
-    src = units.get(item.src)
-    why = str(item.ctx.get("why", op))
-    n = amount_of(w, e, item)
+    ctx = item.ctx
+    why = ctx.get("why", op)
+    if type(why) is not str:
+        why = str(why)
+    # `amount_of` only when a die or a count changes the printed amount (the usual effect
+    # has neither: every queued effect asks; issue 23)
+    n = e.amount if e.dice is None and e.per is None else amount_of(w, e, item)
     if op == "damage":
-        damage(w, subj, n, why, source=item.src, how="hazard" if "neutral" in item.ctx else "effect")
+        damage(w, subj, n, why, source=item.src, how="hazard" if "neutral" in ctx else "effect")
     elif op == "gain_die":  # the next most common (ops in the order random playouts use them)
         return gain_bonus_dice(w, subj, e.die or "temp", max(1, n), item)
     elif op == "attack_damage":
-        if w.board.attack is not None and item.ctx.get("in_attack"):
+        if w.board.attack is not None and ctx.get("in_attack"):
             w.board.attack["bonus"] = int(w.board.attack.get("bonus", 0)) + n
         else:
             subj.mods["damage"] = subj.mods.get("damage", 0) + n
@@ -287,7 +294,7 @@ def resolve(w: World, item: QItem) -> bool:
             subj.pool[idx].kind = GONE
             w.board.gone = True
     elif op == "steal_temp":
-        steal(w, src, subj)
+        steal(w, units.get(item.src), subj)
     elif op in ("range", "targets", "movement"):
         subj.mods[op] = subj.mods.get(op, 0) + n
     elif op == "fly":
@@ -300,6 +307,7 @@ def resolve(w: World, item: QItem) -> bool:
     elif op == "place_tile":
         assert e.tile is not None
         assert subj.hex is not None
+        src = units.get(item.src)
         place_tile(w, e.tile, subj.hex, src.uid if src is not None else None)
     return True
 
@@ -499,8 +507,7 @@ def forced_step(w: World, item: QItem) -> bool:
         # spec 2.5: one option, nobody to ask, or one outcome: no question, the first option
         # (the outcomes are worked out only when the first two tests leave it open: pure)
         if (len(options) == 1 and full) or seat is None or (
-                full and len({step_outcome(w, forcer, h, k, bool(item.ctx.get("neutral")))
-                              for h, k in options}) == 1):
+                full and _one_outcome(w, forcer, options, bool(item.ctx.get("neutral")))):
             target, kind = options[0]
         else:
             words = [hex_id(h) for h, _ in options]
@@ -526,6 +533,22 @@ def forced_step(w: World, item: QItem) -> bool:
         item.ctx["left"] = left - 1
         return int(item.ctx["left"]) <= 0 or not subj.alive
     collide(w, subj, forcer, target, kind, bool(item.ctx.get("neutral")), e.op)
+    return True
+
+
+def _one_outcome(w: World, forcer: Unit | None, options: list[tuple[Hex, str]], neutral: bool) -> bool:
+    """Do all `options` have the same `step_outcome`? (the set of them has one member),
+    stopping at the first that differs: two free steps always differ (their spaces do), and
+    most asked steps have some (issue 23)."""
+    first: tuple[object, ...] | None = None
+    for h, k in options:
+        if k == "free" and first is not None:
+            return False  # ("free", h) equals no other option's outcome: the spaces differ
+        o = step_outcome(w, forcer, h, k, neutral)
+        if first is None:
+            first = o
+        elif o != first:
+            return False
     return True
 
 

@@ -125,17 +125,17 @@ def _run_line(w: World, env_id: str, op: str, amount: int) -> None:
             w.board.moved()
             w.events.add_public(f"{env.name} turns", "environment", None)
             remove_stacked(w, t)  # R-ENV-3: a moving tile removes one of its type underneath
-            for u in list(w.living()):
+            for u in w.living():  # a new list already (no copy of it)
                 if u.hex in t.hexes and u.hex not in before:
                     hit_by_tile(w, u, t)  # the hazard moves onto them (R-HAZ-2, E3)
     elif op == "discard_on":
         for t in tiles:
-            for u in list(w.living()):
+            for u in w.living():  # a new list already (no copy of it)
                 if u.hex in t.hexes and not u.is_flying:
                     discard_card(w, u)
     elif op == "hazard_on":
         for t in tiles:
-            for u in list(w.living()):
+            for u in w.living():  # a new list already (no copy of it)
                 if u.hex in t.hexes:
                     hit_by_tile(w, u, t)
     elif op == "spawn":
@@ -148,11 +148,11 @@ def _turned(w: World, env_id: str, anchor: Hex, turns: int, amount: int) -> tupl
     *Why a memo:* a rotating Environmental turns every round, and the same few (anchor, turns)
     come back all game and in every playout (issue 23). A pure function of the shape, the
     pivot and the map, keyed by them (the content kept so its id is not reused)."""
-    env = w.content.environmental(env_id)
     content = w.content
     key = (id(content), env_id, anchor, turns, amount, w.cells)
     entry = _TURNED.get(key)
     if entry is None or entry[0] is not content:
+        env = content.environmental(env_id)
         off = parse_hex(env.pivot)
         assert off is not None
         pivot = (anchor[0] + off[0], anchor[1] + off[1])

@@ -81,18 +81,14 @@ def reveal(w: World) -> None:
     known: dict[str, tuple[int, int]] = {}
     names: dict[str, str] = {}
     rng = w.rng
-    for u in [x for x in units.values() if x.alive and x.kind != "minion"]:  # `World.combatants`
+    decks = b.decks
+    for u in units.values():  # `World.combatants` (nothing here adds or removes a figure)
+        if not u.alive or u.kind == "minion":
+            continue
         kind = u.kind
-        if kind == "rival":
-            if not u.hand:
-                recycle(u)
-            card = rng.choice(sorted(u.hand))
-            u.hand.remove(card)
-            u.current = card
-            u.speed = u.played_speed = _speed(w, u, card)
-            w.events.add_public(("{} reveals a random card: Speed {} (text ignored)", u.name, u.speed), "reveal", None)
-        elif kind == "boss":
-            deck = b.decks[f"speed:{u.uid}"]
+        uid = u.uid
+        if kind == "boss":
+            deck = decks[f"speed:{uid}"]
             drawn = deck.draw(rng)
             assert drawn is not None
             if not deck.discards:  # reshuffled (R-INI-15): last round's card is back in the deck (A6)
@@ -100,9 +96,20 @@ def reveal(w: World) -> None:
             u.current = drawn
             u.speed = u.played_speed = int(drawn)
             w.events.add_public(("{} reveals Speed card {}", u.name, drawn), "reveal", None)
-        uid = u.uid
+            discards = bool(deck.discards)  # `has_discards`: the drawn card is not discarded yet
+        else:
+            if kind == "rival":
+                if not u.hand:
+                    recycle(u)
+                card = rng.choice(sorted(u.hand))
+                u.hand.remove(card)
+                u.current = card
+                u.speed = u.played_speed = _speed(w, u, card)
+                w.events.add_public(("{} reveals a random card: Speed {} (text ignored)", u.name, u.speed), "reveal",
+                                    None)
+            discards = bool(u.discard)  # `has_discards`
         entrants.append(uid)
-        known[uid] = (u.speed or 0, (u.prev_speed or 0) if has_discards(w, u) else 0)  # `speeds`
+        known[uid] = (u.speed or 0, (u.prev_speed or 0) if discards else 0)  # `speeds`
         names[uid] = u.name
     if b.env_speed:
         for key in sorted(b.env_speed):

@@ -21,7 +21,6 @@ from .attack import (
     ultimate_cost,
 )
 from .content import Attack, BossCard, Content, SkirmishCard
-from .dice import gain_energy
 from .effects import damage, drain, walk
 from .hexes import Hex, distance, hex_id, parse_hex
 from .model import BE, Pending, Unit
@@ -123,10 +122,16 @@ def target_rule(w: World, u: Unit) -> str:
 def gain_all_energy(w: World, u: Unit) -> int:
     """N4 (R-NPC-6): every rolled BE die gives its energy once."""
     total = 0
+    top = 0
     for d in u.pool:
         if d.kind == BE and d.face is not None and not d.fresh and not d.used:
             d.used = True
-            total += gain_energy(w, u, d.face)
+            # `gain_energy` inlined (R-BE-1/3/4, A14: the tracker stays within 0..energy_max)
+            if not top:
+                top = w.content.rules.energy_max
+            before = u.energy
+            u.energy = max(0, min(top, before + d.face))
+            total += u.energy - before
     return total
 
 

@@ -67,9 +67,12 @@ def next_to_place(w: World) -> Unit | None:
 
 
 def next_immediate(w: World) -> Unit | None:
-    for x in w.board.order:
-        u = w.board.units.get(x)
-        if u is None or x in w.board.done or not u.alive or u.kind != "champion" or u.current is None:
+    b = w.board  # the board's fields read once (the immediate phase asks at every step)
+    units = b.units
+    done = b.done
+    for x in b.order:
+        u = units.get(x)
+        if u is None or x in done or not u.alive or u.kind != "champion" or u.current is None:
             continue
         card = card_of(w, u, u.current)
         if card is not None and card.immediate is not None:
@@ -78,12 +81,15 @@ def next_immediate(w: World) -> Unit | None:
 
 
 def next_turn(w: World) -> str | None:
-    for x in w.board.order:
-        if x in w.board.done:
+    b = w.board  # the board's fields read once (every step between two turns asks)
+    units = b.units
+    done = b.done
+    for x in b.order:
+        if x in done:
             continue
         if x.startswith(ENV):
             return x
-        u = w.board.units.get(x)
+        u = units.get(x)
         if u is not None and u.alive and u.hex is not None:
             return x
     return None
