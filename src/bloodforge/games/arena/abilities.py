@@ -134,27 +134,42 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
     specials: list[int] = []
     pool = u.pool
     draw = rng.randbelow
-    for i, d in enumerate(pool):
-        sides = d.sides
-        # `World.roll` of an unrigged die inlined (no rig queue at all: the usual case, no
-        # look-up per die); a scenario's rigged die, or the error for an impossible one,
-        # through it
-        if rigs:
+    if not rigs:  # the usual case (a scenario's rig queues aside): no rig to read per die
+        for d in pool:
+            sides = d.sides
+            face = 1 + draw(sides) if sides >= 1 else w.roll(sides)  # `World.roll` raises below 1
+            d.face = face
+            d.used = False
+            d.fresh = False
+            kind = d.kind
+            try:
+                row = rows[kind]
+            except KeyError:
+                row = die_row(w, kind)
+            # a face of 1 or more: the table's word unless beyond its 12 faces
+            shown.append(row[0][face] if face < 13 else f"{row[3]} {face}")
+            if row[1]:
+                attack.append(face)
+            elif row[2] is not None:  # an immediate Special die: its face resolves below
+                specials.append(len(shown) - 1)  # its index in the pool
+    else:
+        for i, d in enumerate(pool):
+            sides = d.sides
+            # `World.roll` of an unrigged die inlined; a scenario's rigged die, or the error
+            # for an impossible one, through it
             rig = rigs.get(sides)
             face = w.roll(sides) if (rig is not None and rig.rigged) or sides < 1 else 1 + draw(sides)
-        else:
-            face = 1 + draw(sides) if sides >= 1 else w.roll(sides)
-        d.face = face
-        d.used = False
-        d.fresh = False
-        row = rows.get(d.kind)
-        if row is None:
-            row = die_row(w, d.kind)
-        shown.append(row[0][face] if 0 <= face < 13 else f"{row[3]} {face}")
-        if row[1]:
-            attack.append(face)
-        elif row[2] is not None:  # an immediate Special die: its face resolves below
-            specials.append(i)
+            d.face = face
+            d.used = False
+            d.fresh = False
+            row = rows.get(d.kind)
+            if row is None:
+                row = die_row(w, d.kind)
+            shown.append(row[0][face] if 0 <= face < 13 else f"{row[3]} {face}")
+            if row[1]:
+                attack.append(face)
+            elif row[2] is not None:  # an immediate Special die: its face resolves below
+                specials.append(i)
     category = u.rolled_category = category_of(attack)
     w.events.add_public(f"{u.name} rolls {', '.join(shown)} ({_CATEGORY_WORD[category]})", "roll", None)
     if specials:

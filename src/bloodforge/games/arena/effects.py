@@ -202,7 +202,7 @@ def drain(w: World) -> None:
                 del queue[0]  # in place: only the board holds its queue (a copy makes its own)
             elif head in queue:  # QItem compares by identity; each item is queued once
                 queue.remove(head)
-    if not b.queue:
+    if not b.queue and b.gone:  # `purge`'s own first test
         purge(w)
 
 

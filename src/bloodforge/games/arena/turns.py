@@ -50,8 +50,10 @@ def actors(w: World) -> list[int]:
         return []
     if phase == "pick":
         picks = b.picks  # `World.combatants` inlined: the living figures that are not minions
-        return sorted(u.seat for u in b.units.values()
-                      if u.alive and u.kind != "minion" and u.seat is not None and u.seat not in picks)
+        seats = [u.seat for u in b.units.values()
+                 if u.alive and u.kind != "minion" and u.seat is not None and u.seat not in picks]
+        seats.sort()  # a list sorted in place: no generator (the pick phase asks every ply)
+        return seats
     if phase == "place":
         u = next_to_place(w)
         return [u.seat] if u is not None and u.seat is not None else []
