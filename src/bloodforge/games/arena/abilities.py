@@ -162,9 +162,8 @@ def roll_and_resolve_d8(w: World, u: Unit) -> None:
             d.face = face
             d.used = False
             d.fresh = False
-            row = rows.get(d.kind)
-            if row is None:
-                row = die_row(w, d.kind)
+            found = rows.get(d.kind)
+            row = found if found is not None else die_row(w, d.kind)
             shown.append(row[0][face] if 0 <= face < 13 else f"{row[3]} {face}")
             if row[1]:
                 attack.append(face)
