@@ -15,10 +15,10 @@ import pytest
 
 import bloodforge
 from bloodforge.core import Action, Rng, State
-from bloodforge.games.arena import attack, player, turns
+from bloodforge.games.arena import attack, movement, player, turns
 from bloodforge.games.arena import game as arena_game
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.model import Unit
+from bloodforge.games.arena.model import Tile, Unit
 from bloodforge.games.arena.turns import act
 
 
@@ -176,3 +176,39 @@ def test_issue23_seat_log_lines_as_parts_read_as_the_eager_lines() -> None:
                                                                                            u.uid)
             seen.add(action.kind)
     assert seen >= {"energy", "pact"}
+
+
+def test_issue23_n11_nearest_safe_by_masks_equals_the_walk_with_parents() -> None:
+    """N11 (TB4): the safe ends nearest an NPC's target and their routes, read off the
+    layout's masks (rings of cells, each end's path by `_mask_path`), equal the breadth-first
+    walk with parents (`_nearest_safe_plain`: the same stops, the pruning by distance to the
+    target) for every figure on the board, every other figure as the target, Movements 1-5
+    and Ranges 0-3, in positions of random solo and six-seat games, and again with Spike
+    Traps put on a third of the free hexes (some already hit this turn); answers and None
+    alike."""
+    seen = {"answer": 0, "none": 0, "hazards": 0}
+    for players, seed, every in ((1, 61, 7), (6, 62, 30)):
+        state, rng = _random_state(players, seed)
+        for k, s in enumerate(_plies(state, rng, 300)):
+            if k % every or sum(u.alive and u.hex is not None for u in s.board.units.values()) < 2:
+                continue
+            for traps in (False, True):
+                twin = s.clone()
+                if traps:
+                    free = [h for h in sorted(twin.cells) if twin.occupant(h) is None]
+                    twin.board.tiles += [Tile(f"trap{i}", "spike_traps", h, [h], None)
+                                         for i, h in enumerate(free) if i % 3 == k % 3]
+                    twin.board.moved()
+                    movers = [u for u in twin.board.units.values() if u.alive and u.hex is not None]
+                    twin.board.hazard_hits = {(movers[0].uid, t.tid) for t in twin.board.tiles[::4]}
+                figures = [u for u in twin.board.units.values() if u.alive and u.hex is not None]
+                for u in figures:
+                    for t in figures:
+                        if t is u or t.hex is None:
+                            continue
+                        for steps, reach in ((1, 0), (2, 1), (3, 3), (5, 1), (4, 2)):
+                            got = movement.nearest_safe(twin, u, steps, t.hex, reach)
+                            assert got == movement._nearest_safe_plain(twin, u, steps, t.hex, reach)
+                            seen["none" if got is None else "answer"] += 1
+                            seen["hazards"] += traps and got is not None
+    assert min(seen.values()) > 100, seen
