@@ -223,3 +223,36 @@ def test_forced_step_one_outcome_equals_the_set_of_outcomes(setting: str) -> Non
             seat = rng.choice(state.actors())
             state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
     assert checked > 0
+
+
+def test_gain_dice_counts_the_supply_once_as_gain_die_does_each_time() -> None:
+    """R-TURN-3, A13 (the shared supply): gaining several dice with the supply counted once
+    (`dice.gain_dice`) leaves the same pools and log lines as `gain_die` asked once per die,
+    for Temporary and Blood Energy dice, with the supply plenty, nearly out and out, with the
+    count handed in or not, for every figure and a fallen one."""
+    from bloodforge.games.arena.dice import gain_dice, gain_die, supply_left
+    from bloodforge.games.arena.model import BE, TEMP, Die
+
+    base = bloodforge.load_game("arena", players=1, seed=4).new_initial_state()
+    assert isinstance(base, ArenaState)
+    checked = 0
+    for kind in (TEMP, BE):
+        for used in (0, None, 1, 2):  # extra dice put in pools first: None = all but 2 of the supply
+            start = base.clone()
+            boss = start.board.units["malvarra"]
+            extra = supply_left(start, kind) - 2 if used is None else used
+            boss.pool.extend(Die(kind, 6, None, False, True) for _ in range(max(0, extra)))
+            for uid in list(start.board.units):
+                for count in (1, 3):
+                    for hand_in in (False, True):
+                        a, b = start.clone(), start.clone()
+                        ua, ub = a.board.units[uid], b.board.units[uid]
+                        if uid == "ulwazi":
+                            ua.alive = ub.alive = False
+                        want = sum(gain_die(a, ua, kind) for _ in range(count))
+                        got = gain_dice(b, ub, kind, count, supply_left(b, kind) if hand_in else None)
+                        assert got == want
+                        assert [(d.kind, d.fresh) for d in ua.pool] == [(d.kind, d.fresh) for d in ub.pool]
+                        assert [e.text for e in a.events] == [e.text for e in b.events]
+                        checked += 1
+    assert checked > 0

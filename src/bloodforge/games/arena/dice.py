@@ -152,6 +152,29 @@ def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:
     return True
 
 
+def gain_dice(w: World, u: Unit, kind: str, count: int, left: int | None = None) -> int:
+    """`gain_die(w, u, kind)` `count` times (the same dice, the same log lines), with the
+    supply counted at most once: each die gained takes exactly one from what is left of the
+    kind and nothing else changes the pools meanwhile. `left`: `supply_left(w, kind)` when
+    the caller knows it already. *Why:* counting the supply reads every die of every figure
+    (a Boss's bonus dice asked it once per die, after the bonus test had; issue 23)."""
+    if u.kind == "minion" or not u.alive:
+        return 0
+    limits = w.params.supply_limits
+    got = 0
+    for _ in range(count):
+        if limits:
+            if left is None:
+                left = supply_left(w, kind)
+            if left <= 0:
+                w.log(f"{u.name} would gain a {die_word(w, kind)} die but the supply is out", kind="dice")
+                continue
+            left -= 1
+        u.pool.append(Die(kind, 6, None, False, True))
+        got += 1
+    return got
+
+
 def remove_die(u: Unit, index: int) -> Die:
     """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1)."""
     die = u.pool[index]

@@ -9,7 +9,7 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 from __future__ import annotations
 
 from .content import Effect
-from .dice import attack_faces, category_of, die_word, gain_die, gain_energy, supply_left
+from .dice import attack_faces, category_of, die_word, gain_dice, gain_die, gain_energy, supply_left
 from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
@@ -346,10 +346,13 @@ def reroll(w: World, u: Unit, item: QItem) -> bool:
 
 def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bool:
     """R-DICE-9: a 'bonus die' is the gainer's choice; NPCs take their Skirmish preference."""
+    temp_left: int | None = None  # `supply_left(w, TEMP)` once counted (`gain_dice` reuses it)
     if kind == "bonus":
-        if w.params.supply_limits and supply_left(w, TEMP) <= 0 and supply_left(w, BE) <= 0:
-            w.log(f"{u.name} would gain a bonus die but the supply has none", kind="dice")
-            return True  # spec 2.5: both answers give nothing, so nobody is asked
+        if w.params.supply_limits:
+            temp_left = supply_left(w, TEMP)
+            if temp_left <= 0 and supply_left(w, BE) <= 0:
+                w.log(f"{u.name} would gain a bonus die but the supply has none", kind="dice")
+                return True  # spec 2.5: both answers give nothing, so nobody is asked
         if u.seat is not None and u.kind == "champion":
             if item.ctx.get("chosen") is None:
                 w.board.pending = Pending(u.seat, "bonus_die", ["temp", "be"], {"unit": u.uid})
@@ -358,10 +361,7 @@ def gain_bonus_dice(w: World, u: Unit, kind: str, count: int, item: QItem) -> bo
         else:
             kind = str(item.ctx.get("pref", "temp"))
     real = TEMP if kind == "temp" else BE
-    got = 0
-    for _ in range(count):  # a plain loop: a generator per gain cost more (issue 23)
-        if gain_die(w, u, real):
-            got += 1
+    got = gain_dice(w, u, real, count, temp_left if real == TEMP else None)
     if got:
         w.events.add_public(("{} gains {} {} {}", u.name, got, "Temporary Attack" if real == TEMP else "Blood Energy",
                              "die" if got == 1 else "dice"), "dice", None)
