@@ -347,11 +347,8 @@ def target_tier(w: World, u: Unit, atk: Attack, a: Attrs, rule: str) -> list[Uni
     `best_tier` sorts a tie."""
     if a.from_minion or u.hex is None:
         return best_tier(w, u, reachable_foes(w, u, atk, a), rule)
-    key = ("access", w.board.layout, u.uid, u.is_flying, u.hex, a.movement, a.range, a.from_minion, atk.origin)
-    uids: list[str] | None = w.layout_memo().get(key)
-    if uids is not None:  # `reachable_foes` answered on this layout already (the Ultimate's test)
-        units = w.board.units
-        return best_tier(w, u, [units[x] for x in uids], rule)
+    # (no look-up of `reachable_foes`' memo here: only its minion and off-board branches,
+    # which return above, are ever asked for, so an attack from the NPC's space never hit it)
     # `foes` and `_by_distance` in one pass, split into non-minions and minions (preferred in
     # that order: R-MIN-10, TB2), the foes ruled out by hex distance left out at once: one
     # foe, in Range of the start, is the usual answer (issue 23)
@@ -408,10 +405,7 @@ def any_reachable(w: World, u: Unit, atk: Attack, a: Attrs) -> bool:
     the Ultimate's attack at every NPC's energy step; issue 23)."""
     if a.from_minion or u.hex is None:
         return bool(reachable_foes(w, u, atk, a))
-    key = ("access", w.board.layout, u.uid, u.is_flying, u.hex, a.movement, a.range, a.from_minion, atk.origin)
-    uids: list[str] | None = w.layout_memo().get(key)
-    if uids is not None:
-        return bool(uids)
+    # (no look-up of `reachable_foes`' memo: see `target_tier`)
     # `foes` and `_by_distance` in one pass: a foe in Range of the start answers at once
     assert u.hex is not None
     oq, or_ = u.hex
