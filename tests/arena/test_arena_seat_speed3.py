@@ -116,6 +116,30 @@ def test_issue23_offered_attacks_by_nearest_enemy_equal_offered_attacks() -> Non
                 v.mods = {**v.mods, "range": bonus}
                 assert player._offered_actions(twin, v, player._minions_of(twin, v.uid)) == _offered_plain(twin, v)
     assert seen > 50
+    # another content (every attack's Range 6 longer) makes its own entries: every option
+    # reaches the nearest enemy there, not only those that reach it here
+    other = state.content.model_copy(deep=True)
+    for champion in other.champions:
+        for a in champion.attacks:
+            object.__setattr__(a, "range_bonus", a.range_bonus + 6)
+    state, rng = _random_state(1, 44)
+    differ = 0
+    for s in _plies(state, rng, 200):
+        b = s.board
+        if b.phase != "turns" or b.pending is not None or b.stage != "act" or b.active is None:
+            continue
+        u = s.unit(b.active)
+        if u.seat is None or u.attacked:
+            continue
+        twin = s.clone()
+        twin.content = other
+        twin.route_memo = None  # `offered_attacks` keeps its answers by layout, not content
+        here = player._offered_actions(s, u, ())
+        there = player._offered_actions(twin, twin.unit(u.uid), ())
+        assert here == _offered_plain(s, u)
+        assert there == _offered_plain(twin, twin.unit(u.uid))
+        differ += here != there
+    assert differ > 0
 
 
 def test_issue23_champion_table_follows_the_content_it_is_asked_with() -> None:
@@ -134,6 +158,23 @@ def test_issue23_champion_table_follows_the_content_it_is_asked_with() -> None:
     for _ in range(2):
         assert [c for _, c, _ in player._champion_table(state, champion.id)[0]] == [p.cost for p in champion.pacts]
         assert [c for _, c, _ in player._champion_table(twin, champion.id)[0]] == [p.cost + 7 for p in champion.pacts]
+    # the act stage's listing reads the table of its own content too: with just enough
+    # Blood Energy for the cheapest pact, one content lists it and the other does not
+    rng = Rng(5)
+    for s in _plies(state, rng):
+        b = s.board
+        if b.phase == "turns" and b.pending is None and b.stage == "act" and b.active is not None \
+                and s.unit(b.active).seat is not None and champion.pacts:
+            break
+    u = s.unit(str(s.board.active))
+    cheapest = min(p.cost for p in s.content.champion(u.content_id).pacts)
+    other_twin = s.clone()
+    other_twin.content = other
+    for w in (s, other_twin, s, other_twin):
+        w.unit(u.uid).energy = cheapest
+        got = player.turn_actions(w, w.unit(u.uid))
+        assert got == player.plain_turn_actions(w, w.unit(u.uid))
+        assert any(a.kind == "pact" for a in got) is (w is s)
 
 
 def test_issue23_seat_log_lines_as_parts_read_as_the_eager_lines() -> None:

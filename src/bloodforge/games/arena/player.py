@@ -6,7 +6,7 @@ from __future__ import annotations
 from bloodforge.core import Action
 
 from . import abilities, attack, npc
-from .content import Attack, Content
+from .content import CATEGORY_RANK, Attack, Content
 from .dice import energy_dice_ready, gain_energy
 from .effects import check_end, drain, walk
 from .environment import resume as resume_environment
@@ -46,7 +46,9 @@ def turn_actions(w: World, u: Unit) -> list[Action]:
     spells: list[Action] | None = None
     be: list[int] = []
     energy = _ENERGY
-    pacts, ultimate, bonus_cards, has_minions, movement, spell_kinds = _champion_table(w, u.content_id)
+    entry = _CHAMPIONS.get(u.content_id)  # `_champion_table`'s usual case, without its frame
+    pacts, ultimate, bonus_cards, has_minions, movement, spell_kinds = \
+        entry[1] if entry is not None and entry[0] is w.content else _champion_table(w, u.content_id)
     for i, d in enumerate(u.pool):
         kind = d.kind
         if kind == BE:
@@ -100,9 +102,9 @@ def _offered_actions(w: World, u: Unit, minions: tuple[tuple[str, str, int], ...
     pass over the figures is cheaper than a record after a move) and boards the masks
     cannot read go through `offered_attacks`. `minions`: `_minions_of(w, u.uid)` (or
     nothing when its card has none)."""
-    rank = attack.available_rank(u)
+    rank = 3 if u.invoked else CATEGORY_RANK.get(u.rolled_category or "singles", 1)  # `attack.available_rank`
     content = w.content
-    key = (id(content), u.kind, u.content_id, rank)
+    key = (u.kind, u.content_id, rank)
     entry = _OFFERS.get(key)
     if entry is None or entry[0] is not content:
         options = attack.attack_options(w, u)
@@ -193,11 +195,12 @@ def _offered_by_masks(w: World, u: Unit, items: tuple[tuple[str, int, Action], .
     return out if out else [items[0][2]]
 
 
-#: (content, figure kind, its content id, rank) -> (the content, whether some option attacks
+#: (figure kind, its content id, rank) -> (the content it was made from: another content
+#: makes the entry again; whether some option attacks
 #: from the figure's minions, each option's origin, Range bonus and action in printed order,
 #: and for a figure whose options all attack from its space the offered actions by (the
 #: Range bonus of this turn, the distance to the nearest damageable enemy or None)).
-_OFFERS: dict[tuple[int, str, str, int], tuple[Content, bool, tuple[tuple[str, int, Action], ...],
+_OFFERS: dict[tuple[str, str, int], tuple[Content, bool, tuple[tuple[str, int, Action], ...],
                                                dict[tuple[int, int | None], list[Action]]]] = {}
 
 
