@@ -8,6 +8,7 @@ from typing import Any
 import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena.game import ArenaGame, ArenaState
+from bloodforge.games.arena.model import Tile
 
 
 def game(**params: Any) -> ArenaGame:
@@ -74,3 +75,16 @@ def positions_before_own_steps(players: int, seed: int, want: Callable[[str], bo
         state._apply(action, seat)
         state.history.append(str(action))
         state.history_seats.append(seat)
+
+
+def put_spike_traps(state: ArenaState, every: int, offset: int, hit_every: int) -> None:
+    """Spike Traps on every `every`-th free hex (from `offset`), and every `hit_every`-th tile
+    already hit this turn by the first figure on the board: harmful tiles, some of them spent,
+    for the route tests (the Bosses' own tiles seldom lie in the way)."""
+    free = [h for h in sorted(state.cells) if state.occupant(h) is None]
+    state.board.tiles += [Tile(f"trap{k}", "spike_traps", h, [h], None)
+                          for k, h in enumerate(free) if k % every == offset % every]
+    state.board.moved()
+    movers = [u for u in state.board.units.values() if u.alive and u.hex is not None]
+    if movers:
+        state.board.hazard_hits = {(movers[0].uid, t.tid) for t in state.board.tiles[::hit_every]}

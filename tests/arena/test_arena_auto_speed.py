@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from arena_helpers import positions_before_own_steps
+from arena_helpers import positions_before_own_steps, put_spike_traps
 
 import bloodforge
 from bloodforge.core import Action, Rng
@@ -317,13 +317,7 @@ def test_issue23_n14_approach_from_the_safe_routes_equals_the_pareto_choice(play
         if i % 5:
             continue
         if traps:
-            free = [h for h in sorted(state.cells) if state.occupant(h) is None]
-            state.board.tiles += [Tile(f"trap{k}", "spike_traps", h, [h], None)
-                                  for k, h in enumerate(free) if k % 4 == i % 4]
-            state.board.moved()
-            movers = [u for u in state.board.units.values() if u.alive and u.hex is not None]
-            if movers:
-                state.board.hazard_hits = {(movers[0].uid, t.tid) for t in state.board.tiles[::3]}
+            put_spike_traps(state, 4, i, 3)
         for u in state.board.units.values():
             if not u.alive or u.hex is None:
                 continue

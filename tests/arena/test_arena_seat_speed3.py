@@ -12,13 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from arena_helpers import put_spike_traps
 
 import bloodforge
 from bloodforge.core import Action, Rng, State
 from bloodforge.games.arena import attack, movement, player, turns
 from bloodforge.games.arena import game as arena_game
 from bloodforge.games.arena.game import ArenaState
-from bloodforge.games.arena.model import Tile, Unit
+from bloodforge.games.arena.model import Unit
 from bloodforge.games.arena.turns import act
 
 
@@ -36,6 +37,18 @@ def _plies(state: ArenaState, rng: Rng, limit: int = 400) -> Iterator[ArenaState
         yield state
         seat = rng.choice(state.actors())
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+
+
+def _seat_figures_that_may_attack(state: ArenaState, rng: Rng, limit: int) -> Iterator[tuple[ArenaState, Unit]]:
+    """The positions of a random game where a seat's figure lists its act stage and has not
+    attacked yet (the listings that offer attacks), with that figure."""
+    for s in _plies(state, rng, limit):
+        b = s.board
+        if b.phase != "turns" or b.pending is not None or b.stage != "act" or b.active is None:
+            continue
+        u = s.unit(b.active)
+        if u.seat is not None and not u.attacked:
+            yield s, u
 
 
 def test_issue23_legal_actions_usual_case_equals_actors_and_legal() -> None:
@@ -99,13 +112,7 @@ def test_issue23_offered_attacks_by_nearest_enemy_equal_offered_attacks() -> Non
     seen = 0
     for players, seed, params in ((1, 41, {}), (1, 42, {"boss": "grevvar"}), (6, 43, {})):
         state, rng = _random_state(players, seed, **params)
-        for s in _plies(state, rng, 300):
-            b = s.board
-            if b.phase != "turns" or b.pending is not None or b.stage != "act" or b.active is None:
-                continue
-            u = s.unit(b.active)
-            if u.seat is None or u.attacked:
-                continue
+        for s, u in _seat_figures_that_may_attack(state, rng, 300):
             minions = player._minions_of(s, u.uid)
             for _ in range(2):
                 assert player._offered_actions(s, u, minions) == _offered_plain(s, u)
@@ -124,13 +131,7 @@ def test_issue23_offered_attacks_by_nearest_enemy_equal_offered_attacks() -> Non
             object.__setattr__(a, "range_bonus", a.range_bonus + 6)
     state, rng = _random_state(1, 44)
     differ = 0
-    for s in _plies(state, rng, 200):
-        b = s.board
-        if b.phase != "turns" or b.pending is not None or b.stage != "act" or b.active is None:
-            continue
-        u = s.unit(b.active)
-        if u.seat is None or u.attacked:
-            continue
+    for s, u in _seat_figures_that_may_attack(state, rng, 200):
         twin = s.clone()
         twin.content = other
         twin.route_memo = None  # `offered_attacks` keeps its answers by layout, not content
@@ -236,12 +237,7 @@ def test_issue23_n11_nearest_safe_by_masks_equals_the_walk_with_parents() -> Non
             for traps in (False, True):
                 twin = s.clone()
                 if traps:
-                    free = [h for h in sorted(twin.cells) if twin.occupant(h) is None]
-                    twin.board.tiles += [Tile(f"trap{i}", "spike_traps", h, [h], None)
-                                         for i, h in enumerate(free) if i % 3 == k % 3]
-                    twin.board.moved()
-                    movers = [u for u in twin.board.units.values() if u.alive and u.hex is not None]
-                    twin.board.hazard_hits = {(movers[0].uid, t.tid) for t in twin.board.tiles[::4]}
+                    put_spike_traps(twin, 3, k, 4)
                 figures = [u for u in twin.board.units.values() if u.alive and u.hex is not None]
                 for u in figures:
                     for t in figures:
