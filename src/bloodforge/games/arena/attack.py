@@ -415,6 +415,7 @@ def invoke(w: World, u: Unit, keep: int | None) -> None:
         keep = be[0]
     for i in sorted((i for i in be if i != keep), reverse=True):
         remove_die(u, i)
+    w.board.in_use = None  # `dice.supply_left`'s count is made again
     w.events.add_public(f"{u.name} invokes the Ultimate (keeps {1 if be else 0} Blood Energy die)", "ultimate",
                         {"unit": u.uid, "cost": ultimate_cost(w, u)})
 

@@ -111,8 +111,10 @@ _ATTACK_KINDS = (ATTACK, TEMP)  # `Die.is_attack`
 
 
 def in_use(w: World, kind: str) -> int:
+    """Dice of `kind` in the living figures' pools, counted die by die (the reference for
+    `Board.in_use`, which `supply_left` reads)."""
     n = 0
-    for u in w.board.units.values():  # plain loops: asked at every die gained (issue 23)
+    for u in w.board.units.values():  # plain loops
         if u.alive:
             for d in u.pool:
                 if d.kind == kind:
@@ -120,8 +122,25 @@ def in_use(w: World, kind: str) -> int:
     return n
 
 
+def counts_in_use(w: World) -> dict[str, int]:
+    """`Board.in_use`: the dice in the living figures' pools by kind, counted now if not
+    kept (`in_use` for every kind at once)."""
+    b = w.board
+    counts = b.in_use
+    if counts is None:
+        counts = {}
+        for u in b.units.values():
+            if u.alive:
+                for d in u.pool:
+                    kind = d.kind
+                    counts[kind] = counts.get(kind, 0) + 1
+        b.in_use = counts
+    return counts
+
+
 def supply_left(w: World, kind: str) -> int:
-    """Dice of `kind` still in the shared supply (A13)."""
+    """Dice of `kind` still in the shared supply (A13): the supply's size less `in_use`, read
+    off the board's kept count (`Board.in_use`)."""
     limits = w.content.rules.supply
     if kind == TEMP:
         total = limits.temp
@@ -131,13 +150,17 @@ def supply_left(w: World, kind: str) -> int:
         total = limits.attack
     else:
         total = w.content.special_die(kind).supply
-    n = 0  # `in_use`, inlined (every die gained asks)
-    for u in w.board.units.values():
-        if u.alive:
-            for d in u.pool:
-                if d.kind == kind:
-                    n += 1
-    return total - n
+    counts = w.board.in_use
+    if counts is None:
+        counts = counts_in_use(w)
+    return total - counts.get(kind, 0)
+
+
+def _gained(w: World, kind: str, n: int) -> None:
+    """`n` dice of `kind` joined a living figure's pool: the kept count follows (if made)."""
+    counts = w.board.in_use
+    if counts is not None:
+        counts[kind] = counts.get(kind, 0) + n
 
 
 def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:
@@ -149,6 +172,9 @@ def gain_die(w: World, u: Unit, kind: str, sides: int = 6) -> bool:
         w.log(f"{u.name} would gain a {die_word(w, kind)} die but the supply is out", kind="dice")
         return False
     u.pool.append(Die(kind, sides, None, False, True))
+    counts = w.board.in_use  # `_gained`, inlined
+    if counts is not None:
+        counts[kind] = counts.get(kind, 0) + 1
     return True
 
 
@@ -172,11 +198,14 @@ def gain_dice(w: World, u: Unit, kind: str, count: int, left: int | None = None)
             left -= 1
         u.pool.append(Die(kind, 6, None, False, True))
         got += 1
+    if got:
+        _gained(w, kind, got)
     return got
 
 
 def remove_die(u: Unit, index: int) -> Die:
-    """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1)."""
+    """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1). The caller drops the
+    board's kept count (`Board.in_use = None`): a unit does not know its board."""
     die = u.pool[index]
     assert die.kind != ATTACK, "core dice can never be removed"
     return u.pool.pop(index)
@@ -200,7 +229,8 @@ def gain_energy(w: World, u: Unit, amount: int) -> int:
 
 def cleanup_dice(u: Unit) -> int:
     """R-CLN-1..3 / A27 / A28: after a Doubles or Triples roll, the Temporary dice that counted
-    in an attack that dealt damage go back to the supply."""
+    in an attack that dealt damage go back to the supply. Returns how many; the caller takes
+    them off the board's kept count (`turns.end_turn`)."""
     if u.rolled_category not in ("doubles", "triples") or not u.dealt_damage:
         return 0
     keep = [d for d in u.pool if not (d.kind == TEMP and d.face is not None and not d.fresh)]

@@ -61,6 +61,7 @@ def eliminate(w: World, u: Unit, why: str, batch: list[Unit] | None = None, sour
     u.alive = False
     u.hex = None
     w.board.moved()
+    w.board.in_use = None  # its dice leave the supply's count (`dice.supply_left`)
     w.log(f"{u.name} is {'destroyed' if u.kind == 'minion' else 'defeated'} ({why})", kind="eliminated",
           unit=u.uid, minion=u.kind == "minion", source=source, round=w.board.round)
     if u.kind == "minion":
@@ -292,6 +293,7 @@ def resolve(w: World, item: QItem) -> bool:
         if isinstance(idx, int) and idx < len(subj.pool):
             w.events.add_public(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", "dice", None)
             subj.pool[idx].kind = GONE
+            w.board.in_use = None  # `dice.supply_left`'s count is made again
             w.board.gone = True
     elif op == "steal_temp":
         steal(w, units.get(item.src), subj)
@@ -374,6 +376,7 @@ def steal(w: World, thief: Unit | None, victim: Unit) -> None:
         if d.kind == TEMP:
             if thief is not None and thief.kind != "minion":
                 d.kind = GONE
+                w.board.in_use = None  # `dice.supply_left`'s count is made again
                 w.board.gone = True
                 gain_die(w, thief, TEMP)
                 w.log(f"{thief.name} steals a Temporary Attack die from {victim.name}", kind="dice")

@@ -216,6 +216,7 @@ def spawn(w: World, env_id: str) -> None:
             free.sort(key=lambda h: (distance(h, gh), h))
         m = idle[0]
         m.alive = True
+        w.board.in_use = None  # a figure's life changed: `dice.supply_left`'s count is made again
         m.minion_damage = 0
         m.hex = free[0]
         w.board.moved()

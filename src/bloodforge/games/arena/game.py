@@ -459,6 +459,7 @@ class ArenaGame(Game):
     def _state_from_scenario(self, position: Mapping[str, Any], rig: Mapping[str, Any] | None) -> ArenaState:
         state = ArenaState(self, self.initial_rng())
         build_scenario(state, position, rig)
+        state.board.in_use = None  # pools and lives as the scenario gives them: counted again
         return state
 
     def static_info(self) -> dict[str, Any]:

@@ -129,7 +129,8 @@ def reveal(w: World) -> None:
     b.ranks = {x: i for i, x in enumerate(order)}
     b.done = []
     b.phase = "place" if b.round == 1 else "immediate"
-    ask_ally_ties(w)
+    if w.params.mode == "team":  # `ally_tie_groups`' own first test: no tie to ask outside team play
+        ask_ally_ties(w)
     if b.pending is None:
         w.events.add_public("Initiative order: " + ", ".join([names[x] for x in order]), "initiative", None)
 
@@ -242,7 +243,12 @@ def _order(w: World, entrants: list[str], known: dict[str, tuple[int, int]],
 def roll_off(w: World, tied: list[str], names: dict[str, str] | None = None) -> list[str]:
     """TB-INI's d6 roll-off, highest first, ties rolling again. `names`: the entrants' names
     if known (the round's reveal has them: no look-up per figure; issue 23)."""
-    rolls = {x: w.roll(6) for x in tied}
+    rig = w.board.dice.get(6)
+    if rig is None or not rig.rigged:  # `World.roll(6)` of an unrigged d6, inlined (the same draw)
+        draw = w.rng.randbelow
+        rolls = {x: 1 + draw(6) for x in tied}
+    else:
+        rolls = {x: w.roll(6) for x in tied}
     if names is None:
         words = [f"{_name(w, x)} {r}" for x, r in rolls.items()]
     else:

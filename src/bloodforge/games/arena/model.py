@@ -279,6 +279,14 @@ class Board:
         #: Some die may be marked for removal (`effects.purge` has work). Not saved: a loaded
         #: board says True, so its first purge looks.
         self.gone = False
+        #: Dice in the living figures' pools by kind (`dice.supply_left`'s count, A13), or None
+        #: when not counted yet: made at the first supply count, kept by the dice gained and
+        #: recalled, and dropped (None) by every other change of a pool or a life (a figure
+        #: falls or is raised, a die marked for removal or removed by an Ultimate, a
+        #: scenario). *Why:* counting read every die of every figure at every die gained
+        #: (pools grow to 10+ dice; ~2 % of a solo playout, issue 23). Not part of the
+        #: position (not saved; a copy counts again when asked).
+        self.in_use: dict[str, int] | None = None
 
     def moved(self, who: Unit | None = None) -> None:
         """Figures, their lives or the tiles changed: searches read a new layout. `who`: only
@@ -325,6 +333,7 @@ class Board:
         new.env_speed = {k: list(v) for k, v in self.env_speed.items()}
         new.tasks = [list(t) for t in self.tasks]
         new.gone = self.gone
+        new.in_use = None  # counted again when asked (most clones never gain a die)
         return new
 
     def to_json(self) -> dict[str, Any]:

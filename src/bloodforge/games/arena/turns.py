@@ -12,7 +12,7 @@ from .effects import drain
 from .environment import env_turn
 from .hexes import Hex, distance, hex_id, neighbours, parse_hex
 from .initiative import ENV, card_of, new_round, reveal
-from .model import Unit
+from .model import TEMP, Unit
 from .world import World
 
 _ACTIONS: dict[str, dict[tuple[str, ...], Action]] = {}
@@ -326,6 +326,12 @@ def end_turn(w: World, u: Unit) -> None:
     # `cleanup_dice` only after Doubles or Triples that dealt damage (its own first test)
     n = cleanup_dice(u) if u.dealt_damage and u.rolled_category is not None else 0
     if n:
+        counts = b.in_use  # the recalled dice leave `dice.supply_left`'s count
+        if counts is not None:
+            if u.alive:
+                counts[TEMP] -= n
+            else:
+                b.in_use = None
         w.events.add_public(("{} recalls {} Temporary Attack {}", u.name, n, "die" if n == 1 else "dice"), "cleanup",
                             None)
     if u.current is not None:
