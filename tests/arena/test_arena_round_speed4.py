@@ -183,3 +183,24 @@ def test_r_ini_9_ally_ties_asked_only_in_team_play() -> None:
         if asked:
             break
     assert asked
+
+
+def test_r_rcl_1_a_die_leaving_a_pool_leaves_the_kept_count() -> None:
+    """R-RCL-1 / R-ULT-1: `lose_die` takes a die leaving a living figure's pool off the kept
+    count; for a fallen figure's die, or a kind not counted, it drops the count (made again
+    when asked), so the count is never below the truth."""
+    state = bloodforge.load_game("arena", players=1, seed=6).new_initial_state()
+    assert isinstance(state, ArenaState)
+    champion = next(u for u in state.board.units.values() if u.seat == 0)
+    assert dice.gain_die(state, champion, "tmp")
+    before = dict(dice.counts_in_use(state))
+    champion.pool.pop()
+    dice.lose_die(state, champion, "tmp")
+    assert _kept_counts(state) == _fresh_counts(state)
+    assert state.board.in_use == {**before, "tmp": before["tmp"] - 1}
+    dice.lose_die(state, champion, "no such kind")
+    assert state.board.in_use is None
+    dice.counts_in_use(state)
+    champion.alive = False
+    dice.lose_die(state, champion, "atk")
+    assert state.board.in_use is None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .content import CATEGORY_RANK, Attack, Content, Effect
-from .dice import die_row, die_rows, gain_die, remove_die
+from .dice import die_row, die_rows, gain_die, lose_die, remove_die
 from .effects import check_end, damage, drain
 from .hexes import Hex, distance, hex_id
 from .model import ATTACK, BE, TEMP, QItem, Unit
@@ -415,7 +415,7 @@ def invoke(w: World, u: Unit, keep: int | None) -> None:
         keep = be[0]
     for i in sorted((i for i in be if i != keep), reverse=True):
         remove_die(u, i)
-    w.board.in_use = None  # `dice.supply_left`'s count is made again
+        lose_die(w, u, BE)  # `dice.supply_left`'s count follows
     w.events.add_public(f"{u.name} invokes the Ultimate (keeps {1 if be else 0} Blood Energy die)", "ultimate",
                         {"unit": u.uid, "cost": ultimate_cost(w, u)})
 

@@ -203,9 +203,22 @@ def gain_dice(w: World, u: Unit, kind: str, count: int, left: int | None = None)
     return got
 
 
+def lose_die(w: World, u: Unit, kind: str) -> None:
+    """A die of `kind` is leaving `u`'s pool (removed, or marked for removal): the board's
+    kept count follows; dropped instead when it could not have counted that die (a fallen
+    figure's, or none of that kind counted)."""
+    b = w.board
+    counts = b.in_use
+    if counts is not None:
+        if u.alive and counts.get(kind, 0) > 0:
+            counts[kind] -= 1
+        else:
+            b.in_use = None
+
+
 def remove_die(u: Unit, index: int) -> Die:
-    """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1). The caller drops the
-    board's kept count (`Board.in_use = None`): a unit does not know its board."""
+    """R-RCL-1: a die leaves the pool (core dice never do: R-DICE-1). The caller tells the
+    board's kept count (`lose_die`): a unit does not know its board."""
     die = u.pool[index]
     assert die.kind != ATTACK, "core dice can never be removed"
     return u.pool.pop(index)

@@ -9,7 +9,7 @@ when the queue is empty, so queued items can keep pointing at pool indexes.
 from __future__ import annotations
 
 from .content import Effect
-from .dice import attack_faces, category_of, die_word, gain_dice, gain_die, gain_energy, supply_left
+from .dice import attack_faces, category_of, die_word, gain_dice, gain_die, gain_energy, lose_die, supply_left
 from .hexes import Hex, hex_id, parse_hex
 from .model import BE, TEMP, Pending, QItem, Tile, Unit
 from .movement import explore, harms, safest, step_options, throw_landings
@@ -292,8 +292,8 @@ def resolve(w: World, item: QItem) -> bool:
         idx = item.ctx.get("die")
         if isinstance(idx, int) and idx < len(subj.pool):
             w.events.add_public(f"{subj.name}'s {die_word(w, subj.pool[idx].kind)} die is recalled", "dice", None)
+            lose_die(w, subj, subj.pool[idx].kind)  # `dice.supply_left`'s count follows
             subj.pool[idx].kind = GONE
-            w.board.in_use = None  # `dice.supply_left`'s count is made again
             w.board.gone = True
     elif op == "steal_temp":
         steal(w, units.get(item.src), subj)
