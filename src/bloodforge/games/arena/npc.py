@@ -27,6 +27,7 @@ from .model import BE, Pending, Unit
 from .movement import (
     Route,
     _Grid,
+    _grid,
     destinations,
     end_mask,
     explore,
@@ -374,6 +375,10 @@ def target_tier(w: World, u: Unit, atk: Attack, a: Attrs, rule: str) -> list[Uni
         if len(group) == 1:
             e, ok = group[0]
             if ok is None:
+                # the one foe left open: a safe route toward it answers N9 and is the move
+                # step's answer too (kept for it); else the end hexes tell
+                if _safe_toward(w, u, a, e):
+                    return [e]
                 if reach is None:
                     reach = _Reach(w, u, a)
                 ok = reach.test(e)
@@ -388,9 +393,11 @@ def target_tier(w: World, u: Unit, atk: Attack, a: Attrs, rule: str) -> list[Uni
                 break
             e, ok = group[i]
             if ok is None:
-                if reach is None:
-                    reach = _Reach(w, u, a)
-                ok = reach.test(e)
+                ok = _safe_toward(w, u, a, e)  # as for one foe above
+                if not ok:
+                    if reach is None:
+                        reach = _Reach(w, u, a)
+                    ok = reach.test(e)
             if ok:
                 best = k
                 tier.append(e)
@@ -504,7 +511,7 @@ def move_toward(w: World, u: Unit, a: Attrs, t: Unit) -> list[tuple[Hex, Route]]
     mover, its space, Movement, hazard hits this turn and the layout, so `t`'s space too) plus
     the target and the Range and origin of the attack."""
     assert t.hex is not None
-    key = ("toward", t.uid, a.range, a.from_minion, *search_key(w, u, a.movement))
+    key = _toward_key(w, u, a, t)
     table = w.layout_memo()
     found: list[tuple[Hex, Route]] | None = table.get(key)
     if found is None:
@@ -522,6 +529,45 @@ def move_toward(w: World, u: Unit, a: Attrs, t: Unit) -> list[tuple[Hex, Route]]
             table.clear()
         table[key] = found
     return found
+
+
+def _toward_key(w: World, u: Unit, a: Attrs, t: Unit) -> tuple[Any, ...]:
+    """`move_toward`'s memo key: what its answer reads (see there)."""
+    return ("toward", t.uid, a.range, a.from_minion, *search_key(w, u, a.movement))
+
+
+def _safe_toward(w: World, u: Unit, a: Attrs, t: Unit) -> bool:
+    """N9 for a foe `t` out of Range of the NPC's start (and not from a minion) by a safe
+    route: True when `move_toward(w, u, a, t)` is `nearest_safe`'s answer and that is not
+    None (kept in the layout memo under `move_toward`'s key); False when that cannot tell
+    (no safe end hex in Range of `t`, or a start or target beyond the grid's box), and then
+    the caller reads the end hexes as before.
+
+    *Why:* the target step's reach test walked the NPC's end hexes (`end_mask`), and when
+    the foe it found was out of Range the move step that follows walked again for the same
+    foe (`nearest_safe`, 0.09 of each a solo ply; issue 23, ninth session). A safe end hex
+    in Range of `t` is an end hex of the walk (the safe walk's stops hold the plain walk's,
+    its ends stand on no figure's space) within Range of `t`: N9 says yes, and the move
+    step finds its answer kept. *Why the same answer as `move_toward`:* that function,
+    for a foe out of Range and an attack from the NPC's own space, answers `nearest_safe`
+    whenever it is not None; the layout memo's key is its own."""
+    assert u.hex is not None
+    assert t.hex is not None
+    key = _toward_key(w, u, a, t)
+    table = w.layout_memo()
+    found: list[tuple[Hex, Route]] | None = table.get(key)
+    if found is not None:
+        return bool(found)
+    grid = _grid(w.cells)
+    if grid.pos(u.hex) is None or grid.pos(t.hex) is None:
+        return False  # beyond the box (scenarios): the plain reading
+    found = nearest_safe(w, u, a.movement, t.hex, a.range)
+    if found is None:
+        return False
+    if len(table) >= 1024:
+        table.clear()
+    table[key] = found
+    return True
 
 
 def goal(w: World, u: Unit) -> Unit | None:
