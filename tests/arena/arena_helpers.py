@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import bloodforge
-from bloodforge.core import Rng
+from bloodforge.core import Action, Rng
 from bloodforge.games.arena.game import ArenaGame, ArenaState
 from bloodforge.games.arena.model import Tile
 
@@ -58,13 +58,20 @@ def positions_before_own_steps(players: int, seed: int, want: Callable[[str], bo
     """A copy of the position before every own step of a random game (seats and actions drawn
     from `Rng(seed)`) whose text `want`s: the positions the speed tests check a shortcut on
     against the plain computation."""
-    state = bloodforge.load_game("arena", players=players, seed=seed).new_initial_state(advance=False)
+    return positions_before_steps(seed, lambda _, step: want(str(step)), players=players)
+
+
+def positions_before_steps(seed: int, want: Callable[[ArenaState, Action], bool],
+                           **params: Any) -> Iterator[ArenaState]:
+    """`positions_before_own_steps` for a game of any parameters, choosing by the position and
+    the step (e.g. an NPC step at a given stage)."""
+    state = bloodforge.load_game("arena", seed=seed, **params).new_initial_state(advance=False)
     assert isinstance(state, ArenaState)
     rng = Rng(seed)
     while not state.is_terminal():
         step = state._automatic_action()
         if step is not None:
-            if want(str(step)):
+            if want(state, step):
                 yield state.clone()
             state._apply(step, None)
             state.history.append(str(step))
@@ -75,6 +82,15 @@ def positions_before_own_steps(players: int, seed: int, want: Callable[[str], bo
         state._apply(action, seat)
         state.history.append(str(action))
         state.history_seats.append(seat)
+
+
+def without_memos(state: ArenaState) -> ArenaState:
+    """A copy with no memo of any kind (no kept NPC step, an empty layout memo): the plain
+    computation the speed tests compare a shortcut with."""
+    c = state.clone()
+    c.route_memo = None
+    c.__dict__.pop("_npc_step", None)
+    return c
 
 
 def put_spike_traps(state: ArenaState, every: int, offset: int, hit_every: int) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from arena_helpers import game
+from arena_helpers import game, positions_before_steps, without_memos
 
 import bloodforge
 from bloodforge.core import Rng
@@ -29,34 +29,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
 
 def _positions(params: dict[str, Any], seed: int, want: str) -> list[ArenaState]:
     """Copies of the positions before every own step of a random game whose text contains
-    `want` (as `positions_before_own_steps`, with the setting's parameters)."""
-    state = bloodforge.load_game("arena", seed=seed, **params).new_initial_state(advance=False)
-    assert isinstance(state, ArenaState)
-    rng = Rng(seed)
-    out = []
-    while not state.is_terminal():
-        step = state._automatic_action()
-        if step is not None:
-            if want in str(step):
-                out.append(state.clone())
-            state._apply(step, None)
-            state.history.append(str(step))
-            state.history_seats.append(None)
-            continue
-        seat = rng.choice(state.actors())
-        action = rng.choice(state.legal_actions(seat))
-        state._apply(action, seat)
-        state.history.append(str(action))
-        state.history_seats.append(seat)
-    return out
-
-
-def _fresh(state: ArenaState) -> ArenaState:
-    """A copy with no memo of any kind: no kept NPC step, an empty layout memo."""
-    c = state.clone()
-    c.route_memo = None
-    c.__dict__.pop("_npc_step", None)
-    return c
+    `want` (with the setting's parameters)."""
+    return list(positions_before_steps(seed, lambda _, step: want in str(step), **params))
 
 
 def _same(a: ArenaState, b: ArenaState) -> None:
@@ -74,7 +48,7 @@ def _check_kept_step(p: ArenaState) -> bool:
     assert step is not None
     entry = kept.__dict__.get("_npc_step")
     if entry is not None:
-        plain = _fresh(p)
+        plain = without_memos(p)
         pu = plain.board.units[step.args[0]]
         atk = npc.chosen_attack(plain, pu)
         a = npc.attributes(plain, pu, atk)
@@ -87,7 +61,7 @@ def _check_kept_step(p: ArenaState) -> bool:
             assert [(h, r.path) for h, r in entry[6]] == [(h, r.path) for h, r in want_opts]
     turns.apply_auto(kept, step)
     assert "_npc_step" not in kept.__dict__  # read once
-    plain = _fresh(p)
+    plain = without_memos(p)
     plain_step = turns.auto_step(plain)
     assert plain_step == step
     plain.__dict__.pop("_npc_step", None)
@@ -176,16 +150,16 @@ def test_target_tier_in_one_pass_equals_best_tier_of_reachable_foes(setting: str
             u = p.board.units[str(p.board.active)]
             for invoked in (False, True):
                 for rule in ("most_hp", "least_hp", "nearest"):
-                    s = _fresh(p)
+                    s = without_memos(p)
                     su = s.board.units[u.uid]
                     atk = npc.chosen_attack(s, su, invoked)
                     a = npc.attributes(s, su, atk)
                     got = [e.uid for e in npc.target_tier(s, su, atk, a, rule)]
-                    plain = _fresh(p)
+                    plain = without_memos(p)
                     pu = plain.board.units[u.uid]
                     foes = npc.reachable_foes(plain, pu, atk, a)
                     assert got == [e.uid for e in npc.best_tier(plain, pu, foes, rule)]
-                    again = _fresh(p)
+                    again = without_memos(p)
                     assert npc.any_reachable(again, again.board.units[u.uid], atk, a) == bool(foes)
                     checked += 1
     assert checked > 0

@@ -13,10 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from arena_helpers import put_spike_traps
+from arena_helpers import positions_before_steps, put_spike_traps, without_memos
 
-import bloodforge
-from bloodforge.core import Rng
 from bloodforge.games.arena import npc, turns
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.queries import distance
@@ -33,33 +31,8 @@ SETTINGS: dict[str, dict[str, Any]] = {
 def _positions(params: dict[str, Any], seed: int, stages: tuple[str, ...]) -> list[ArenaState]:
     """Copies of the positions before every NPC step at one of `stages` of a random game
     (the seats' actions chosen as `bench_playouts` chooses them)."""
-    state = bloodforge.load_game("arena", seed=seed, **params).new_initial_state(advance=False)
-    assert isinstance(state, ArenaState)
-    rng = Rng(seed)
-    out = []
-    while not state.is_terminal():
-        step = state._automatic_action()
-        if step is not None:
-            if step.kind == "npc" and state.board.stage in stages:
-                out.append(state.clone())
-            state._apply(step, None)
-            state.history.append(str(step))
-            state.history_seats.append(None)
-            continue
-        seat = rng.choice(state.actors())
-        action = rng.choice(state.legal_actions(seat))
-        state._apply(action, seat)
-        state.history.append(str(action))
-        state.history_seats.append(seat)
-    return out
-
-
-def _fresh(state: ArenaState) -> ArenaState:
-    """A copy with no memo of any kind: no kept NPC step, an empty layout memo."""
-    c = state.clone()
-    c.route_memo = None
-    c.__dict__.pop("_npc_step", None)
-    return c
+    return list(positions_before_steps(
+        seed, lambda state, step: step.kind == "npc" and state.board.stage in stages, **params))
 
 
 def _opts(found: list[Any]) -> list[tuple[Any, ...]]:
@@ -76,13 +49,13 @@ def test_target_step_safe_route_kept_equals_the_plain_move_toward(setting: str) 
     kept = 0
     for seed in (7, 8):
         for p in _positions(SETTINGS[setting], seed, ("target",)):
-            s = _fresh(p)
+            s = without_memos(p)
             u = s.board.units[str(s.board.active)]
             atk = npc.chosen_attack(s, u)
             a = npc.attributes(s, u, atk)
             rule = npc.target_rule(s, u)
             got = [e.uid for e in npc.target_tier(s, u, atk, a, rule)]
-            plain = _fresh(p)
+            plain = without_memos(p)
             pu = plain.board.units[u.uid]
             want = npc.best_tier(plain, pu, npc.reachable_foes(plain, pu, atk, a), rule)
             assert got == [e.uid for e in want]
@@ -91,7 +64,7 @@ def test_target_step_safe_route_kept_equals_the_plain_move_toward(setting: str) 
                 if key[0] != "toward":
                     continue
                 kept += 1
-                ref = _fresh(p)
+                ref = without_memos(p)
                 ru = ref.board.units[u.uid]
                 assert _opts(found) == _opts(npc.move_toward(ref, ru, a, ref.board.units[key[1]]))
             # the target step and the move step after it, with the kept answer and without
@@ -99,7 +72,7 @@ def test_target_step_safe_route_kept_equals_the_plain_move_toward(setting: str) 
             first = turns.auto_step(with_memo)
             assert first is not None
             turns.apply_auto(with_memo, first)
-            without = _fresh(p)
+            without = without_memos(p)
             turns.apply_auto(without, first)
             without.route_memo = None
             assert with_memo.board.stage == without.board.stage
@@ -134,14 +107,14 @@ def test_safe_route_toward_a_foe_answers_reach_only_when_reachable(setting: str)
             for movement in (1, 2, 3, 4):
                 for reach in (1, 2):
                     a = npc.Attrs(movement, reach, 1, False)
-                    plain = _fresh(base)
+                    plain = without_memos(base)
                     pu = plain.board.units[u0.uid]
                     reachable = {e.uid for e in npc.reachable_foes(plain, pu, atk, a)}
                     for e in npc.foes(base, u0):
                         assert e.hex is not None
                         if distance(u0.hex, e.hex) <= reach:
                             continue  # in Range of the start: never asked
-                        s = _fresh(base)
+                        s = without_memos(base)
                         su = s.board.units[u0.uid]
                         got = npc._safe_toward(s, su, a, s.board.units[e.uid])
                         if got:
@@ -149,7 +122,7 @@ def test_safe_route_toward_a_foe_answers_reach_only_when_reachable(setting: str)
                             assert e.uid in reachable
                             assert s.route_memo is not None
                             kept = s.route_memo[1][npc._toward_key(s, su, a, s.board.units[e.uid])]
-                            ref = _fresh(base)
+                            ref = without_memos(base)
                             want = npc.move_toward(ref, ref.board.units[u0.uid], a, ref.board.units[e.uid])
                             assert _opts(kept) == _opts(want)
                         else:
