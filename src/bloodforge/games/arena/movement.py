@@ -221,14 +221,20 @@ def _ends_key(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> t
     """What the walk of `shared_destinations` reads: the map (its grid's serial), the start,
     the steps, the cells it may not enter and those it may not end on, both cut to the disk
     of the steps."""
+    stop, others = _walk_limits(w, grid, mover, pos, max_steps)
+    return (grid.serial, pos, max_steps, stop, others)
+
+
+def _walk_limits(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> tuple[int, int]:
+    """The cells the walk may not enter and those it may not end on (another figure's space),
+    both cut to the disk of the steps: all the walk reads of the position."""
     lay = _layout(w, grid)
     disk = grid.disk(pos, max_steps)
     occ = lay.occ & disk
     stop = lay.blocking & disk
     if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
         stop |= occ & ~lay.by_side.get(mover.side, 0)
-    others = occ & ~(1 << pos)  # no end on another figure's space
-    return (grid.serial, pos, max_steps, stop, others)
+    return stop, occ & ~(1 << pos)
 
 
 def _ends_mask(grid: _Grid, key: tuple[int, int, int, int, int]) -> int:
@@ -244,13 +250,8 @@ def _end_cells(w: World, grid: _Grid, mover: Unit, pos: int, max_steps: int) -> 
     *Why not kept per key:* a walk of a few steps is a few shifts of ints, and the look-up
     of a tuple of big ints in a process-wide table (`_MASKS` until the eighth session) cost
     as much: without it solo playouts measured 0.998x, six seats 1.025x."""
-    lay = _layout(w, grid)
-    disk = grid.disk(pos, max_steps)
-    occ = lay.occ & disk
-    stop = lay.blocking & disk
-    if not mover.is_flying:  # figures of other sides block the way (allies and a flier pass)
-        stop |= occ & ~lay.by_side.get(mover.side, 0)
-    return grid.walk(1 << pos, max_steps, stop) & ~(occ & ~(1 << pos))
+    stop, others = _walk_limits(w, grid, mover, pos, max_steps)
+    return grid.walk(1 << pos, max_steps, stop) & ~others
 
 
 def _stranded(origin: Hex) -> tuple[Hex, ...]:
