@@ -8,6 +8,7 @@ PNGs over MAX_BYTES are reduced to a 256-colour palette (Pillow), so the reposit
 
     .venv/bin/python tools/screenshots.py                 # every game and the lobby
     .venv/bin/python tools/screenshots.py --only witch --moves 8
+    .venv/bin/python tools/screenshots.py --size 390x844 --out /tmp/phone   # a phone's view
 """
 
 from __future__ import annotations
@@ -127,7 +128,19 @@ def shoot(page: Page, url: str, path: Path) -> None:
     page.wait_for_timeout(300)
     page.screenshot(path=str(path))
     shrink(path)
-    print(f"  {path.relative_to(ROOT)}: {path.stat().st_size // 1000} KB")
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    print(f"  {shown}: {path.stat().st_size // 1000} KB")
+
+
+def viewport(text: str) -> dict[str, int]:
+    """`WIDTHxHEIGHT` as Playwright's viewport."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: expected WIDTHxHEIGHT, e.g. 390x844") from None
+    if not (200 <= width <= 4000 and 200 <= height <= 4000):
+        raise argparse.ArgumentTypeError(f"{text!r}: width and height must be 200-4000 pixels")
+    return {"width": width, "height": height}
 
 
 def main() -> None:
@@ -136,6 +149,8 @@ def main() -> None:
     parser.add_argument("--moves", type=int, default=12, help="your moves played before the picture")
     parser.add_argument("--seed", type=int, default=18)
     parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--size", type=viewport, default=SIZE,
+                        help="viewport WIDTHxHEIGHT (default 1280x800, the README's; 390x844 is a phone)")
     args = parser.parse_args()
     if not CHROMIUM.exists():
         raise SystemExit("Debian's chromium is missing: apt-get install chromium")
@@ -147,7 +162,7 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=str(CHROMIUM),
                                             args=["--headless", "--no-sandbox", "--disable-gpu"])
-                page = browser.new_page(viewport=SIZE)
+                page = browser.new_page(viewport=args.size)
                 for game in games:
                     print(f"{game['name']}: playing {args.moves} moves")
                     table, token = play_table(url, game, args.moves, args.seed)
