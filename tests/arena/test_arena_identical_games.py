@@ -123,20 +123,21 @@ def reference_explore(w: World, mover: Unit, max_steps: int) -> dict[Hex, list[R
     return out
 
 
-@pytest.mark.parametrize("name", ["ffa_6", "ffa_3_two_bosses", "solo_rival_grevvar"])
-def test_issue23_route_search_equals_the_plain_search(name: str) -> None:
+@pytest.mark.parametrize(("name", "stride"), [("ffa_6", 15), ("ffa_3_two_bosses", 5), ("solo_rival_grevvar", 5)])
+def test_issue23_route_search_equals_the_plain_search(name: str, stride: int) -> None:
     """R-MOV-1..5 routes: the fast `explore` gives exactly the plain search's table (same end
     hexes in the same order, same Pareto routes and paths), `destinations` its end hexes and
     `routes_to` each end hex's routes,
     for every figure on the board, at Movements 0-6, in positions of random games (hazard
-    tiles on the board included)."""
+    tiles on the board included). Every `stride`-th ply: six seats' figures are many per position
+    (every 5th ply cost 17.8 s, issue 23 item 5; every 15th still compares 3,892 tables)."""
     state = new_state(SETTINGS[name], 3)
     rng = Rng(3)
     ply = 0
     compared = 0
     while not state.is_terminal():
         seat = rng.choice(state.actors())
-        if ply % 5 == 0:
+        if ply % stride == 0:
             for u in state.board.units.values():
                 if u.alive and u.hex is not None:
                     for steps in range(7):
@@ -152,7 +153,7 @@ def test_issue23_route_search_equals_the_plain_search(name: str) -> None:
                         compared += 1
         state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
         ply += 1
-    assert compared > 100
+    assert compared > 100, compared
 
 
 def test_issue23_route_search_equals_the_plain_search_among_many_hazards() -> None:
