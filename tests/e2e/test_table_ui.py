@@ -261,6 +261,41 @@ def test_replay_has_a_clickable_move_list_and_every_seats_view_once_over(
     page.screenshot(path=str(shots / "t18-05-replay.png"))
 
 
+SLOW_REPLAY_FETCH = """
+const realFetch = window.fetch;
+window.fetch = (url, ...rest) => String(url).includes("/replay/")
+  ? new Promise((ok) => setTimeout(ok, 400)).then(() => realFetch(url, ...rest))
+  : realFetch(url, ...rest);
+"""
+
+
+def test_replay_quick_clicks_on_next_and_arrows_each_step_one_move(page: Page, server: ServerThread) -> None:
+    """A click on ▶ while the previous position is still loading steps on from the position
+    asked for: five quick clicks are five moves (each read the slider the previous fetch had not
+    set yet, so quick clicks were lost; the suite met it on a loaded machine). Every replay
+    position is fetched 400 ms late here, so the clicks always overlap."""
+    made = create(server, game="witch", seed=3, seats=[{"name": "Red Bot", "kind": "agent", "agent": "random"},
+                                                       {"name": "Blue Bot", "kind": "agent", "agent": "random"}])
+    table_id = made["table"]["id"]
+    wait_over(server, table_id)
+    page.add_init_script(SLOW_REPLAY_FETCH)
+    open_link(page, server, f"/table/{table_id}/replay")
+    page.wait_for_function("() => document.body.dataset.terminal === 'true'")
+    page.locator("#rp-first").click()
+    page.wait_for_function("() => document.body.dataset.version === '0'")
+    for _ in range(5):
+        page.locator("#rp-next").click()
+    expect(page.locator("#rp-slider")).to_have_value("5")  # at once, before the positions arrive
+    page.wait_for_function("() => document.body.dataset.version === '5'")
+    expect(page.locator("#rp-label")).to_contain_text("Move 5 of")
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.locator("#rp-prev").click()
+    page.wait_for_function("() => document.body.dataset.version === '6'")
+    expect(page.locator("#rp-label")).to_contain_text("Move 6 of")
+    expect(page.locator("#rp-slider")).to_have_value("6")
+
+
 # -- zoom ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("geometry", ["hexes", "areas", "squares"])
 def test_zoom_buttons_wheel_and_drag_on_every_renderer(

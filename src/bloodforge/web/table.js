@@ -892,7 +892,14 @@ async function startReplay() {
   const table = await api("GET", `/api/tables/${encodeURIComponent(tableId)}`);
   ctx.table = table;
   slider.max = String(table.ply);
-  const go = (ply) => showPly(Math.max(0, Math.min(Number(slider.max), ply)));
+  // The slider moves at once and `showPly` fetches: a click that comes while a position is
+  // still loading steps on from the one asked for, not from the one still shown (quick clicks
+  // on ▶ were lost when each read the slider before the previous fetch had set it).
+  const go = (ply) => {
+    const target = Math.max(0, Math.min(Number(slider.max), ply));
+    slider.value = String(target);
+    return showPly(target);
+  };
   $("rp-first").onclick = () => go(0);
   $("rp-prev").onclick = () => go(Number(slider.value) - 1);
   $("rp-next").onclick = () => go(Number(slider.value) + 1);
@@ -993,6 +1000,8 @@ async function showPly(ply) {
     r = await api("GET", `/api/tables/${encodeURIComponent(tableId)}/replay/${ply}${q}`, undefined, token);
   } catch (err) {
     toast(err.message);
+    // the slider shows what is on screen again, not the position that failed to load
+    if (seq === replaySeq && typeof ctx.view?.version === "number") $("rp-slider").value = String(ctx.view.version);
     return;
   }
   if (seq !== replaySeq) return;
