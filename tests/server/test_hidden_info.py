@@ -72,7 +72,8 @@ def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_f
         if other == seat:
             continue
         if seat is None:
-            secrets = [line for line in mirror.event_log(other) if line not in set(mirror.event_log(None))]
+            public = set(mirror.event_log(None))  # once: in the condition it was rebuilt per line
+            secrets = [line for line in mirror.event_log(other) if line not in public]
         else:
             secrets = private_parts(mirror, other, seat)
         for secret in secrets:
