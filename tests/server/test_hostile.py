@@ -440,8 +440,13 @@ def test_item5_ai_seats_think_in_worker_processes(sqlite_client: TestClient) -> 
 @pytest.mark.slow
 def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: Path) -> None:
     """The probe: ten max-strength search tables from one client slowed another client's AI
-    table 12x. Client B's table alone, then beside client A's ten (addresses told apart through
-    a trusted proxy header): B keeps at least a third of its pace, and health stays quick."""
+    table 12x. Client B's one table beside client A's ten (addresses told apart through a
+    trusted proxy header): the AI workers serve the two clients in turn, so B's table makes
+    about as many moves as A's ten together (here 6 against 16), where first come, first served
+    gave it about a tenth of them (2 against 20, with the gate made a single queue). Both are
+    counted in the same window on the same machine, so the test measures the sharing, not the
+    machine's speed: B's pace alone against its pace beside A's, the first form of this test,
+    failed on a slow machine with B at 1 move against 5 alone. And health stays quick."""
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", ai_delay=0.0, ai_time_budget=10.0,
                         max_ai_tables_per_client=100, tables_per_minute=1000, table_burst=100)
     strong = [{"kind": "agent", "agent": "mcts", "strength": 10}] * 2  # a second of search a move
@@ -453,27 +458,24 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
             assert r.status_code == 201, r.text
             return str(r.json()["table"]["id"])
 
-        def pace(tid: str, seconds: float) -> float:
-            start = http.get(f"/api/tables/{tid}").json()["ply"]
-            time.sleep(seconds)
-            return float(http.get(f"/api/tables/{tid}").json()["ply"] - start)
+        def plies(tables: list[str]) -> int:
+            return sum(int(http.get(f"/api/tables/{tid}").json()["ply"]) for tid in tables)
 
         time.sleep(3.0)  # the worker processes start in the background
-        alone = pace(make("10.0.0.2", 1), 10.0)
-        for i in range(10):
-            make("10.0.0.1", 100 + i)
-        mine = make("10.0.0.2", 2)
+        theirs = [make("10.0.0.1", 100 + i) for i in range(10)]
+        mine = [make("10.0.0.2", 2)]
         time.sleep(1.0)
         worst = 0.0
-        t_end = time.monotonic() + 10.0
-        start = http.get(f"/api/tables/{mine}").json()["ply"]
+        start_mine, start_theirs = plies(mine), plies(theirs)
+        t_end = time.monotonic() + 12.0
         while time.monotonic() < t_end:
             t0 = time.monotonic()
             assert http.get("/api/health").status_code == 200
             worst = max(worst, time.monotonic() - t0)
             time.sleep(0.2)
-        loaded = float(http.get(f"/api/tables/{mine}").json()["ply"] - start)
-        assert loaded >= alone / 3, f"B's table made {loaded} moves beside A's ten, {alone} alone"
+        b_moves, a_moves = plies(mine) - start_mine, plies(theirs) - start_theirs
+        assert b_moves >= 2, f"B's table made {b_moves} moves in 12 s beside A's ten ({a_moves})"
+        assert b_moves >= a_moves / 3, f"B's one table made {b_moves} moves, A's ten {a_moves}"
         assert worst < 1.0, f"health took {worst:.2f} s"
 
 
