@@ -441,9 +441,10 @@ def test_item5_ai_seats_think_in_worker_processes(sqlite_client: TestClient) -> 
 def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: Path) -> None:
     """The probe: ten max-strength search tables from one client slowed another client's AI
     table 12x. Client B's one table beside client A's ten (addresses told apart through a
-    trusted proxy header): the AI workers serve the two clients in turn, so B's table makes
-    about as many moves as A's ten together (here 6 against 16), where first come, first served
-    gave it about a tenth of them (2 against 20, with the gate made a single queue). Both are
+    trusted proxy header): the two AI workers serve the two clients in turn, and B's one table,
+    with one decision waiting at a time, made 6 moves against the 16 of A's ten together; first
+    come, first served gave it a tenth (2 against 20, with the gate made a single queue). The bar,
+    a fifth, sits between the two with a factor of two on each side. Both are
     counted in the same window on the same machine, so the test measures the sharing, not the
     machine's speed: B's pace alone against its pace beside A's, the first form of this test,
     failed on a slow machine with B at 1 move against 5 alone. And health stays quick."""
@@ -475,7 +476,7 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
             time.sleep(0.2)
         b_moves, a_moves = plies(mine) - start_mine, plies(theirs) - start_theirs
         assert b_moves >= 2, f"B's table made {b_moves} moves in 12 s beside A's ten ({a_moves})"
-        assert b_moves >= a_moves / 3, f"B's one table made {b_moves} moves, A's ten {a_moves}"
+        assert b_moves >= a_moves / 5, f"B's one table made {b_moves} moves, A's ten {a_moves}"
         assert worst < 1.0, f"health took {worst:.2f} s"
 
 
