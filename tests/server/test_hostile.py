@@ -468,14 +468,19 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
         time.sleep(1.0)
         worst = 0.0
         start_mine, start_theirs = plies(mine), plies(theirs)
-        t_end = time.monotonic() + 12.0
-        while time.monotonic() < t_end:
-            t0 = time.monotonic()
-            assert http.get("/api/health").status_code == 200
-            worst = max(worst, time.monotonic() - t0)
-            time.sleep(0.2)
-        b_moves, a_moves = plies(mine) - start_mine, plies(theirs) - start_theirs
-        assert b_moves >= 2, f"B's table made {b_moves} moves in 12 s beside A's ten ({a_moves})"
+        # at least 12 s and 15 moves in all (a slow machine counts longer), at most 60 s
+        began = time.monotonic()
+        b_moves = a_moves = 0
+        while time.monotonic() - began < 60.0:
+            for _ in range(5):
+                t0 = time.monotonic()
+                assert http.get("/api/health").status_code == 200
+                worst = max(worst, time.monotonic() - t0)
+                time.sleep(0.2)
+            b_moves, a_moves = plies(mine) - start_mine, plies(theirs) - start_theirs
+            if time.monotonic() - began >= 12.0 and a_moves + b_moves >= 15:
+                break
+        assert a_moves + b_moves >= 15, f"only {a_moves + b_moves} AI moves in 60 s"
         assert b_moves >= a_moves / 5, f"B's one table made {b_moves} moves, A's ten {a_moves}"
         assert worst < 1.0, f"health took {worst:.2f} s"
 
