@@ -294,6 +294,13 @@ def test_replay_quick_clicks_on_next_and_arrows_each_step_one_move(page: Page, s
     page.wait_for_function("() => document.body.dataset.version === '6'")
     expect(page.locator("#rp-label")).to_contain_text("Move 6 of")
     expect(page.locator("#rp-slider")).to_have_value("6")
+    # at a laptop's 1280x800 every control keeps its label on one line ("|◀" and "▷ play"
+    # broke in two there, twice the height of their neighbours)
+    page.set_viewport_size({"width": 1280, "height": 800})
+    heights = page.evaluate("() => [...document.querySelectorAll('#replay-bar button')]"
+                            ".map(b => Math.round(b.getBoundingClientRect().height))")
+    assert len(heights) == 5
+    assert len(set(heights)) == 1, heights
 
 
 # -- zoom ----------------------------------------------------------------------------------------
