@@ -138,7 +138,7 @@ def pack(state: State) -> tuple[GameKey, bytes, bytes]:
                json.dumps(game.params_dict(), sort_keys=True, default=str))
         game_bytes = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
         _GAME_BYTES[id(game)] = (game, key, game_bytes)  # the game is kept: its id stays its own
-        while len(_GAME_BYTES) > 256:
+        while len(_GAME_BYTES) > 64:  # as many as a worker keeps (`_GAMES`)
             _GAME_BYTES.popitem(last=False)
     return key, game_bytes, _dumps(state, game)
 
