@@ -15,8 +15,8 @@ destination, pay", one action each), and an agent made afresh for every decision
 half-built move, cancelled it and planned it again, forever (a Bloodstones table hung so). The
 worker sends the agent back with its decision, and the table keeps it for the next one. The
 position travels without its `Game` and the game's own parts it holds (content, ruleset),
-which a worker keeps per table (a game warms caches on its first decisions: a fresh copy each move made every AI move
-some hundred milliseconds slower).
+which a worker keeps per table (a game warms caches on its first decisions: a fresh copy each
+move made every AI move some hundred milliseconds slower).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ import json
 import multiprocessing
 import os
 import pickle
+import threading
 from collections import OrderedDict, deque
 from concurrent.futures import Executor, ThreadPoolExecutor
 from typing import Any
@@ -124,22 +125,26 @@ def _dumps(obj: object, game: Game) -> bytes:
 #: cost 1-9 ms of each decision (Blood Stone's 239 kB game 8.8 ms), more than the state's own
 #: pickle in some games.
 _GAME_BYTES: OrderedDict[int, tuple[Game, GameKey, bytes]] = OrderedDict()
+_GAME_BYTES_LOCK = threading.Lock()  # `pack` runs in threads (`asyncio.to_thread`)
 
 
 def pack(state: State) -> tuple[GameKey, bytes, bytes]:
     """The position for a worker: its game's key and pickle, and the state without the game."""
     game = state.game
-    cached = _GAME_BYTES.get(id(game))
+    with _GAME_BYTES_LOCK:
+        cached = _GAME_BYTES.get(id(game))
+        if cached is not None and cached[0] is game:
+            _GAME_BYTES.move_to_end(id(game))
     if cached is not None and cached[0] is game:
-        _GAME_BYTES.move_to_end(id(game))
         key, game_bytes = cached[1], cached[2]
     else:
         key = (type(game).__module__, type(game).__qualname__, game.id, game.seed,
                json.dumps(game.params_dict(), sort_keys=True, default=str))
         game_bytes = pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
-        _GAME_BYTES[id(game)] = (game, key, game_bytes)  # the game is kept: its id stays its own
-        while len(_GAME_BYTES) > 64:  # as many as a worker keeps (`_GAMES`)
-            _GAME_BYTES.popitem(last=False)
+        with _GAME_BYTES_LOCK:
+            _GAME_BYTES[id(game)] = (game, key, game_bytes)  # the game is kept: its id stays its own
+            while len(_GAME_BYTES) > 64:  # as many as a worker keeps (`_GAMES`)
+                _GAME_BYTES.popitem(last=False)
     return key, game_bytes, _dumps(state, game)
 
 
