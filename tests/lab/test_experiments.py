@@ -97,6 +97,14 @@ def test_a_matchup_rotates_seats_and_rates_agents(tmp_path: Path) -> None:
     assert set(s["roles"]) == {"bidder 1", "bidder 2", "bidder 3"}
 
 
+def test_one_agent_fills_every_variants_seats_even_when_a_variant_changes_the_player_count(
+        tmp_path: Path) -> None:
+    exp = Experiment(kind="variants", game="toy_bids", params={"players": 2}, agents=["random"], games=2,
+                     variants=[Variant(name="two"), Variant(name="three", params={"players": 3})])
+    doc = run_experiment(exp, work_dir=tmp_path, backend="local")
+    assert sorted(len(g["returns"]) for g in doc["games"]) == [2, 2, 3, 3]
+
+
 def test_bad_configs_name_what_is_wrong(tmp_path: Path) -> None:
     base = deck_file(tmp_path)
     typo = FileEdit(base=str(base), set={"house.prizez": 1})
@@ -111,6 +119,12 @@ def test_bad_configs_name_what_is_wrong(tmp_path: Path) -> None:
                            variants=[Variant(name="v", params={"prizes": 99})])
     with pytest.raises(ExperimentError, match="prizes"):
         run_experiment(bad_param, work_dir=tmp_path, backend="local")
+    seats_short = Experiment(kind="variants", game="toy_bids", params={"players": 2}, agents=["random", "random"],
+                             games=1, variants=[Variant(name="two"), Variant(name="three", params={"players": 3})])
+    played: list[object] = []
+    with pytest.raises(ExperimentError, match=r"variant 'three': give one agent per seat \(3\) or one for all; got 2"):
+        run_experiment(seats_short, work_dir=tmp_path, backend="local", on_result=played.append)
+    assert played == []  # refused before any game, not after the first variant's
     config = tmp_path / "bad.yaml"
     config.write_text(yaml.safe_dump({"kind": "variants", "game": "toy_bids", "agents": ["random"], "games": 0,
                                       "variants": [{"name": "v"}]}))

@@ -8,6 +8,7 @@ the summary. `lab report` turns result documents into one HTML file with plots.
 from __future__ import annotations
 
 import json
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -44,17 +45,28 @@ Games = Annotated[int, typer.Option(help="games (per pair in a matchup, per vari
 Seed = Annotated[int, typer.Option(help="first seed; game i of a variant uses seed+i")]
 Param = Annotated[list[str] | None, typer.Option(help="game parameter KEY=VALUE (repeatable)")]
 Players = Annotated[int | None, typer.Option(help="number of players")]
+Records = Annotated[bool, typer.Option(
+    "--records", help="also keep every game's whole record (each entry, for `bloodforge replay`) in "
+    "<out>.records.jsonl, one line per game in the games log's order")]
 
 
-def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, Any]:
+def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool = False) -> dict[str, Any]:
     """Run with a progress bar; every finished game is also appended to `<out>.games.jsonl`
     at once (after a first line naming the experiment), so a run of hours that is stopped
-    early keeps the games it finished, and `lab merge` can pool them with other runs."""
+    early keeps the games it finished, and `lab merge` can pool them with other runs.
+
+    With `records`, each game's record goes to `<out>.records.jsonl` at the same moment: the
+    games log says who won, the record lets one watch how (a lost game replayed entry by
+    entry), which seeds alone cannot when the agents decide by the clock."""
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     games_log = games_log_path(out)
     games_log.parent.mkdir(parents=True, exist_ok=True)
     games_log.write_text(json.dumps({"experiment": exp.model_dump(mode="json")}) + "\n", encoding="utf-8")
-    with Progress(*columns, console=console) as progress, games_log.open("a", encoding="utf-8") as log:
+    records_log = records_log_path(out)
+    if records:
+        records_log.write_text("", encoding="utf-8")
+    with Progress(*columns, console=console) as progress, games_log.open("a", encoding="utf-8") as log, \
+            (records_log.open("a", encoding="utf-8") if records else nullcontext()) as record_log:
         task: list[Any] = []
 
         def stage(label: str, total: int) -> None:
@@ -63,11 +75,16 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, An
         def advance(result: GameResult) -> None:
             log.write(result.model_dump_json(exclude={"record"}) + "\n")
             log.flush()
+            if record_log is not None and result.record is not None:
+                row = {**result.record, "meta": {**result.record.get("meta", {}), "index": result.index,
+                                                  "tags": result.tags}}
+                record_log.write(json.dumps(row, separators=(",", ":")) + "\n")
+                record_log.flush()
             progress.advance(task[-1])
 
         try:
             doc = run_experiment(exp, work_dir=out.parent, backend=backend, workers=workers,
-                                 on_result=advance, on_stage=stage)
+                                 on_result=advance, on_stage=stage, keep_records=records)
         except (BloodforgeError, ValueError) as err:
             raise typer.BadParameter(str(err)) from None
     write_result(doc, out)
@@ -79,6 +96,11 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int) -> dict[str, An
 def games_log_path(out: Path) -> Path:
     """Where a run logs its games one JSON line each as they finish."""
     return out.with_name(out.name + ".games.jsonl")
+
+
+def records_log_path(out: Path) -> Path:
+    """Where a run started with `--records` keeps its games' records, one JSON line each."""
+    return out.with_name(out.name + ".records.jsonl")
 
 
 def _base_params(game: str, players: int | None, param: list[str] | None) -> dict[str, Any]:
@@ -111,6 +133,7 @@ def run_command(
     workers: Workers = 1,
     games: Annotated[int | None, typer.Option(help="override the config's number of games")] = None,
     agent: Annotated[list[str] | None, typer.Option(help="override the config's agents (repeatable)")] = None,
+    records: Records = False,
 ) -> None:
     try:
         exp = load_experiment(config)
@@ -121,7 +144,7 @@ def run_command(
         update["games"] = games
     if agent:
         update["agents"] = agent
-    _run(exp.model_copy(update=update), out, backend, workers)
+    _run(exp.model_copy(update=update), out, backend, workers, records)
 
 
 @app.command("matchup", help="Agents against each other: matrix, seat advantage, SPRT, Elo.")
@@ -138,10 +161,11 @@ def matchup_command(
     out: Out = Path("lab-results/matchup.json"),
     backend: Backend = "process",
     workers: Workers = 1,
+    records: Records = False,
 ) -> None:
     exp = Experiment(kind="matchup", name=f"{game} matchup", game=game, params=_base_params(game, players, param),
                      agents=agent, games=games, seed=seed, sprt=_sprt(sprt, sprt_by_seat))
-    _run(exp, out, backend, workers)
+    _run(exp, out, backend, workers, records)
 
 
 def _variant(name: str, pairs: list[str] | None) -> Variant:
@@ -162,11 +186,12 @@ def ab_command(
     out: Out = Path("lab-results/ab.json"),
     backend: Backend = "process",
     workers: Workers = 1,
+    records: Records = False,
 ) -> None:
     exp = Experiment(kind="variants", name=f"{game} A/B", game=game, params=_base_params(game, players, param),
                      agents=[x for x in agents.split(",") if x], games=games, seed=seed,
                      variants=[_variant("A", a), _variant("B", b)])
-    _run(exp, out, backend, workers)
+    _run(exp, out, backend, workers, records)
 
 
 @app.command("sweep", help="One parameter or one data-file value over several values, on paired seeds.")
@@ -184,6 +209,7 @@ def sweep_command(
     out: Out = Path("lab-results/sweep.json"),
     backend: Backend = "process",
     workers: Workers = 1,
+    records: Records = False,
 ) -> None:
     key, raw = _split_assignment(vary)
     values = [_json_or_text(v) for v in raw.split(",") if v.strip()]
@@ -200,7 +226,7 @@ def sweep_command(
     exp = Experiment(kind="variants", name=f"{game} sweep {key}", game=game,
                      params=_base_params(game, players, param), agents=[x for x in agents.split(",") if x],
                      games=games, seed=seed, variants=variants)
-    _run(exp, out, backend, workers)
+    _run(exp, out, backend, workers, records)
 
 
 @app.command("levels", help="Strength levels on an Elo scale (random = 0): a ladder of agents, Bradley-Terry.")

@@ -188,34 +188,43 @@ def variant_params(exp: Experiment, variant: Variant, work_dir: Path) -> dict[st
 
 
 def variant_jobs(exp: Experiment, work_dir: Path, specs: Sequence[AgentSpec]) -> list[Job]:
+    """Each variant's games; one agent given plays every seat of each variant, whatever its
+    player count (a variant may change it)."""
     jobs: list[Job] = []
     for v in exp.variants:
         params = variant_params(exp, v, work_dir)
+        seated = list(specs) * _seats(exp, params) if len(specs) == 1 else list(specs)
         for s in range(exp.games):
-            jobs.append(Job(index=len(jobs), game=exp.game, params=params, seed=exp.seed + s, agents=list(specs),
+            jobs.append(Job(index=len(jobs), game=exp.game, params=params, seed=exp.seed + s, agents=seated,
                             tags={"variant": v.name}, max_plies=exp.max_plies))
     return jobs
 
 
+def _seats(exp: Experiment, params: dict[str, Any]) -> int:
+    """How many seats the game has with `params` (the game says, not the experiment's own
+    `players`: a variant may set its own, a config may leave the game's default)."""
+    try:
+        return bloodforge.load_game(exp.game, seed=exp.seed, **params).new_initial_state().num_players
+    except BloodforgeError as err:
+        raise ExperimentError(f"experiment {exp.name!r}: {err}") from None
+
+
 def check_experiment(exp: Experiment, work_dir: Path) -> list[AgentSpec]:
     """Refuse a config that cannot run before any game starts (unknown game or agent, bad
-    parameters, a data-file path that names nothing), each with the reason."""
+    parameters, a data-file path that names nothing, agents that do not fill a variant's
+    seats), each with the reason."""
     try:
         specs = [AgentSpec.parse(a) for a in exp.agents]
     except ValueError as err:
         raise ExperimentError(f"experiment {exp.name!r}: {err}") from None
-    if exp.kind == "variants" and len(specs) not in (1, exp.players):
-        raise ExperimentError(f"experiment {exp.name!r}: give one agent per seat ({exp.players}) or one for all")
-    if exp.kind == "variants" and len(specs) == 1:
-        specs = specs * exp.players
-    param_sets = ([matchup_params(exp, work_dir)] if exp.kind == "matchup"
-                  else [variant_params(exp, v, work_dir) for v in exp.variants])
-    for params in param_sets:
-        try:
-            game = bloodforge.load_game(exp.game, seed=exp.seed, **params)
-            game.new_initial_state()
-        except BloodforgeError as err:
-            raise ExperimentError(f"experiment {exp.name!r}: {err}") from None
+    if exp.kind == "matchup":
+        _seats(exp, matchup_params(exp, work_dir))
+        return specs
+    for variant in exp.variants:
+        seats = _seats(exp, variant_params(exp, variant, work_dir))
+        if len(specs) not in (1, seats):
+            raise ExperimentError(f"experiment {exp.name!r}, variant {variant.name!r}: give one agent per seat "
+                                  f"({seats}) or one for all; got {len(specs)}")
     return specs
 
 
@@ -230,12 +239,15 @@ def run_experiment(
     on_stage: Callable[[str, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
     start_method: str | None = None,
+    keep_records: bool = False,
 ) -> dict[str, Any]:
     """Run an experiment; the result document holds the config, every game and the summary.
 
     `cancelled`: asked after every game; once it says yes the run ends with the games done so
     far (the workbench's cancel button). `start_method`: how the process pool starts its
-    workers (the workbench runs from a server thread, where forking is unsafe)."""
+    workers (the workbench runs from a server thread, where forking is unsafe). `keep_records`:
+    each `GameResult` handed to `on_result` carries its game's record (the document never
+    does: it stays the size of its games' outcomes)."""
     specs = check_experiment(exp, work_dir)
     start = time.perf_counter()
     results: list[GameResult] = []
@@ -250,13 +262,13 @@ def run_experiment(
                     on_stage(f"{specs[a].label} vs {specs[b].label}", len(jobs))
                 stop = _sprt_stop(exp.sprt) if exp.sprt is not None else None
                 results += run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(stop, cancelled),
-                                    on_result=on_result, start_method=start_method)
+                                    on_result=on_result, start_method=start_method, keep_records=keep_records)
     else:
         jobs = variant_jobs(exp, work_dir, specs)
         if on_stage is not None:
             on_stage(exp.name, len(jobs))
         results = run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(None, cancelled),
-                           on_result=on_result, start_method=start_method)
+                           on_result=on_result, start_method=start_method, keep_records=keep_records)
     wall = time.perf_counter() - start
     return {
         "experiment": exp.model_dump(mode="json"),
