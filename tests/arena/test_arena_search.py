@@ -17,6 +17,7 @@ from bloodforge.core import Rng
 from bloodforge.games.arena.evaluation import estimates, side_chances
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.policy import ArenaPolicy
+from bloodforge.games.arena.queries import distance, parse_hex
 
 FFA3 = {"players": 3, "boss": None}
 SOLO = {"players": 1, "boss": "malvarra"}
@@ -175,3 +176,66 @@ def test_the_search_weighs_only_the_policys_plans_with_the_games_settings() -> N
         state.apply(action, seat)
     assert searched >= 2
     assert energy >= 1
+
+
+def _npc_reaches(state: ArenaState, seat: int) -> list[tuple[tuple[int, int], int]]:
+    """Every enemy Boss or Rival standing, with its Movement + Range (turn mods too)."""
+    info = state.game.static_info()
+    stats = {c["id"]: c for c in (*info["bosses"], *info["champions"])}
+    obs = state.observation_facts(seat)
+    me = next(u for u in obs["units"] if u["seat"] == seat)
+    found = []
+    for u in obs["units"]:
+        if u["seat"] is None and u["kind"] in ("boss", "rival") and u["alive"] and u["hex"] and u["side"] != me["side"]:
+            base = stats[u["id"]]
+            at = parse_hex(u["hex"])
+            assert at is not None
+            found.append((at, base["movement"] + u["mods"].get("movement", 0) + base["range"]
+                          + u["mods"].get("range", 0)))
+    return found
+
+
+def _safe_moves(state: ArenaState, seat: int) -> list[str]:
+    """The seat's moves to a hex out of every enemy NPC's reach."""
+    reaches = _npc_reaches(state, seat)
+    safe = []
+    for a in state.legal_actions(seat):
+        if a.kind == "move":
+            h = parse_hex(a.args[0])
+            assert h is not None
+            if all(distance(h, at) > reach for at, reach in reaches):
+                safe.append(str(a))
+    return safe
+
+
+def test_option_retreat_adds_the_nearest_move_out_of_the_npcs_reach_to_the_plans() -> None:
+    """With `retreat`, wherever a move is open in Free-For-All with the Boss standing, the plans
+    are the plain plans plus (when none of them already is) the move to the nearest hex out
+    of every enemy NPC's reach; `choose` is the plain policy's; solo has no other Champion to
+    take the Boss's blows, so nothing is added there."""
+    plain, wary = ArenaPolicy(), ArenaPolicy(retreat=True)
+    assert wary.fork().retreat
+    assert not plain.fork().retreat
+    added = 0
+    for params, decisions in (({"players": 3}, 0), ({"players": 2}, 0), (SOLO, 0)):
+        state = _mid(params, decisions)
+        while not state.is_terminal() and state.board.round <= 10:
+            seat = state.actors()[0]
+            ours, theirs = plain.plans(state, seat, Rng(0)), wary.plans(state, seat, Rng(0))
+            assert wary.choose(state, seat, Rng(0)) == plain.choose(state, seat, Rng(0))
+            if ours is None:
+                assert theirs is None
+            elif theirs != ours:
+                assert params is not SOLO
+                assert theirs[:-1] == ours
+                assert len(theirs) == len(ours) + 1
+                (extra,) = theirs[-1]
+                assert extra.startswith("move ")
+                assert extra in _safe_moves(state, seat)
+                added += 1
+            elif ours is not None and params is not SOLO and len(ours) > 1 and _npc_reaches(state, seat):
+                safe = _safe_moves(state, seat)
+                # nothing added: no move gets out, or one of the plain plans already does
+                assert not safe or any(p[0] in safe for p in ours)
+            state.apply(plain.choose(state, seat, Rng(0)), seat)
+    assert added > 5

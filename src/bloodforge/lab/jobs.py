@@ -22,7 +22,8 @@ from bloodforge.match import Record, play_match
 
 class AgentSpec(BaseModel):
     """An agent by name with options, written `name` or `name:key=value:key=value`
-    (values are JSON where they parse, e.g. `mcts:seconds=1:rollout=greedy`)."""
+    (values are JSON where they parse, e.g. `mcts:seconds=1:rollout=greedy`; a JSON object or
+    list may hold colons of its own: `mcts:policy_options={"retreat":true}`)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -31,11 +32,13 @@ class AgentSpec(BaseModel):
 
     @property
     def label(self) -> str:
-        return ":".join([self.name, *(f"{k}={v}" for k, v in sorted(self.options.items()))])
+        """The spec as text again (`parse(label)` gives the same spec): objects and lists as
+        compact JSON, everything else as written."""
+        return ":".join([self.name, *(f"{k}={_option_text(v)}" for k, v in sorted(self.options.items()))])
 
     @classmethod
     def parse(cls, text: str) -> AgentSpec:
-        parts = [p.strip() for p in text.split(":")]
+        parts = [p.strip() for p in split_spec(text)]
         if not parts[0]:
             raise ValueError(f"agent {text!r}: empty name")
         options: dict[str, Any] = {}
@@ -46,6 +49,8 @@ class AgentSpec(BaseModel):
             try:
                 options[key.strip()] = json.loads(raw)
             except json.JSONDecodeError:
+                if raw.lstrip().startswith(("{", "[")):
+                    raise ValueError(f"agent {text!r}: option {key.strip()!r}: {raw!r} is not JSON") from None
                 options[key.strip()] = raw
         if parts[0] not in agent_names():
             raise ValueError(f"agent {text!r}: unknown agent {parts[0]!r}; known: {', '.join(agent_names())}")
@@ -53,6 +58,46 @@ class AgentSpec(BaseModel):
 
     def make(self, seat: int, seed: int) -> Agent:
         return make_agent(self.name, seat=seat, seed=seed, **self.options)
+
+
+def split_spec(text: str) -> list[str]:
+    """`text` cut at every colon outside JSON brackets and quotes (an option's JSON value may
+    hold colons); an unclosed bracket or quote is an error naming the spec."""
+    parts: list[str] = []
+    current: list[str] = []
+    closers: list[str] = []
+    quote = escaped = False
+    pairs = {"{": "}", "[": "]"}
+    for ch in text:
+        if quote:
+            current.append(ch)
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                quote = False
+            continue
+        if ch == ":" and not closers:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+        if ch == '"':
+            quote = True
+        elif ch in pairs:
+            closers.append(pairs[ch])
+        elif closers and ch == closers[-1]:
+            closers.pop()
+    if quote or closers:
+        raise ValueError(f"agent {text!r}: an unclosed {'quote' if quote else repr(closers[-1])[1]} "
+                         f"(a JSON value must be whole)")
+    parts.append("".join(current))
+    return parts
+
+
+def _option_text(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True) if isinstance(value, (dict, list)) else str(value)
 
 
 class Job(BaseModel):
