@@ -7,13 +7,15 @@ seat's return is 0. The evaluation estimates exactly those returns."""
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Mapping
+from typing import ClassVar
 
 import pytest
 from arena_helpers import game, scenario
 
 from bloodforge.agents.mcts import MctsAgent, _settings
-from bloodforge.core import Rng
+from bloodforge.core import Action, Rng, State
 from bloodforge.games.arena.evaluation import estimates, side_chances
 from bloodforge.games.arena.game import ArenaState
 from bloodforge.games.arena.policy import ArenaPolicy
@@ -239,3 +241,92 @@ def test_option_retreat_adds_the_nearest_move_out_of_the_npcs_reach_to_the_plans
                 assert not safe or any(p[0] in safe for p in ours)
             state.apply(plain.choose(state, seat, Rng(0)), seat)
     assert added > 5
+
+
+def _room(state: ArenaState, seat: int, hex_text: str) -> int:
+    """How far `hex_text` lies beyond the nearest enemy NPC's reach (negative: inside it)."""
+    h = parse_hex(hex_text)
+    assert h is not None
+    return min(distance(h, at) - reach for at, reach in _npc_reaches(state, seat))
+
+
+def test_option_shy_only_moves_away_from_the_enemy_npcs() -> None:
+    """`shy` (a model of an opponent who leaves the Boss to others): while an enemy NPC
+    stands, every move it chooses puts more room between it and the nearest one."""
+    shy = ArenaPolicy(shy=True)
+    state = _mid({"players": 2}, 0)
+    moves = 0
+    while not state.is_terminal() and state.board.round <= 12:
+        seat = state.actors()[0]
+        action = shy.choose(state, seat, Rng(0))
+        if action.kind == "move" and _npc_reaches(state, seat):
+            me = next(u for u in state.observation_facts(seat)["units"] if u["seat"] == seat)
+            assert _room(state, seat, action.args[0]) > _room(state, seat, me["hex"])
+            moves += 1
+        state.apply(action, seat)
+    assert moves >= 3
+
+
+class _SpyPolicy(ArenaPolicy):
+    """The arena policy, noting which options chose for which seat (a test's window on the
+    rollouts)."""
+
+    calls: ClassVar[list[tuple[str, int]]] = []
+
+    def choose(self, state: State, seat: int, rng: Rng) -> Action:
+        _SpyPolicy.calls.append((json.dumps(self.options, sort_keys=True), seat))
+        return super().choose(state, seat, rng)
+
+    def fork(self) -> _SpyPolicy:
+        new = _SpyPolicy(**self.options)
+        new._info = self._info
+        return new
+
+
+def _move_decision(params: Mapping[str, object]) -> ArenaState:
+    """A greedy 2-player game up to a decision of several plans where `shy` would play
+    something none of them is."""
+    state = _mid(params, 0)
+    plain, shy = ArenaPolicy(), ArenaPolicy(shy=True)
+    while not state.is_terminal():
+        seat = state.actors()[0]
+        plans = plain.plans(state, seat, Rng(0))
+        if plans and len(plans) > 1 and [str(shy.choose(state, seat, Rng(0)))] not in plans:
+            return state
+        state.apply(plain.choose(state, seat, Rng(0)), seat)
+    raise AssertionError("no such decision")
+
+
+def test_a_portfolio_style_is_one_more_root_option_and_plays_the_searching_seats_rollouts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """mcts `portfolio` and `opponent_policy_options`: the style's own choice joins the paired
+    root's options; its samples play the searching seat on with the style, every other
+    option's with our policy; the other seats play the opponent model throughout."""
+    state = _move_decision({"players": 2})
+    seat = state.actors()[0]
+    plans = ArenaPolicy().plans(state, seat, Rng(0))
+    assert plans is not None
+    monkeypatch.setattr(state.game, "policy", lambda **options: _SpyPolicy(**options))
+    _SpyPolicy.calls = []
+    samples = 3
+    agent = MctsAgent(seat, seed=4, iterations=samples * (len(plans) + 1), portfolio=[{"shy": True}],
+                      opponent_policy_options={"plan_width": 2})
+    action = agent.select_action(state)
+    assert agent.last_iterations == samples * (len(plans) + 1)
+    shy_choice = str(ArenaPolicy(shy=True).choose(state, seat, Rng(0)))
+    assert str(action) in [p[0] for p in plans] + [shy_choice]
+    by_options: dict[str, set[int]] = {}
+    for options, who in _SpyPolicy.calls:
+        by_options.setdefault(options, set()).add(who)
+    assert by_options['{"shy": true}'] == {seat}  # the style: the searching seat only
+    # its root choice once, then its samples' rollouts: the seat decides in each
+    assert sum(1 for options, _ in _SpyPolicy.calls if options == '{"shy": true}') > 1 + samples
+    assert by_options['{"plan_width": 2}'] == {1 - seat}  # the model: the others only
+    assert by_options["{}"] == {seat}  # our own policy: the searching seat's other samples
+    # without the options, our policy plays every seat and nothing is added
+    _SpyPolicy.calls = []
+    plain = MctsAgent(seat, seed=4, iterations=samples * len(plans))
+    plain.select_action(state)
+    assert plain.last_iterations == samples * len(plans)
+    assert {options for options, _ in _SpyPolicy.calls} == {"{}"}
+    assert {who for _, who in _SpyPolicy.calls} == {0, 1}

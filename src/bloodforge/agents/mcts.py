@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -82,6 +83,8 @@ class SearchSettings(BaseModel):
     rollout: Literal["random", "light", "greedy"] = "random"
     exploration: float = Field(default=0.7, ge=0)
     policy_options: dict[str, Any] = Field(default_factory=dict)
+    opponent_policy_options: dict[str, Any] | None = None
+    portfolio: list[dict[str, Any]] = Field(default_factory=list)
     prior: Literal["none", "greedy"] = "none"
     prior_bias: float = 0.5
     widening: float = Field(default=1.0, ge=0)
@@ -131,7 +134,12 @@ class MctsAgent(Agent):
     Options: `iterations` (int), `seconds` (float; per decision), `rollout_depth` (decisions
     played by the rollout policy before the cut-off, default 6), `rollout` (`random`, `light` or
     `greedy`), `exploration` (UCB constant, default 0.7 for returns in [0, 1]), `policy_options`
-    (dict passed to the game's policy), `prior` (`none`, or `greedy`: the policy's own choice at
+    (dict passed to the game's policy), `opponent_policy_options` (greedy rollouts: the other
+    seats play the game's policy with these options instead, a model of an opponent unlike
+    ours; default the same policy), `portfolio` (`root=paired`: a list of policy options, each
+    one more root option: that policy's own choice here, with the searching seat's rollout
+    played on by that policy, so a way of playing several turns long is weighed against the
+    others, not only a first action), `prior` (`none`, or `greedy`: the policy's own choice at
     the root is tried first and favoured by `prior_bias` / sqrt(visits)), `widening` (progressive
     widening: at most 1 + widening * sqrt(visits) children per node; 0 = all, plain UCT),
     `plans` (`off`: single actions; `root`: the policy's candidate plans at the root, where it
@@ -182,6 +190,8 @@ class MctsAgent(Agent):
         self.rollout = settings.rollout
         self.exploration = settings.exploration
         self.policy_options = dict(settings.policy_options)
+        self.opponent_policy_options = settings.opponent_policy_options
+        self.portfolio = [dict(style) for style in settings.portfolio]
         self.prior = settings.prior
         self.prior_bias = settings.prior_bias
         self.widening = settings.widening
@@ -213,7 +223,13 @@ class MctsAgent(Agent):
             self.last_iterations = 0
             return self._commit(state, root_options[0])
         if self.root == "paired":
-            return self._commit(state, self._paired(state, root_options, rng))
+            styles: list[dict[str, Any] | None] = [None] * len(root_options)
+            for style in self.portfolio:
+                made = state.game.policy(**style)
+                if made is not None:
+                    root_options.append((made.choose(state, self.seat, rng), ()))
+                    styles.append(style)
+            return self._commit(state, self._paired(state, root_options, rng, styles))
         root = _Node()
         hint = root_options[0] if self.prior == "greedy" and self._policy(state) is not None else None
         if hint is None and self.prior == "greedy":
@@ -239,7 +255,8 @@ class MctsAgent(Agent):
             self.last_value = best.value / best.visits
         return self._commit(state, root_options[0] if best is None else (best.action, best.steps))
 
-    def _paired(self, state: State, options: list[_Option], rng: Rng) -> _Option:
+    def _paired(self, state: State, options: list[_Option], rng: Rng,
+                styles: Sequence[dict[str, Any] | None] = ()) -> _Option:
         """Every option on the same samples: one determinization and one rollout seed per
         sample, shared by all options (common random numbers), so the options are compared
         on the same tile draws, dice and hidden hands; the policy's own choice (first) is kept
@@ -260,10 +277,12 @@ class MctsAgent(Agent):
             sample = state.resample_hidden(self.seat, rng)
             seed = rng.next_u64()
             values = []
-            for option in options:
+            for i, option in enumerate(options):
                 t = sample.clone()
                 _apply(t, self.seat, option)
-                values.append(self._rollout(t, Rng(seed), shared, planner)[self.seat])
+                style = styles[i] if i < len(styles) else None
+                own = None if style is None else state.game.policy(**style)
+                values.append(self._rollout(t, Rng(seed), shared, planner, own)[self.seat])
             for i, v in enumerate(values):
                 totals[i] += v
                 squares[i] += (v - values[0]) ** 2
@@ -456,7 +475,7 @@ class MctsAgent(Agent):
         return self._rollout(state, rng, {}, self._policy(state))
 
     def _rollout(self, state: State, rng: Rng, policies: dict[int, Policy],
-                 planner: PlanningPolicy | None = None) -> list[float]:
+                 planner: PlanningPolicy | None = None, own: Policy | None = None) -> list[float]:
         decisions = 0
         turns = 0
         marker = state.turn_marker() if self.rollout_turns else None
@@ -464,6 +483,8 @@ class MctsAgent(Agent):
             # fresh policies per sample: a policy's plan in progress or turn counters must not
             # carry over from one determinization into the next
             policies = {}
+        if own is not None:  # a portfolio option: the searching seat plays on in its own way
+            policies = {**policies, self.seat: own}
         # `light` falls back to uniformly random play where the game has no light policy
         light = self._light(state) if self.rollout == "light" else None
         while not state.is_terminal() and decisions < self.rollout_depth:
@@ -472,6 +493,11 @@ class MctsAgent(Agent):
                 action = light.choose(state, seat, rng)
             elif self.rollout == "greedy":
                 policy = policies.get(seat)
+                if policy is None and seat != self.seat and self.opponent_policy_options is not None:
+                    made = state.game.policy(**self.opponent_policy_options)
+                    if made is None:
+                        raise ValueError(f"{state.game.info.name} has no heuristic policy for greedy rollouts")
+                    policy = policies[seat] = made
                 if policy is None and planner is not None:
                     policy = policies[seat] = planner.fork()
                 if policy is None:

@@ -14,6 +14,11 @@ move out of every enemy NPC's reach (its Movement + Range). *Why:* the policy's 
 close in on the Boss, so a search choosing among them could never let the other Champion take
 the Boss's blows; OpenSpiel's IS-MCTS bot kept out of reach and won the duel after the Boss
 fell (docs/lab.md, "The arena, read"). The search still judges the retreat by its rollouts.
+
+Option `shy` (a way of playing for the search's `portfolio` and a model of such an opponent
+for its `opponent_policy_options`): while an enemy Boss or Rival stands, `choose` moves only
+to put more room between us and the nearest of them, never toward them; everything else is
+the greedy policy's (it still hits whatever is in Range).
 """
 
 from __future__ import annotations
@@ -39,6 +44,7 @@ class ArenaPolicy:
     def __init__(self, **options: Any) -> None:
         self.options = options
         self.plan_width = int(options.get("plan_width", PLAN_WIDTH))
+        self.shy = bool(options.get("shy", False))
         self.retreat = bool(options.get("retreat", False))
         self._info: tuple[object, dict[str, Any]] | None = None
 
@@ -48,7 +54,7 @@ class ArenaPolicy:
         obs: dict[str, Any] = facts(seat) if facts is not None else state.observation(seat)
         if self._info is None or self._info[0] is not state.game:
             self._info = (state.game, state.game.static_info())
-        return _View(obs, self._info[1], seat)
+        return _View(obs, self._info[1], seat, shy=self.shy)
 
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
         legal = state.legal_actions(seat)
@@ -88,7 +94,8 @@ class ArenaPolicy:
 
 
 class _View:
-    def __init__(self, obs: dict[str, Any], info: dict[str, Any], seat: int) -> None:
+    def __init__(self, obs: dict[str, Any], info: dict[str, Any], seat: int, shy: bool = False) -> None:
+        self.shy = shy
         self.obs = obs
         self.info = info
         self.units = {u["id"]: u for u in obs["units"]}
@@ -208,6 +215,10 @@ class _View:
             assert h is not None
             here = self.hexof(self.me)
             r = self.reach()
+            if self.shy and self.threats():
+                room = min(distance(h, at) - reach for at, reach in self.threats())
+                now = min(distance(here, at) - reach for at, reach in self.threats())
+                return 20 + room if room > now else -3
             if self.me["attacked"]:  # step back out of reach after the blow
                 gain = self.nearest_enemy_distance(h) - self.nearest_enemy_distance(here)
                 return 0.5 * gain if gain > 0 else -3
