@@ -17,7 +17,7 @@ from bloodforge.cli.main import app as cli_app
 from bloodforge.lab import report, runner
 from bloodforge.lab.jobs import AgentSpec, GameResult, Job, play_job
 from bloodforge.lab.runner import run_jobs
-from bloodforge.server.workbench import sweep_values
+from bloodforge.server.workbench import _agent_words, sweep_values
 
 from .conftest import ClientFactory
 from .test_workbench import AUTH, TOKEN, wait_done, witch_content
@@ -215,3 +215,11 @@ def test_serve_ray_needs_lab() -> None:
     result = CliRunner().invoke(cli_app, ["serve", "--ray", "auto"])
     assert result.exit_code != 0
     assert "--lab" in result.output
+
+
+def test_the_summary_names_agents_whose_options_hold_json_with_colons() -> None:
+    """An agent spec whose option is a JSON object (its colons are not separators) reads as one
+    option in the experiment's sentence, not as broken pieces."""
+    assert _agent_words("mcts:iterations=200") == "MCTS (iterations 200)"
+    words = _agent_words('mcts:clock=cpu:portfolio=[{"shy":true}]:seconds=1')
+    assert words == 'MCTS (clock cpu, portfolio [{"shy":true}], seconds 1)'

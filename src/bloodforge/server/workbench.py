@@ -57,7 +57,7 @@ from bloodforge.lab.experiments import (
     check_experiment,
     run_experiment,
 )
-from bloodforge.lab.jobs import AgentSpec, GameResult
+from bloodforge.lab.jobs import AgentSpec, GameResult, split_spec
 
 from .config import Settings
 from .db import make_engine, make_sessionmaker
@@ -602,7 +602,10 @@ def matchup_sentence(summary: dict[str, Any]) -> str:
 
 def _agent_words(label: str) -> str:
     """`mcts:iterations=200` -> "MCTS (iterations 200)"."""
-    name, *options = label.split(":")
+    try:
+        name, *options = split_spec(label)
+    except ValueError:
+        name, options = label, []
     shown = name.upper() if name == "mcts" else name.capitalize()
     if options:
         shown += " (" + ", ".join(o.replace("_", " ").replace("=", " ") for o in options) + ")"
