@@ -210,39 +210,6 @@ def _safe_moves(state: ArenaState, seat: int) -> list[str]:
     return safe
 
 
-def test_option_retreat_adds_the_nearest_move_out_of_the_npcs_reach_to_the_plans() -> None:
-    """With `retreat`, wherever a move is open in Free-For-All with the Boss standing, the plans
-    are the plain plans plus (when none of them already is) the move to the nearest hex out
-    of every enemy NPC's reach; `choose` is the plain policy's; solo has no other Champion to
-    take the Boss's blows, so nothing is added there."""
-    plain, wary = ArenaPolicy(), ArenaPolicy(retreat=True)
-    assert wary.fork().retreat
-    assert not plain.fork().retreat
-    added = 0
-    for params, decisions in (({"players": 3}, 0), ({"players": 2}, 0), (SOLO, 0)):
-        state = _mid(params, decisions)
-        while not state.is_terminal() and state.board.round <= 10:
-            seat = state.actors()[0]
-            ours, theirs = plain.plans(state, seat, Rng(0)), wary.plans(state, seat, Rng(0))
-            assert wary.choose(state, seat, Rng(0)) == plain.choose(state, seat, Rng(0))
-            if ours is None:
-                assert theirs is None
-            elif theirs != ours:
-                assert params is not SOLO
-                assert theirs[:-1] == ours
-                assert len(theirs) == len(ours) + 1
-                (extra,) = theirs[-1]
-                assert extra.startswith("move ")
-                assert extra in _safe_moves(state, seat)
-                added += 1
-            elif ours is not None and params is not SOLO and len(ours) > 1 and _npc_reaches(state, seat):
-                safe = _safe_moves(state, seat)
-                # nothing added: no move gets out, or one of the plain plans already does
-                assert not safe or any(p[0] in safe for p in ours)
-            state.apply(plain.choose(state, seat, Rng(0)), seat)
-    assert added > 5
-
-
 def _room(state: ArenaState, seat: int, hex_text: str) -> int:
     """How far `hex_text` lies beyond the nearest enemy NPC's reach (negative: inside it)."""
     h = parse_hex(hex_text)

@@ -8,17 +8,13 @@ It is also a `PlanningPolicy` for the search agent (`plans`): its few best-score
 as one-step plans, its own choice first, and only its own choice where the choice is
 clear-cut (taking Blood Energy), so the search spends its time on the decisions that matter.
 
-Option `retreat` (for the search's plans; `choose` ignores it): where a move is open, the
-Boss or a Rival stands and so does another enemy Champion, the plans also hold the nearest
-move out of every enemy NPC's reach (its Movement + Range). *Why:* the policy's best moves all
-close in on the Boss, so a search choosing among them could never let the other Champion take
-the Boss's blows; OpenSpiel's IS-MCTS bot kept out of reach and won the duel after the Boss
-fell (docs/lab.md, "The arena, read"). The search still judges the retreat by its rollouts.
-
 Option `shy` (a way of playing for the search's `portfolio` and a model of such an opponent
 for its `opponent_policy_options`): while an enemy Boss or Rival stands, `choose` moves only
 to put more room between us and the nearest of them, never toward them; everything else is
-the greedy policy's (it still hits whatever is in Range).
+the greedy policy's (it still hits whatever is in Range). *Why:* the greedy policy always
+closes in on the Boss, so a search that knows only it can neither stay out of a fight it
+should leave to another Champion nor expect an opponent to do so, as OpenSpiel's IS-MCTS bot
+did in the arena games `mcts` lost (docs/lab.md, "The arena, read").
 """
 
 from __future__ import annotations
@@ -45,7 +41,6 @@ class ArenaPolicy:
         self.options = options
         self.plan_width = int(options.get("plan_width", PLAN_WIDTH))
         self.shy = bool(options.get("shy", False))
-        self.retreat = bool(options.get("retreat", False))
         self._info: tuple[object, dict[str, Any]] | None = None
 
     def _view(self, state: State, seat: int) -> _View:
@@ -78,12 +73,7 @@ class ArenaPolicy:
         best = legal[ranked[0]]
         if best.kind in CLEAR_CUT:
             return [[str(best)]]
-        plans = [[str(legal[i])] for i in ranked[: max(1, self.plan_width)]]
-        if self.retreat:
-            away = view.retreat([a for a in legal if a.kind == "move"])
-            if away is not None and [str(away)] not in plans:
-                plans.append([str(away)])
-        return plans
+        return [[str(legal[i])] for i in ranked[: max(1, self.plan_width)]]
 
     def fork(self) -> ArenaPolicy:
         """A fresh policy for one rollout (this one keeps no game memory; the static facts
@@ -115,24 +105,6 @@ class _View:
                 reach = base["movement"] + mods.get("movement", 0) + base["range"] + mods.get("range", 0)
                 found.append((self.hexof(u), max(0, int(reach))))
         return found
-
-    def retreat(self, moves: list[Action]) -> Action | None:
-        """The move to the nearest hex out of every enemy NPC's reach (the first such move
-        when several are as near), while another enemy Champion stands to take its blows;
-        None when no NPC threatens, nobody else could take them, or no move gets out."""
-        threats = self.threats()
-        if not moves or not threats or not any(
-                u["seat"] is not None and u["kind"] == "champion" for u in self.enemies()):
-            return None
-        best: tuple[int, Action] | None = None
-        for a in moves:
-            h = parse_hex(a.args[0])
-            if h is None:
-                continue
-            gaps = [distance(h, at) - reach for at, reach in threats]
-            if min(gaps) > 0 and (best is None or min(gaps) < best[0]):
-                best = (min(gaps), a)
-        return None if best is None else best[1]
 
     def enemies(self) -> list[dict[str, Any]]:
         return [u for u in self.obs["units"] if u["alive"] and u["hex"] and u["side"] != self.me["side"]
