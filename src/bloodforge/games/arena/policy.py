@@ -86,6 +86,7 @@ class ArenaPolicy:
 class _View:
     def __init__(self, obs: dict[str, Any], info: dict[str, Any], seat: int, shy: bool = False) -> None:
         self.shy = shy
+        self._threats: list[tuple[Hex, int]] | None = None
         self.obs = obs
         self.info = info
         self.units = {u["id"]: u for u in obs["units"]}
@@ -96,7 +97,10 @@ class _View:
     # -- helpers ----------------------------------------------------------------------------------
     def threats(self) -> list[tuple[Hex, int]]:
         """Every enemy Boss or Rival on the board with how far it can strike this turn
-        (Movement + Range, with its turn modifiers)."""
+        (Movement + Range, with its turn modifiers); worked out once per view (a view scores
+        every legal move)."""
+        if self._threats is not None:
+            return self._threats
         stats = {c["id"]: c for c in (*self.info["bosses"], *self.info["champions"])}
         found = []
         for u in self.enemies():
@@ -104,6 +108,7 @@ class _View:
                 base, mods = stats[u["id"]], u["mods"]
                 reach = base["movement"] + mods.get("movement", 0) + base["range"] + mods.get("range", 0)
                 found.append((self.hexof(u), max(0, int(reach))))
+        self._threats = found
         return found
 
     def enemies(self) -> list[dict[str, Any]]:
@@ -187,9 +192,10 @@ class _View:
             assert h is not None
             here = self.hexof(self.me)
             r = self.reach()
-            if self.shy and self.threats():
-                room = min(distance(h, at) - reach for at, reach in self.threats())
-                now = min(distance(here, at) - reach for at, reach in self.threats())
+            threats = self.threats() if self.shy else []
+            if threats:
+                room = min(distance(h, at) - reach for at, reach in threats)
+                now = min(distance(here, at) - reach for at, reach in threats)
                 return 20 + room if room > now else -3
             if self.me["attacked"]:  # step back out of reach after the blow
                 gain = self.nearest_enemy_distance(h) - self.nearest_enemy_distance(here)
