@@ -126,6 +126,36 @@ def test_search_options_are_valid_settings_and_plans_are_on() -> None:
     assert settings.rollout_turns > 0
 
 
+@pytest.mark.parametrize(("params", "shy"), [
+    ({"players": 2}, True),
+    ({"players": 3}, True),
+    ({"players": 1}, False),
+    ({"players": 2, "mode": "team"}, False),
+    ({"players": 4, "mode": "team"}, False),
+])
+def test_ffa_between_players_weighs_shy_play_and_expects_it_solo_and_team_do_not(
+        params: dict[str, object], shy: bool) -> None:
+    """Free-For-All between players' Champions: the policy's `shy` play is a root option and
+    the model of the other Champions (the Boss hits whoever it can reach with the most
+    Health); solo and team play search as before."""
+    settings = _settings(game(**params).search_options())
+    assert (settings.portfolio == [{"shy": True}]) is shy
+    assert (settings.opponent_policy_options == {"shy": True}) is shy
+    assert settings.plans == "root"
+    assert settings.root == "paired"
+
+
+def test_the_games_search_options_are_a_fresh_copy_each_time() -> None:
+    """A caller that edits the options it was given (the hint, a level) must not change the
+    next table's search."""
+    g = game(players=2)
+    options = g.search_options()
+    options["portfolio"].append({"plan_width": 1})
+    options["opponent_policy_options"]["shy"] = False
+    assert g.search_options()["portfolio"] == [{"shy": True}]
+    assert g.search_options()["opponent_policy_options"] == {"shy": True}
+
+
 def test_turn_marker_changes_once_per_finished_turn() -> None:
     state = _mid(FFA3, 40)
     before = state.turn_marker()
@@ -290,9 +320,10 @@ def test_a_portfolio_style_is_one_more_root_option_and_plays_the_searching_seats
     assert sum(1 for options, _ in _SpyPolicy.calls if options == '{"shy": true}') > 1 + samples
     assert by_options['{"plan_width": 2}'] == {1 - seat}  # the model: the others only
     assert by_options["{}"] == {seat}  # our own policy: the searching seat's other samples
-    # without the options, our policy plays every seat and nothing is added
+    # without the options (the game's own FFA settings have them), our policy plays every
+    # seat and nothing is added
     _SpyPolicy.calls = []
-    plain = MctsAgent(seat, seed=4, iterations=samples * len(plans))
+    plain = MctsAgent(seat, seed=4, iterations=samples * len(plans), portfolio=[], opponent_policy_options=None)
     plain.select_action(state)
     assert plain.last_iterations == samples * len(plans)
     assert {options for options, _ in _SpyPolicy.calls} == {"{}"}
