@@ -92,22 +92,22 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert seat_levels(page, 1)[1] == "Elo 0 (moves at random)"
     assert not dev_text(page_text(page)), dev_text(page_text(page))
 
-    # the arena's shipped levels (measured at two players) at two players: the Elo beside each level
-    shipped = load_levels("arena")
+    # Five Forts' shipped levels (measured at two players) at two players: the Elo beside each level
+    shipped = load_levels("forts")
     assert shipped is not None
     assert shipped.players == 2
     search = shipped.entry("mcts", 10)
     assert search is not None
-    page.select_option("#game", "arena")
+    page.select_option("#game", "forts")
     page.select_option("#players", "2")
     page.wait_for_selector('.seat-row[data-seat="1"]')
     page.select_option(f"{row} .seat-kind", "agent:mcts")
     options, note, _ = seat_levels(page, 1)
     assert options[9] == f"Level 10 · Elo ~{search.elo}"
     assert note.startswith(f"Elo ~{search.elo}, likely between {search.low} and {search.high}")
-    page.screenshot(path=str(shots / "lobby-levels-arena.png"))
+    page.screenshot(path=str(shots / "lobby-levels-forts.png"))
 
-    # a table size nobody measured (the arena's levels are from two-player games, the table has
+    # a table size nobody measured (the levels are from two-player games, the table has
     # three): levels only, no note, nothing odd
     page.select_option("#players", "3")
     page.wait_for_selector('.seat-row[data-seat="2"]')
@@ -116,4 +116,5 @@ def test_the_lobby_shows_the_measured_elo_of_each_level_and_nothing_without_one(
     assert options == [f"Level {k}" for k in range(1, 11)]
     assert note == ""
     assert title == ""
+
     assert not dev_text(page_text(page)), dev_text(page_text(page))
