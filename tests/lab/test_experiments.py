@@ -171,7 +171,8 @@ def test_lab_sweep_and_ab_commands(tmp_path: Path) -> None:
     assert [v["mean_plies"] for v in json.loads(out.read_text())["summary"]["variants"]] == [4, 8]
     # a path that selects by id carries its own `=`
     result = runner.invoke(app, ["lab", "sweep", "toy_file_bids", "--vary", "cards[id=b].cost=7", "--file",
-                                 f"deck={base}", "--games", "1", "--agents", "random", "--out", str(out)])
+                                 f"deck={base}", "--games", "1", "--agents", "random", "--out",
+                                 str(tmp_path / "sweep_by_id.json")])
     assert result.exit_code == 0, result.output
     variants = [json.loads(p.read_text()) for p in (tmp_path / "variants").glob("*.json")]
     assert any(v["cards"][1]["cost"] == 7 for v in variants)
@@ -180,12 +181,13 @@ def test_lab_sweep_and_ab_commands(tmp_path: Path) -> None:
                                  "--agents", "random", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert json.loads(out.read_text())["summary"]["variants"][1]["vs_first"]["0"]["p_value"] <= 1.0
+    fresh = tmp_path / "fresh.json"
     result = runner.invoke(app, ["lab", "sweep", "toy_file_bids", "--vary", "house.nope=1", "--file",
-                                 f"deck={base}", "--games", "1", "--agents", "random", "--out", str(out)])
+                                 f"deck={base}", "--games", "1", "--agents", "random", "--out", str(fresh)])
     assert result.exit_code != 0
     assert "nope" in result.output
     result = runner.invoke(app, ["lab", "matchup", "toy_bids", "--agent", "random", "--agent", "random",
-                                 "--sprt", "0.8,0.2", "--out", str(out)])
+                                 "--sprt", "0.8,0.2", "--out", str(fresh)])
     assert result.exit_code != 0
     assert "P0,P1" in result.output
 

@@ -31,6 +31,7 @@ from bloodforge.lab.experiments import (
 from bloodforge.lab.jobs import GameResult
 from bloodforge.lab.levels import DEFAULT_LADDER, LevelsConfig, run_levels, seat_sentences, write_levels
 from bloodforge.lab.merge import merge_runs, read_run
+from bloodforge.lab.resume import count_lines, drop_torn_line, logged_games, read_for_resume
 from bloodforge.lab.runner import BACKENDS
 
 from .options import default_players, parse_params
@@ -48,23 +49,35 @@ Players = Annotated[int | None, typer.Option(help="number of players")]
 Records = Annotated[bool, typer.Option(
     "--records", help="also keep every game's whole record (each entry, for `bloodforge replay`) in "
     "<out>.records.jsonl, one line per game in the games log's order")]
+Resume = Annotated[bool, typer.Option(
+    "--resume", help="go on with the run whose games log <out>.games.jsonl is there: play only the games it "
+    "lacks (same settings; --games may be larger), then write the result of them all")]
 
 
-def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool = False) -> dict[str, Any]:
+def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool = False,
+         resume: bool = False) -> dict[str, Any]:
     """Run with a progress bar; every finished game is also appended to `<out>.games.jsonl`
     at once (after a first line naming the experiment), so a run of hours that is stopped
-    early keeps the games it finished, and `lab merge` can pool them with other runs.
+    early keeps the games it finished: `--resume` goes on with it, `lab merge` pools it with
+    other runs. A log holding games is never overwritten: without `--resume` the run is
+    refused (the games of hours would be lost to a repeated command).
 
     With `records`, each game's record goes to `<out>.records.jsonl` at the same moment: the
     games log says who won, the record lets one watch how (a lost game replayed entry by
     entry), which seeds alone cannot when the agents decide by the clock."""
     columns = (TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     games_log = games_log_path(out)
-    games_log.parent.mkdir(parents=True, exist_ok=True)
-    games_log.write_text(json.dumps({"experiment": exp.model_dump(mode="json")}) + "\n", encoding="utf-8")
     records_log = records_log_path(out)
-    if records:
-        records_log.write_text("", encoding="utf-8")
+    earlier = _resumed_games(exp, games_log, records_log, records) if resume else []
+    if not resume and logged_games(games_log):
+        raise typer.BadParameter(
+            f"{games_log} holds {logged_games(games_log)} games of an earlier run: --resume goes on with it; "
+            "to start afresh, remove it or choose another --out", param_hint="--out")
+    games_log.parent.mkdir(parents=True, exist_ok=True)
+    if not earlier:
+        games_log.write_text(json.dumps({"experiment": exp.model_dump(mode="json")}) + "\n", encoding="utf-8")
+        if records:
+            records_log.write_text("", encoding="utf-8")
     with Progress(*columns, console=console) as progress, games_log.open("a", encoding="utf-8") as log, \
             (records_log.open("a", encoding="utf-8") if records else nullcontext()) as record_log:
         task: list[Any] = []
@@ -84,13 +97,47 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool =
 
         try:
             doc = run_experiment(exp, work_dir=out.parent, backend=backend, workers=workers,
-                                 on_result=advance, on_stage=stage, keep_records=records)
+                                 on_result=advance, on_stage=stage, keep_records=records, resume=earlier)
         except (BloodforgeError, ValueError) as err:
             raise typer.BadParameter(str(err)) from None
     write_result(doc, out)
     print_summary(doc)
     console.print(f"wrote {out} ({doc['run']['wall_seconds']} s wall)")
     return doc
+
+
+def _resumed_games(exp: Experiment, games_log: Path, records_log: Path, records: bool) -> list[GameResult]:
+    """The games an earlier run logged, for `--resume`; its records log must match: one line
+    per logged game when it kept records (a game logged without its record, the process
+    stopped between the two lines, is played again), none when it did not."""
+    if not logged_games(games_log):
+        console.print(f"nothing to resume in {games_log}: starting afresh")
+        return []
+    try:
+        if drop_torn_line(games_log):
+            console.print(f"{games_log}: dropped its last line, left half written when the run stopped")
+        games = read_for_resume(games_log, exp)
+    except BloodforgeError as err:
+        raise typer.BadParameter(str(err), param_hint="--resume") from None
+    kept_records = records_log.exists()
+    if records != kept_records:
+        said = "kept" if kept_records else "did not keep"
+        raise typer.BadParameter(f"the earlier run {said} records ({records_log}): resume "
+                                 f"{'with' if kept_records else 'without'} --records, so that its records "
+                                 "stay one line per game of the games log", param_hint="--records")
+    if records:
+        drop_torn_line(records_log)
+        with_records = count_lines(records_log)  # no first line naming the experiment there
+        if with_records < len(games):
+            lines = games_log.read_text(encoding="utf-8").splitlines()
+            games_log.write_text("\n".join(lines[:1 + with_records]) + "\n", encoding="utf-8")
+            console.print(f"{len(games) - with_records} logged games had no record: they are played again")
+            games = read_for_resume(games_log, exp)
+        elif with_records > len(games):
+            raise typer.BadParameter(f"{records_log} holds more records ({with_records}) than {games_log} games "
+                                     f"({len(games)}): not the logs of one run", param_hint="--records")
+    console.print(f"resuming from {games_log}: {len(games)} games played")
+    return games
 
 
 def games_log_path(out: Path) -> Path:
@@ -134,6 +181,7 @@ def run_command(
     games: Annotated[int | None, typer.Option(help="override the config's number of games")] = None,
     agent: Annotated[list[str] | None, typer.Option(help="override the config's agents (repeatable)")] = None,
     records: Records = False,
+    resume: Resume = False,
 ) -> None:
     try:
         exp = load_experiment(config)
@@ -144,7 +192,7 @@ def run_command(
         update["games"] = games
     if agent:
         update["agents"] = agent
-    _run(exp.model_copy(update=update), out, backend, workers, records)
+    _run(exp.model_copy(update=update), out, backend, workers, records, resume)
 
 
 @app.command("matchup", help="Agents against each other: matrix, seat advantage, SPRT, Elo.")
@@ -162,10 +210,11 @@ def matchup_command(
     backend: Backend = "process",
     workers: Workers = 1,
     records: Records = False,
+    resume: Resume = False,
 ) -> None:
     exp = Experiment(kind="matchup", name=f"{game} matchup", game=game, params=_base_params(game, players, param),
                      agents=agent, games=games, seed=seed, sprt=_sprt(sprt, sprt_by_seat))
-    _run(exp, out, backend, workers, records)
+    _run(exp, out, backend, workers, records, resume)
 
 
 def _variant(name: str, pairs: list[str] | None) -> Variant:
@@ -187,11 +236,12 @@ def ab_command(
     backend: Backend = "process",
     workers: Workers = 1,
     records: Records = False,
+    resume: Resume = False,
 ) -> None:
     exp = Experiment(kind="variants", name=f"{game} A/B", game=game, params=_base_params(game, players, param),
                      agents=[x for x in agents.split(",") if x], games=games, seed=seed,
                      variants=[_variant("A", a), _variant("B", b)])
-    _run(exp, out, backend, workers, records)
+    _run(exp, out, backend, workers, records, resume)
 
 
 @app.command("sweep", help="One parameter or one data-file value over several values, on paired seeds.")
@@ -210,6 +260,7 @@ def sweep_command(
     backend: Backend = "process",
     workers: Workers = 1,
     records: Records = False,
+    resume: Resume = False,
 ) -> None:
     key, raw = _split_assignment(vary)
     values = [_json_or_text(v) for v in raw.split(",") if v.strip()]
@@ -226,7 +277,7 @@ def sweep_command(
     exp = Experiment(kind="variants", name=f"{game} sweep {key}", game=game,
                      params=_base_params(game, players, param), agents=[x for x in agents.split(",") if x],
                      games=games, seed=seed, variants=variants)
-    _run(exp, out, backend, workers, records)
+    _run(exp, out, backend, workers, records, resume)
 
 
 @app.command("levels", help="Strength levels on an Elo scale (random = 0): a ladder of agents, Bradley-Terry.")

@@ -32,7 +32,7 @@ from bloodforge.core import BloodforgeError, format_validation_error
 
 from .content import content_source, validate_content, write_content
 from .datafiles import write_variant
-from .jobs import AgentSpec, GameResult, Job
+from .jobs import AgentSpec, GameResult, Job, job_key
 from .runner import OnResult, run_jobs
 from .stats import (
     bradley_terry,
@@ -240,6 +240,7 @@ def run_experiment(
     cancelled: Callable[[], bool] | None = None,
     start_method: str | None = None,
     keep_records: bool = False,
+    resume: Sequence[GameResult] = (),
 ) -> dict[str, Any]:
     """Run an experiment; the result document holds the config, every game and the summary.
 
@@ -247,37 +248,112 @@ def run_experiment(
     far (the workbench's cancel button). `start_method`: how the process pool starts its
     workers (the workbench runs from a server thread, where forking is unsafe). `keep_records`:
     each `GameResult` handed to `on_result` carries its game's record (the document never
-    does: it stays the size of its games' outcomes)."""
+    does: it stays the size of its games' outcomes). `resume`: games an earlier run of this
+    experiment finished (`lab.resume`): they are not played again, `on_result` is not called
+    for them, and the document holds them with the new games in job order."""
     specs = check_experiment(exp, work_dir)
     start = time.perf_counter()
-    results: list[GameResult] = []
+    stages: list[tuple[str, list[Job], Callable[[Sequence[GameResult]], int | None] | None]] = []
     if exp.kind == "matchup":
         params = matchup_params(exp, work_dir)
+        stop = _sprt_stop(exp.sprt) if exp.sprt is not None else None
         for a in range(len(specs)):
             for b in range(a + 1, len(specs)):
-                if cancelled is not None and cancelled():
-                    break
-                jobs = matchup_jobs(exp, a, b, specs, params)
-                if on_stage is not None:
-                    on_stage(f"{specs[a].label} vs {specs[b].label}", len(jobs))
-                stop = _sprt_stop(exp.sprt) if exp.sprt is not None else None
-                results += run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(stop, cancelled),
-                                    on_result=on_result, start_method=start_method, keep_records=keep_records)
+                stages.append((f"{specs[a].label} vs {specs[b].label}", matchup_jobs(exp, a, b, specs, params), stop))
     else:
-        jobs = variant_jobs(exp, work_dir, specs)
-        if on_stage is not None:
-            on_stage(exp.name, len(jobs))
-        results = run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(None, cancelled),
-                           on_result=on_result, start_method=start_method, keep_records=keep_records)
+        stages.append((exp.name, variant_jobs(exp, work_dir, specs), None))
+    logged = _match_logged(resume, [job for _, jobs, _ in stages for job in jobs])
+
+    def play(jobs: Sequence[Job], stop: Callable[[Sequence[GameResult]], int | None] | None) -> list[GameResult]:
+        return run_jobs(jobs, backend=backend, workers=workers, stop=_or_cancel(stop, cancelled),
+                        on_result=on_result, start_method=start_method, keep_records=keep_records)
+
+    results: list[GameResult] = []
+    for label, jobs, stop in stages:
+        if cancelled is not None and cancelled() and exp.kind == "matchup":
+            break
+        results += _play_stage(label, jobs, stop, logged, play, on_stage)
     wall = time.perf_counter() - start
+    run: dict[str, Any] = {"backend": backend, "workers": workers, "build": build_info().describe(),
+                           "wall_seconds": round(wall, 2),
+                           "game_seconds": round(sum(r.seconds for r in results), 2)}
+    if resume:
+        run["resumed_games"] = sum(1 for r in results if job_key(r.tags, r.seed) in logged)
     return {
         "experiment": exp.model_dump(mode="json"),
         "summary": summarise(exp, results),
         "games": [r.model_dump(mode="json", exclude={"record"}) for r in results],
-        "run": {"backend": backend, "workers": workers, "build": build_info().describe(),
-                "wall_seconds": round(wall, 2),
-                "game_seconds": round(sum(r.seconds for r in results), 2)},
+        "run": run,
     }
+
+
+def _match_logged(resume: Sequence[GameResult], jobs: Sequence[Job]) -> dict[tuple[str, int], GameResult]:
+    """The logged games by job, each checked to be the game its job would play (same agents);
+    refused when the log holds a game that is no job of this experiment."""
+    by_key = {job_key(j.tags, j.seed): j for j in jobs}
+    logged: dict[tuple[str, int], GameResult] = {}
+    for g in resume:
+        key = job_key(g.tags, g.seed)
+        job = by_key.get(key)
+        if job is None:
+            raise ExperimentError(f"the games log holds game seed {g.seed} {g.tags}, which is no game of this "
+                                  f"experiment (fewer games than the logged run?)")
+        labels = [a.label for a in job.agents]
+        if g.agents != labels:
+            raise ExperimentError(f"the games log's game seed {g.seed} {g.tags} was played by {g.agents}, "
+                                  f"this experiment's by {labels}")
+        logged[key] = g
+    return logged
+
+
+def _play_stage(label: str, jobs: list[Job], stop: Callable[[Sequence[GameResult]], int | None] | None,
+                logged: dict[tuple[str, int], GameResult],
+                play: Callable[[Sequence[Job], Callable[[Sequence[GameResult]], int | None] | None],
+                               list[GameResult]],
+                on_stage: Callable[[str, int], None] | None) -> list[GameResult]:
+    """One stage's games (a pair of agents, or all variants): the logged ones and the rest.
+
+    With an early stop the logged games must be the stage's first jobs (a run logs its games
+    in job order), and the test is decided on them followed by the new ones, exactly the
+    ordered games an uninterrupted run decides on. Without one, missing games are played
+    wherever they fall (a resumed run with more games per variant)."""
+    have = [logged.get(job_key(j.tags, j.seed)) for j in jobs]
+    if stop is None:
+        todo = [j for j, g in zip(jobs, have, strict=True) if g is None]
+        if on_stage is not None:
+            on_stage(_stage_label(label, len(jobs) - len(todo)), len(todo))
+        new = iter(play(todo, None) if todo else [])
+        out: list[GameResult] = []
+        for g in have:
+            nxt = g if g is not None else next(new, None)
+            if nxt is not None:
+                out.append(nxt)
+        return out
+    first = next((i for i, g in enumerate(have) if g is None), len(have))
+    late = [j for j, g in zip(jobs[first:], have[first:], strict=True) if g is not None]
+    if late:
+        raise ExperimentError(f"the games log holds game seed {late[0].seed} {late[0].tags} but not the earlier "
+                              f"seed {jobs[first].seed} {jobs[first].tags}: an early-stopped test needs its games "
+                              "in order")
+    prefix = [g for g in have[:first] if g is not None]
+    keep = stop(prefix) if prefix else None
+    if keep is not None:  # the test had decided on the logged games
+        if on_stage is not None:
+            on_stage(_stage_label(label, len(prefix)), 0)
+        return prefix[:keep]
+    rest = jobs[first:]
+    if on_stage is not None:
+        on_stage(_stage_label(label, len(prefix)), len(rest))
+
+    def stop_after_prefix(done: Sequence[GameResult]) -> int | None:
+        n = stop(prefix + list(done))
+        return None if n is None else max(0, n - len(prefix))
+
+    return prefix + (play(rest, stop_after_prefix) if rest else [])
+
+
+def _stage_label(label: str, resumed: int) -> str:
+    return f"{label} ({resumed} from the log)" if resumed else label
 
 
 def _or_cancel(stop: Callable[[Sequence[GameResult]], int | None] | None,

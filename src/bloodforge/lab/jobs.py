@@ -114,6 +114,11 @@ class Job(BaseModel):
     max_plies: int = 200_000
 
 
+def job_key(tags: dict[str, Any], seed: int) -> tuple[str, int]:
+    """Which job of an experiment a game is: its tags (pair and seat, or variant) and its seed."""
+    return json.dumps(tags, sort_keys=True), seed
+
+
 class GameResult(BaseModel):
     """What the lab keeps of a game: the outcome, the roles, and the record's digest (so a
     game can be replayed and checked from its job).
