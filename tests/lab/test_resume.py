@@ -5,6 +5,10 @@ and a log of another experiment is refused with the reason, the files left as th
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -171,3 +175,37 @@ def test_resume_without_a_log_starts_afresh(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "starting afresh" in message(result.output)
     assert len(json.loads(out.read_text())["games"]) == 2
+
+
+def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path: Path) -> None:
+    """A real `bloodforge lab` process interrupted as a user interrupts it (SIGINT), then the
+    same command with `--resume`: every game of the first process is kept, the rest played."""
+    out = tmp_path / "long.json"
+    command = [sys.executable, "-m", "bloodforge.cli.main", "lab", "matchup", "forts", "--agent", "random",
+               "--agent", "random", "--games", "600", "--backend", "local", "--out", str(out)]
+
+    def logged() -> int:
+        return len(games_log(out).read_text().splitlines()) - 1 if games_log(out).exists() else 0
+
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while logged() < 5:
+        assert time.monotonic() < deadline, "five games not logged in two minutes"
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    text = " ".join(err.split())
+    assert "--resume goes on with it" in text
+    kept = games_log(out).read_text()
+    played = logged()
+    assert 5 <= played < 600
+    assert f"keeps the {played} games finished" in text
+    assert not out.exists(), "no result document for a stopped run"
+    finished = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=600, check=False)
+    assert finished.returncode == 0, finished.stderr
+    doc = json.loads(out.read_text())
+    assert len(doc["games"]) == 600
+    assert doc["run"]["resumed_games"] == played
+    assert games_log(out).read_text().startswith(kept)

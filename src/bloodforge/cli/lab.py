@@ -100,6 +100,11 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool =
                                  on_result=advance, on_stage=stage, keep_records=records, resume=earlier)
         except (BloodforgeError, ValueError) as err:
             raise typer.BadParameter(str(err)) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"stopped: {games_log} keeps the {logged_games(games_log)} games finished; "
+                          "the same command with --resume goes on with it")
+            raise typer.Exit(130) from None
     write_result(doc, out)
     print_summary(doc)
     console.print(f"wrote {out} ({doc['run']['wall_seconds']} s wall)")
@@ -323,6 +328,11 @@ def levels_command(
                                      fit_only=fit_only)
         except (BloodforgeError, ValueError) as err:
             raise typer.BadParameter(str(err)) from None
+        except KeyboardInterrupt:
+            progress.stop()
+            console.print(f"stopped: {games_log_path(out)} keeps the games finished; the same command goes on "
+                          "with them")
+            raise typer.Exit(130) from None
     write_result(doc, out)
     target = levels_out or out.with_name(out.stem + ".levels.json")
     write_levels(levels, target)
