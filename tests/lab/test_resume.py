@@ -182,7 +182,7 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path: Path) -
     same command with `--resume`: every game of the first process is kept, the rest played."""
     out = tmp_path / "long.json"
     command = [sys.executable, "-m", "bloodforge.cli.main", "lab", "matchup", "forts", "--agent", "random",
-               "--agent", "random", "--games", "600", "--backend", "local", "--out", str(out)]
+               "--agent", "random", "--games", "300", "--backend", "local", "--out", str(out)]
 
     def logged() -> int:
         return len(games_log(out).read_text().splitlines()) - 1 if games_log(out).exists() else 0
@@ -200,12 +200,12 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path: Path) -
     assert "--resume goes on with it" in text
     kept = games_log(out).read_text()
     played = logged()
-    assert 5 <= played < 600
+    assert 5 <= played < 300
     assert f"keeps the {played} games finished" in text
     assert not out.exists(), "no result document for a stopped run"
     finished = subprocess.run([*command, "--resume"], capture_output=True, text=True, timeout=600, check=False)
     assert finished.returncode == 0, finished.stderr
     doc = json.loads(out.read_text())
-    assert len(doc["games"]) == 600
+    assert len(doc["games"]) == 300
     assert doc["run"]["resumed_games"] == played
     assert games_log(out).read_text().startswith(kept)
