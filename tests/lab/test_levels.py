@@ -128,6 +128,21 @@ def test_a_greedy_rung_with_blunder_is_a_bridge_not_a_lobby_level() -> None:
     assert sorted({tuple(j.tags["pair"]) for j in levels_jobs(config)}) == [(0, 1), (1, 2), (2, 3)]
 
 
+def test_a_search_rung_with_iterations_is_a_bridge_between_greedy_and_the_search() -> None:
+    """The two-player arena: greedy 10 won 0 of 64 against the search, so a weaker search (a
+    fixed number of iterations) joins them; it gives no lobby level, and the search's levels
+    1-10 stay the lobby's."""
+    config = LevelsConfig(game="toy_bids", params={"players": 2}, cheap_games=2, games_per_pair=2,
+                          ladder=["random", "greedy:strength=10", "mcts:iterations=4",
+                                  "mcts:strength=1:clock=cpu", "mcts:strength=10:clock=cpu"])
+    keys = [rung_key(s) for s in config.specs()]
+    assert keys[2] == ("mcts:iterations=4", None)
+    assert keys[3] == ("mcts", 1)
+    assert keys[4] == ("mcts", 10)
+    with pytest.raises(ValueError, match=r"strength=1\.\.10"):
+        rung_key(AgentSpec.parse("mcts:seconds=0.05"))  # a search by time is a level, given as strength
+
+
 def test_a_level_entry_must_hold_its_interval_and_say_if_measured() -> None:
     with pytest.raises(ValidationError, match="outside its interval"):
         LevelEntry(level=2, elo=10, low=20, high=30, measured=True, games=4)
@@ -151,6 +166,8 @@ def test_every_shipped_levels_file_validates() -> None:
             for label in (pair.a, pair.b):
                 spec = AgentSpec.parse(label)
                 allowed = {"blunder"} if spec.name == "greedy" and "blunder" in spec.options else {"strength", "clock"}
+                if spec.name == "mcts" and "iterations" in spec.options and "strength" not in spec.options:
+                    allowed = {"iterations"}  # a search bridge: a fixed number of iterations, no lobby level
                 if spec.name == "mcts":
                     assert levels.search is not None, path.name
                     allowed |= {k for k, v in spec.options.items() if levels.search.get(k) == v}

@@ -135,10 +135,15 @@ def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
     """(agent, level) of a rung: the level is the `strength` option (greedy's default is 10).
 
     A greedy rung with `blunder` is a bridge, not a lobby level (level None): it joins random to
-    greedy 1 in games random never wins against greedy 1, so the levels above get a finite Elo."""
+    greedy 1 in games random never wins against greedy 1, so the levels above get a finite Elo.
+    A search rung with `iterations` (and no `strength`) is a bridge too, between greedy and the
+    search's level 1 where greedy wins none of its games against level 1 (the two-player arena,
+    2026-11-28: greedy 10 won 0 of 64 against the search)."""
     if spec.name == ANCHOR:
         return spec.name, None
     if spec.name == "greedy" and "blunder" in spec.options:
+        return spec.label, None
+    if spec.name in SEARCH_AGENTS and "iterations" in spec.options and "strength" not in spec.options:
         return spec.label, None
     strength = spec.options.get("strength", 10 if spec.name == "greedy" else None)
     if not isinstance(strength, int) or isinstance(strength, bool) or not 1 <= strength <= 10:
