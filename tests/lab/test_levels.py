@@ -159,13 +159,15 @@ def test_every_shipped_levels_file_validates() -> None:
         for entries in levels.agents.values():
             assert all(e.measured == (e.games > 0) for e in entries)
         # the rungs are the lobby's AIs (a level and, in the lab, the CPU clock) or greedy bridges
-        # (`blunder`: a share of random moves, between random and greedy 1, no lobby level); a
+        # (`blunder`: a share of random moves, between random and greedy 1, or a policy option such
+        # as the arena's `shy`, between greedy and the search; no lobby level); a
         # search rung may name a setting only as the file's `search` holds it (the settings the
         # server checks against the game's before it shows the search's levels: for_play)
         for pair in levels.pairs:
             for label in (pair.a, pair.b):
                 spec = AgentSpec.parse(label)
-                allowed = {"blunder"} if spec.name == "greedy" and "blunder" in spec.options else {"strength", "clock"}
+                bridge = spec.name == "greedy" and bool(set(spec.options) - {"strength"})
+                allowed = set(spec.options) - {"strength"} if bridge else {"strength", "clock"}
                 if spec.name == "mcts" and "iterations" in spec.options and "strength" not in spec.options:
                     allowed = {"iterations"}  # a search bridge: a fixed number of iterations, no lobby level
                 if spec.name == "mcts":
@@ -209,6 +211,16 @@ def test_a_tiny_ladder_runs_writes_its_levels_and_continues_from_its_log(tmp_pat
                                fit_only=True)
     assert len(doc3["games"]) == 8
     assert stopped.command.endswith("(stopped after 8 of 16 games, then --fit-only)")
+    # a rung put into the ladder (a bridge): the games of the pairs left as they were are kept,
+    # under the pair's new place in the ladder; the new pairs are played
+    bridged = more.model_copy(update={"ladder": ["random", "mcts:iterations=1", "mcts:strength=1:iterations=2",
+                                                 "mcts:strength=4:iterations=8"]})
+    doc4, _ = run_levels(bridged, work_dir=tmp_path, result_path="levels.json", backend="local", games_log=log)
+    kept = {(g["seed"], tuple(g["agents"])): g["digest"] for g in doc2["games"] if "random" not in g["agents"]}
+    now = {(g["seed"], tuple(g["agents"])): (g["digest"], g["tags"]["pair"]) for g in doc4["games"]}
+    assert doc4["run"]["resumed_games"] == len(kept) == 4
+    assert all(now[k] == (digest, [2, 3]) for k, digest in kept.items())
+    assert sum(1 for g in doc4["games"] if g["tags"]["pair"] == [1, 2]) == 4  # the new pairs played
 
 
 def test_lab_levels_command_writes_the_result_and_the_levels_file(tmp_path: Path) -> None:

@@ -136,12 +136,14 @@ def rung_key(spec: AgentSpec) -> tuple[str, int | None]:
 
     A greedy rung with `blunder` is a bridge, not a lobby level (level None): it joins random to
     greedy 1 in games random never wins against greedy 1, so the levels above get a finite Elo.
-    A search rung with `iterations` (and no `strength`) is a bridge too, between greedy and the
-    search's level 1 where greedy wins none of its games against level 1 (the two-player arena,
-    2026-11-28: greedy 10 won 0 of 64 against the search)."""
+    So is greedy with an option of the game's policy (the arena's `shy`), and a search rung with
+    `iterations` (and no `strength`): bridges between greedy and the search's level 1 where greedy
+    wins none of its games against level 1 (the two-player arena, 2026-11-28: greedy 10 won 0
+    of 64 against the search, which plays the policy's `shy` as one root option; greedy with
+    `shy` won 13 of 16 against greedy 10 and 4 of 8 against search level 1)."""
     if spec.name == ANCHOR:
         return spec.name, None
-    if spec.name == "greedy" and "blunder" in spec.options:
+    if spec.name == "greedy" and set(spec.options) - {"strength"}:
         return spec.label, None
     if spec.name in SEARCH_AGENTS and "iterations" in spec.options and "strength" not in spec.options:
         return spec.label, None
@@ -604,19 +606,23 @@ def fit_document(config: LevelsConfig, by_seed: BySeed, fitted: LadderFit) -> di
 
 
 # -- running ----------------------------------------------------------------------------------------
-def _key(seed: int, tags: dict[str, Any], agents: Sequence[str]) -> str:
-    return json.dumps([seed, tags, list(agents)], sort_keys=True)
+def _key(seed: int, agents: Sequence[str]) -> str:
+    """A ladder game by what was played: the seed and the agent in each seat (which names the
+    pair and the seat without the rungs' positions, so a rung put into the ladder keeps the
+    games of the pairs it leaves as they were)."""
+    return json.dumps([seed, list(agents)])
 
 
 def read_games_log(path: Path, config: LevelsConfig) -> dict[str, GameResult]:
-    """Games a previous run of the same ladder finished (its games log), by what was played
-    (seed, pair, seat, agents); an absent log or one of another game, parameters or ladder gives
-    none. *Why:* at a CPU minute a game, a run that was stopped continues where it was, and a run
-    with more games per pair keeps the games of a smaller one (the same seeds come first)."""
+    """Games a previous run of the ladder finished (its games log), by what was played (seed and
+    the agent in each seat); an absent log or one of another game, parameters, seed or length
+    limit gives none. *Why:* at a CPU minute a game, a run that was stopped continues where it
+    was, a run with more games per pair keeps the games of a smaller one (the same seeds come
+    first), and a ladder with a rung put in (a bridge) keeps the games of its other pairs."""
     if not path.is_file():
         return {}
     lines = path.read_text(encoding="utf-8").splitlines()
-    same = ("game", "params", "ladder", "seed", "max_plies")
+    same = ("game", "params", "seed", "max_plies")
     old = json.loads(lines[0]).get("levels") if lines else None
     if not isinstance(old, dict) or any(old.get(k) != getattr(config, k) for k in same):
         return {}
@@ -626,7 +632,7 @@ def read_games_log(path: Path, config: LevelsConfig) -> dict[str, GameResult]:
             r = GameResult.model_validate_json(line)
         except ValueError:
             continue  # a line cut short when the run was stopped
-        done[_key(r.seed, r.tags, r.agents)] = r
+        done[_key(r.seed, r.agents)] = r
     return done
 
 
@@ -643,9 +649,9 @@ def run_levels(config: LevelsConfig, *, work_dir: Path, result_path: str, backen
     logged = read_games_log(games_log, config) if games_log is not None else {}
     done: dict[int, GameResult] = {}
     for job in jobs:
-        old = logged.get(_key(job.seed, job.tags, [s.label for s in job.agents]))
+        old = logged.get(_key(job.seed, [s.label for s in job.agents]))
         if old is not None:
-            done[job.index] = old.model_copy(update={"index": job.index})
+            done[job.index] = old.model_copy(update={"index": job.index, "tags": job.tags})
     if games_log is not None:
         games_log.parent.mkdir(parents=True, exist_ok=True)
         header = {"experiment": exp.model_dump(mode="json"), "levels": config.model_dump(mode="json")}
