@@ -110,15 +110,26 @@ def test_a_resumed_sprt_decides_on_the_same_ordered_games(tmp_path: Path) -> Non
     assert games_log(out).read_text() == before
 
 
-def test_a_log_holding_games_is_never_overwritten_without_resume(tmp_path: Path) -> None:
+def test_the_log_of_a_stopped_run_is_never_overwritten_without_resume(tmp_path: Path) -> None:
     out = tmp_path / "m.json"
-    run([*MATCHUP, "--games", "4"], out)
+    run([*MATCHUP, "--games", "6"], out)
+    # a finished run: its games are in the result document, so the command may run again
+    run([*MATCHUP, "--games", "6"], out)
+    stop_after(out, 4)
+    out.unlink()  # stopped before writing its result document
     before = games_log(out).read_text()
-    result = runner.invoke(app, [*MATCHUP, "--games", "4", "--out", str(out)])
+    result = runner.invoke(app, [*MATCHUP, "--games", "6", "--out", str(out)])
     assert result.exit_code != 0
     text = message(result.output)
-    assert "holds 4 games of an earlier run" in text
+    assert "holds 4 games of a run that stopped before writing m.json" in text
     assert "--resume" in text
+    assert games_log(out).read_text() == before
+    assert not out.exists()
+    # a result document of another run there does not hold the stopped run's games either
+    run([*MATCHUP, "--games", "6", "--seed", "9"], tmp_path / "other.json")
+    (tmp_path / "other.json").rename(out)
+    result = runner.invoke(app, [*MATCHUP, "--games", "6", "--out", str(out)])
+    assert result.exit_code != 0
     assert games_log(out).read_text() == before
 
 

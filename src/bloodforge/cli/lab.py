@@ -69,10 +69,10 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool =
     games_log = games_log_path(out)
     records_log = records_log_path(out)
     earlier = _resumed_games(exp, games_log, records_log, records) if resume else []
-    if not resume and logged_games(games_log):
+    if not resume and _stopped_run(out, games_log):
         raise typer.BadParameter(
-            f"{games_log} holds {logged_games(games_log)} games of an earlier run: --resume goes on with it; "
-            "to start afresh, remove it or choose another --out", param_hint="--out")
+            f"{games_log} holds {logged_games(games_log)} games of a run that stopped before writing {out.name}: "
+            "--resume goes on with it; to start afresh, remove it or choose another --out", param_hint="--out")
     games_log.parent.mkdir(parents=True, exist_ok=True)
     if not earlier:
         games_log.write_text(json.dumps({"experiment": exp.model_dump(mode="json")}) + "\n", encoding="utf-8")
@@ -109,6 +109,25 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool =
     print_summary(doc)
     console.print(f"wrote {out} ({doc['run']['wall_seconds']} s wall)")
     return doc
+
+
+def _stopped_run(out: Path, games_log: Path) -> bool:
+    """Does `games_log` hold games its run never put into a result document at `out`? Those
+    are the games a repeated command would lose; a finished run's log is overwritten like any
+    output (its games are in the result document, which the new run replaces as well)."""
+    if not logged_games(games_log):
+        return False
+    try:
+        doc = json.loads(out.read_text(encoding="utf-8"))
+        rows = [json.loads(line) for line in games_log.read_text(encoding="utf-8").splitlines()[1:] if line.strip()]
+        kept = {_game_id(g) for g in doc["games"]}
+        return not all(_game_id(g) in kept for g in rows)
+    except (OSError, ValueError, KeyError, TypeError):  # no result document, or not one of a lab run
+        return True
+
+
+def _game_id(game: dict[str, Any]) -> tuple[Any, ...]:
+    return game["seed"], json.dumps(game["tags"], sort_keys=True), game["digest"]
 
 
 def _resumed_games(exp: Experiment, games_log: Path, records_log: Path, records: bool) -> list[GameResult]:
