@@ -198,7 +198,10 @@ def test_ctrl_c_keeps_the_finished_games_and_says_how_to_go_on(tmp_path: Path) -
     def logged() -> int:
         return len(games_log(out).read_text().splitlines()) - 1 if games_log(out).exists() else 0
 
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # as from a shell: SIGINT at its default (a pytest-xdist worker ignores it, and a child that
+    # starts with SIGINT ignored never gets Python's KeyboardInterrupt handler)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 120
     while logged() < 5:
         assert time.monotonic() < deadline, "five games not logged in two minutes"
