@@ -119,7 +119,7 @@ class WitchGame(Game):
         judge = self.__dict__.get("_judge_policy")
         if judge is None:
             judge = self.__dict__["_judge_policy"] = WitchPolicy()
-        values = [judge.evaluate(state.observation(s), s) for s in (SOLDIERS, WITCH)]
+        values = [judge.evaluate(state.policy_observation(s), s) for s in (SOLDIERS, WITCH)]
         return shares_from_values(values, 15.0)
 
     def static_info(self) -> dict[str, Any]:
@@ -231,6 +231,11 @@ class WitchState(Position, State):
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    def policy_observation(self, seat: int) -> dict[str, Any]:
+        """What the policy reads of the observation (`observe(..., lean=True)`): the same values
+        for every field it reads, without the log's window, the status board and the pieces."""
+        return observe(self, seat, lean=True)
 
     def turn_marker(self) -> Hashable:
         return self.turn_number

@@ -66,7 +66,12 @@ def _statics(c: Content) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str,
     return result
 
 
-def observe(state: Position, seat: int | None) -> dict[str, Any]:
+def observe(state: Position, seat: int | None, lean: bool = False) -> dict[str, Any]:
+    """`seat`'s observation (None: a spectator's). `lean` is what the policy reads
+    (`WitchState.policy_observation`): the same values, without the status board, the phase's
+    words and the board's pieces, and with a log of at most the latest cast among the log's
+    window (the one line the policy reads). *Why:* the policy scores every action by the
+    observation after it, and the log and the status board were 40% of a greedy decision."""
     c = state.content
     names = c.square_names
     static_units, static_cards = _statics(c)
@@ -125,7 +130,7 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
         "pass_chance": None,
         "grant": None if state.grant is None else state.grant.to_json(),
         "winner": _winner(state),
-        "log": _log(state, seat),
+        "log": _latest_cast(state, seat) if lean else _log(state, seat),
     }
     if seat is not None:
         obs["hand"] = [_copy_card(static_cards[card]) for card in state.hands[seat]]
@@ -133,6 +138,8 @@ def observe(state: Position, seat: int | None) -> dict[str, Any]:
             obs["pending"] = state.pending.to_json()
             obs["pass_chance"] = _pass_chances(
                 state.content.spells[state.pending.card].chance, state.phantoms(), state.params.blood_chance)
+    if lean:
+        return obs
     obs["board"].update(_board_view(obs))
     obs["status"] = _status(obs)
     obs["phase_label"] = phase_label(obs)
@@ -275,6 +282,22 @@ def _log(state: Position, seat: int | None) -> list[dict[str, Any]]:
                 break
     out.reverse()
     return out
+
+
+def _latest_cast(state: Position, seat: int | None) -> list[dict[str, Any]]:
+    """The latest cast `seat` may read among the log's last `LOG_WINDOW` lines it may read, as
+    `_log` words it (a list of it, or an empty list): what the policy reads of the log."""
+    seen = 0
+    for event in reversed(state.events):
+        text = event.text_for(seat)
+        if text is None:
+            continue
+        if event.kind == "cast":
+            return [{**(event.data or {}), "kind": event.kind, "text": text}]
+        seen += 1
+        if seen == LOG_WINDOW:
+            break
+    return []
 
 
 def resample(new: Position, seat: int | None, rng: Rng) -> None:

@@ -106,7 +106,7 @@ class WitchPolicy:
             self._plan_at += 1
             return self._plan.pop(0)
         self._plan = []
-        obs = state.observation(seat)
+        obs = state.policy_observation(seat)
         if obs["phase"] == "place":
             return self._place(obs, legal, rng)
         root = state.resample_hidden(seat, rng)
@@ -164,7 +164,7 @@ class WitchPolicy:
         card, target, blood), best value first, and a dead card thrown away where it would end
         the turn. Set-up and granted Acts are left to the searcher step by step (None)."""
         legal = state.legal_actions(seat)
-        obs = state.observation(seat)
+        obs = state.policy_observation(seat)
         if len(legal) == 1 or obs["phase"] == "place" or obs["grant"] is not None:
             return None
         root = state.resample_hidden(seat, rng)
@@ -207,7 +207,7 @@ class WitchPolicy:
         """Best value reachable by committing through `action`, and the steps to get there."""
         s = state.clone()
         s.apply_unchecked(action)
-        obs = s.observation(seat)
+        obs = s.policy_observation(seat)
         if obs["pending"] is not None:
             best_v, best_plan = -float("inf"), [action]
             for nxt in s.legal_actions():
@@ -232,7 +232,7 @@ class WitchPolicy:
                 break
             t = state.resample_hidden(seat, rng)
             t.apply_unchecked(action)
-            o = t.observation(seat)
+            o = t.policy_observation(seat)
             e = _last_cast(o)
             outcomes[bool(e and e.get("passed"))].append(self._value(t, seat, o))
             tries += 1
@@ -247,14 +247,14 @@ class WitchPolicy:
         if action.kind == "cast":
             return action.args[0]
         seat = state.current_player
-        pending = state.observation(seat).get("pending") if seat is not None else None
+        pending = state.policy_observation(seat).get("pending") if seat is not None else None
         return str(pending["card"]) if pending else ""
 
     # -- scoring ----------------------------------------------------------------------------
     def _value(self, s: State, seat: int, obs: dict[str, Any] | None = None) -> float:
         """Score after an action: play out granted Acts greedily, then evaluate."""
         if obs is None:
-            obs = s.observation(seat)
+            obs = s.policy_observation(seat)
         if obs["grant"] is not None and s.current_player == seat:
             s, obs, _ = self._play_grant(s, seat)
         v = self.evaluate(obs, seat)
@@ -269,14 +269,14 @@ class WitchPolicy:
         for _ in range(12):
             if s.current_player != seat:
                 break
-            obs = s.observation(seat)
+            obs = s.policy_observation(seat)
             if obs["grant"] is None:
                 return s, obs, chain
             scored: list[tuple[float, int, Action, State]] = []
             for i, a in enumerate(s.legal_actions()):
                 t = s.clone()
                 t.apply_unchecked(a)
-                scored.append((self.evaluate(t.observation(seat), seat), i, a, t))
+                scored.append((self.evaluate(t.policy_observation(seat), seat), i, a, t))
             scored.sort(key=lambda item: (-item[0], item[1]))
             best_v, best_a = scored[0][0], scored[0][2]
             # A move may be worth more for the attack it sets up: look one attack beyond
@@ -288,12 +288,12 @@ class WitchPolicy:
                     if b.kind == "attack" and b.args[0] == a.args[0]:
                         u = t.clone()
                         u.apply_unchecked(b)
-                        v = max(v, self.evaluate(u.observation(seat), seat))
+                        v = max(v, self.evaluate(u.policy_observation(seat), seat))
                 if v > best_v:
                     best_v, best_a = v, a
             s.apply_unchecked(best_a)
             chain.append(best_a)
-        return s, s.observation(seat), chain
+        return s, s.policy_observation(seat), chain
 
     def _options(self, s: State, obs: dict[str, Any], seat: int) -> float:
         """What the rest of this turn still offers: attacks in reach, castable spells."""
