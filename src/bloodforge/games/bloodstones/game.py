@@ -149,7 +149,7 @@ class BloodstonesGame(Game):
         """Each seat's policy evaluation of its own observation, as shares of the win (a lead
         of about 3 VP-equivalents makes a seat a 3:1 favourite); used by search agents."""
         model = self._policy_model
-        values = [evaluate(state.observation(s), model, s) for s in range(state.num_players)]
+        values = [evaluate(state.policy_observation(s), model, s) for s in range(state.num_players)]
         return shares_from_values(values, 3.0)
 
     def web_dir(self) -> Path:
@@ -256,6 +256,11 @@ class BloodstonesState(Position, State):
 
     def _observation(self, seat: int | None) -> dict[str, Any]:
         return observe(self, seat)
+
+    def policy_observation(self, seat: int) -> dict[str, Any]:
+        """What the policy and the evaluation read (`observe(..., lean=True)`): the same values
+        without what only a page reads (the log's tail, the status board, the battle records)."""
+        return observe(self, seat, lean=True)
 
     def turn_marker(self) -> Hashable:
         return (self.turns_taken, self.active)

@@ -18,8 +18,15 @@ from .describe import card_id
 from .model import Battle, Phase, Position
 from .movement import group_reach
 
+#: What only a page reads: left out of the policy's lean observation.
+PAGE_ONLY = ("log", "log_size", "board", "status", "phase_label", "battles")
 
-def observe(st: Position, seat: int | None) -> dict[str, Any]:
+
+def observe(st: Position, seat: int | None, lean: bool = False) -> dict[str, Any]:
+    """`seat`'s observation (None: a spectator's). `lean` is what the policy and the search's
+    evaluation read (`BloodstonesState.policy_observation`): the same values without
+    `PAGE_ONLY` (the log's tail, the board in the page's contract, the status board, the phase's
+    words and the battle records), which were about half of an observation's cost."""
     n = st.num_players
     players = []
     for s in range(n):
@@ -51,7 +58,7 @@ def observe(st: Position, seat: int | None) -> dict[str, Any]:
             "units": {str(s): dict(sorted(c.items())) for s, c in sorted(st.units.get(a, {}).items())},
             "village": None if v is None else {"seat": v[0], "count": v[1]},
         })
-    log, log_size = st.events.tail_for(seat, 60), st.events.count_for(seat)
+    log, log_size = ([], 0) if lean else (st.events.tail_for(seat, 60), st.events.count_for(seat))
     obs: dict[str, Any] = {
         "game": "bloodstones",
         "seat": seat,
@@ -76,6 +83,10 @@ def observe(st: Position, seat: int | None) -> dict[str, Any]:
         "log": log,
         "log_size": log_size,
     }
+    if lean:
+        for key in PAGE_ONLY:
+            obs.pop(key, None)
+        return obs
     obs["board"] = _board_view(obs)
     obs["status"] = _status(st, obs)
     obs["phase_label"] = phase_label(st)

@@ -1,11 +1,11 @@
 """A greedy Bloodstones player: plans one compound action at a time and judges it by a static
 evaluation (VP, villages, army strength, battle odds and threats).
 
-It reads only the public contract: `observation(seat)`, `static_info()`, legal actions and
-cloned states, plus the game's exported rule queries (`queries.py`: battle modifiers, tiles
-drawn, exact battle odds), which the rules use too, so it never re-implements a rule;
-everything else is a weighted sum tuned by self-play against the
-random agent. Plans are lists of action texts executed over the next calls; if the state
+It reads only the public contract: `policy_observation(seat)` (the observation without what
+only a page reads), `static_info()`, legal actions and cloned states, plus the game's exported
+rule queries (`queries.py`: battle modifiers, tiles drawn, exact battle odds), which the rules
+use too, so it never re-implements a rule; everything else is a weighted sum tuned by
+self-play against the random agent. Plans are lists of action texts executed over the next calls; if the state
 diverges (a legal list without the next step), the plan is dropped and rethought.
 """
 
@@ -214,7 +214,7 @@ class BloodstonesPolicy:
             return by_text[text]
         self.plan = []
         self.know(state)
-        obs = state.observation(seat)
+        obs = state.policy_observation(seat)
         if self.new_turn(state, obs, seat):
             self.moves_this_turn = 0
         texts = self.decide(state, obs, seat, legal, rng)
@@ -281,7 +281,7 @@ class BloodstonesPolicy:
         del rng  # the candidates are ranked by score; ties keep the order they were found in
         legal = state.legal_actions(seat)
         model = self.know(state)
-        obs = state.observation(seat)
+        obs = state.policy_observation(seat)
         if obs["battle"] is not None or obs["pending"] is not None:
             return None
         view = View(obs, model, seat)
@@ -687,7 +687,7 @@ class BloodstonesPolicy:
         for u, n in sorted(group.items()):
             for _ in range(n):
                 probe.apply_unchecked(Action.of("move", area, u))
-        pending = probe.observation(view.seat)["pending"]
+        pending = probe.policy_observation(view.seat)["pending"]
         if pending is None or pending.get("group") != dict(group) or pending.get("group_area") != area:
             return []
         # every destination with its cost, as the observation states it for the selected group
