@@ -19,7 +19,8 @@ from .jobs import GameResult, job_key
 from .merge import read_run
 
 #: What a resumed run may change: only how many games it plays (a matchup's seeds come in
-#: order, so more games extend the job list; fewer would drop logged games: refused below).
+#: order, so more games extend the job list; fewer are refused when a logged game would be no
+#: job of the run: `experiments._match_logged`).
 MAY_DIFFER = frozenset({"games"})
 
 
