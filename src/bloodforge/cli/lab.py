@@ -28,7 +28,7 @@ from bloodforge.lab.experiments import (
     run_experiment,
     write_result,
 )
-from bloodforge.lab.jobs import GameResult
+from bloodforge.lab.jobs import GameResult, job_key
 from bloodforge.lab.levels import DEFAULT_LADDER, LevelsConfig, run_levels, seat_sentences, write_levels
 from bloodforge.lab.merge import merge_runs, read_run
 from bloodforge.lab.resume import count_lines, drop_torn_line, logged_games, read_for_resume
@@ -59,8 +59,9 @@ def _run(exp: Experiment, out: Path, backend: str, workers: int, records: bool =
     """Run with a progress bar; every finished game is also appended to `<out>.games.jsonl`
     at once (after a first line naming the experiment), so a run of hours that is stopped
     early keeps the games it finished: `--resume` goes on with it, `lab merge` pools it with
-    other runs. A log holding games is never overwritten: without `--resume` the run is
-    refused (the games of hours would be lost to a repeated command).
+    other runs. The log of a stopped run (games its result document lacks) is never
+    overwritten: without `--resume` the run is refused (the games of hours would be lost to a
+    repeated command); a finished run's files are overwritten like any output.
 
     With `records`, each game's record goes to `<out>.records.jsonl` at the same moment: the
     games log says who won, the record lets one watch how (a lost game replayed entry by
@@ -127,7 +128,8 @@ def _stopped_run(out: Path, games_log: Path) -> bool:
 
 
 def _game_id(game: dict[str, Any]) -> tuple[Any, ...]:
-    return game["seed"], json.dumps(game["tags"], sort_keys=True), game["digest"]
+    """A game as a run logged it: its job (`job_key`) and what was played (the digest)."""
+    return *job_key(game["tags"], game["seed"]), game["digest"]
 
 
 def _resumed_games(exp: Experiment, games_log: Path, records_log: Path, records: bool) -> list[GameResult]:
