@@ -172,12 +172,18 @@ def copy_units(units: dict[int, dict[int, UnitCounts]]) -> dict[int, dict[int, U
 
 
 def units_to_json(units: dict[int, dict[int, UnitCounts]]) -> list[dict[str, Any]]:
-    return [
-        {"area": a, "seat": s, "units": dict(sorted(c.items()))}
-        for a in sorted(units)
-        for s, c in sorted(units[a].items())
-        if c
-    ]
+    """Rows by area, then seat, each stack's units by name. *Why the single-entry shortcuts:*
+    most areas hold one seat's stack of one or two kinds, and a state's JSON (saves, digests,
+    the playout tests' round trips) sorted each of them anyway (issue 23 item 5); the same rows."""
+    out: list[dict[str, Any]] = []
+    append = out.append
+    for a in sorted(units):
+        by_seat = units[a]
+        for s in (by_seat if len(by_seat) == 1 else sorted(by_seat)):
+            c = by_seat[s]
+            if c:
+                append({"area": a, "seat": s, "units": dict(c) if len(c) == 1 else dict(sorted(c.items()))})
+    return out
 
 
 def units_from_json(rows: list[dict[str, Any]]) -> dict[int, dict[int, UnitCounts]]:
