@@ -36,9 +36,37 @@ def bids_game() -> Iterator[None]:
     unregister_game(BidsGame.info.id)
 
 
-def private_parts(state: State, seat: int, viewer: int) -> list[str]:
+class Seen:
+    """What each seat and the spectator are shown of `state` at one position, each view made
+    once. *Why:* every message of a step is checked against every other seat's view, and making
+    the views afresh for each pair (observations, whole event logs) was most of this test's time
+    (issue 23 item 5); the state does not change between the messages of one step."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._obs: dict[int | None, dict[str, Any]] = {}
+        self._log: dict[int | None, list[str]] = {}
+        self._log_set: dict[int | None, set[str]] = {}
+
+    def obs(self, seat: int | None) -> dict[str, Any]:
+        if seat not in self._obs:
+            self._obs[seat] = self.state.observation(seat)
+        return self._obs[seat]
+
+    def log(self, seat: int | None) -> list[str]:
+        if seat not in self._log:
+            self._log[seat] = self.state.event_log(seat)
+        return self._log[seat]
+
+    def log_set(self, seat: int | None) -> set[str]:
+        if seat not in self._log_set:
+            self._log_set[seat] = set(self.log(seat))
+        return self._log_set[seat]
+
+
+def private_parts(seen: Seen, seat: int, viewer: int) -> list[str]:
     """JSON texts of what `seat` sees that neither the spectator nor `viewer` does."""
-    mine, public, theirs = state.observation(seat), state.observation(None), state.observation(viewer)
+    mine, public, theirs = seen.obs(seat), seen.obs(None), seen.obs(viewer)
     out: list[str] = []
     for key, value in mine.items():
         if value == public.get(key) or value == theirs.get(key):
@@ -47,17 +75,20 @@ def private_parts(state: State, seat: int, viewer: int) -> list[str]:
             out.extend(x for x in value if x not in (public.get(key) or []) and x not in (theirs.get(key) or []))
         elif len(json.dumps(value)) >= 40:  # shorter texts, e.g. {"cavalry": 1}, occur by chance
             out.append(json.dumps(value))
-    visible = set(state.event_log(viewer))
-    out.extend(line for line in state.event_log(seat) if line not in visible)
+    visible = seen.log_set(viewer)
+    out.extend(line for line in seen.log(seat) if line not in visible)
     return out
 
 
-def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_far: list[str]) -> None:
+def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_far: list[str],
+                  seen: Seen | None = None) -> None:
+    """`seen`: the views of `mirror` as it is now, shared by the checks of one step's messages."""
+    seen = Seen(mirror) if seen is None else seen
     assert set(msg) == STATE_KEYS
     assert msg["seat"] == seat
-    assert msg["observation"] == mirror.observation(seat)
+    assert msg["observation"] == seen.obs(seat)
     log_so_far[msg["log_start"]:] = msg["log"]
-    assert log_so_far == mirror.event_log(seat)
+    assert log_so_far == seen.log(seat)
     assert msg["actors"] == mirror.actors()
     assert msg["version"] == len(mirror.history)
     if seat is None or seat not in mirror.actors():
@@ -72,10 +103,10 @@ def check_message(msg: dict[str, Any], mirror: State, seat: int | None, log_so_f
         if other == seat:
             continue
         if seat is None:
-            public = set(mirror.event_log(None))  # once: in the condition it was rebuilt per line
-            secrets = [line for line in mirror.event_log(other) if line not in public]
+            public = seen.log_set(None)
+            secrets = [line for line in seen.log(other) if line not in public]
         else:
-            secrets = private_parts(mirror, other, seat)
+            secrets = private_parts(seen, other, seat)
         for secret in secrets:
             assert secret not in text, f"seat {seat} was sent seat {other}'s {secret[:80]}"
 
@@ -110,14 +141,15 @@ def test_every_message_holds_only_what_its_seat_may_see(
             sockets[seat].send_json({"type": "act", "action": action, "version": version, "id": version})
             before = mirror.clone()
             mirror.apply(action, seat)
+            seen = Seen(mirror)
             for v, ws in sockets.items():
-                check_message(ws.receive_json(), mirror, v, logs[v])
+                check_message(ws.receive_json(), mirror, v, logs[v], seen)
             assert sockets[seat].receive_json()["type"] == "ack"
             if step % 40 == 0:  # the REST view is built the same way
                 for v in viewers:
                     q = "" if v is None else f"?seat={v}"
                     r = client.get(f"/api/tables/{tid}/state{q}", headers=auth(tokens[v]) if v is not None else {})
-                    check_message(r.json(), mirror, v, [])
+                    check_message(r.json(), mirror, v, [], seen)
                     hist = client.get(f"/api/tables/{tid}/history{q}",
                                       headers=auth(tokens[v]) if v is not None else {}).json()
                     assert len(hist) == len(mirror.history)
