@@ -146,6 +146,11 @@ def test_learn_to_play_on_a_phone_shows_the_step_on_the_first_screen(browser: Br
     assert box["y"] >= 0
     assert box["y"] + 40 <= 844, f"the coach starts below the first screen: {box}"
     page.screenshot(path=str(SCREENSHOTS / "tutorial-witch-step1-390.png"))
+    # the highlights pulse a few times, then stay lit: never an endless blink (WCAG 2.2.2), which
+    # also repainted the whole map every frame for as long as the step waited
+    counts = page.eval_on_selector_all(
+        ".tutorial-highlight", "ns => ns.map(n => getComputedStyle(n).animationIterationCount)")
+    assert counts and "infinite" not in counts, counts
     # the first step by clicks on the phone too
     _click_highlighted(page, 0)
     expect(coach).to_have_attribute("data-step", "1", timeout=15_000)
