@@ -150,7 +150,8 @@ def test_learn_to_play_on_a_phone_shows_the_step_on_the_first_screen(browser: Br
     # also repainted the whole map every frame for as long as the step waited
     counts = page.eval_on_selector_all(
         ".tutorial-highlight", "ns => ns.map(n => getComputedStyle(n).animationIterationCount)")
-    assert counts and "infinite" not in counts, counts
+    assert counts, "no highlight on the first step"
+    assert "infinite" not in counts, counts
     # the first step by clicks on the phone too
     _click_highlighted(page, 0)
     expect(coach).to_have_attribute("data-step", "1", timeout=15_000)
