@@ -120,10 +120,10 @@ def check_state_contract(state: State, *, with_log: bool = True) -> None:
     if position is not None:
         assert state.position_digest() == position, "applying to a clone changed the original"
     # JSON round trip gives the same state and the same options
-    whole = state.to_json() if position is not None else json.loads(without_log(state))
     # without the log, `state_from_json` starts an empty one: the log goes through JSON at the
     # next `with_log` check and at the end of the playout
-    again = game.state_from_json(json.loads(json.dumps(whole)))
+    text = json.dumps(state.to_json()) if position is not None else without_log(state)
+    again = game.state_from_json(json.loads(text))
     if position is None:
         assert without_log(again) == bare
     else:

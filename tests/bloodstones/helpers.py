@@ -132,15 +132,6 @@ def _off_map_tiles(st: BloodstonesState, seat: int, mix: Mapping[str, int]) -> d
     return total
 
 
-def tile_locations(st: BloodstonesState, seat: int) -> dict[str, int]:
-    """Every bag tile of `seat`, wherever it is now (bag, hand, discard, map, in flight)."""
-    mix = st.rules_of(seat).bag_mix
-    total = _off_map_tiles(st, seat, mix)
-    for by_seat in st.units.values():
-        _add_counts(total, by_seat.get(seat, {}), mix)
-    return total
-
-
 def check_invariants(
     st: BloodstonesState, prev_vp: Sequence[int] | None = None, *, check_legal: bool = True
 ) -> None:

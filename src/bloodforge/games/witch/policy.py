@@ -71,11 +71,6 @@ def _xy(square: str) -> tuple[int, int]:
     return ord(square[0]) - 97, int(square[1:]) - 1
 
 
-def _dist(a: str, b: str) -> int:
-    (ac, ar), (bc, br) = _xy(a), _xy(b)
-    return abs(ac - bc) + abs(ar - br)
-
-
 def pass_probability(card: dict[str, Any], x: int, phantoms: int, blood_chance: str = "at_least") -> float:
     """Chance that the card passes (the rule is the game's exported query)."""
     chance = card["chance"]
@@ -354,7 +349,7 @@ class WitchPolicy:
         for u in soldiers:
             material -= press * (w.soldier_alive + w.soldier_stone * u["blood"])
         material -= w.phantom * int(obs["phantoms"])
-        # the soldiers' squares as coordinates once: `_dist` per pair was a third of this
+        # the soldiers' squares as coordinates once: a distance from squares per pair was a third of this
         # function, which the Witch's rollouts call for every option they weigh (the same sums)
         threats = 0
         approach = 0
