@@ -8,7 +8,11 @@ import pytest
 from hypothesis import settings
 
 from bloodforge.core.registry import register_game, unregister_game
+from tests.e2e.browser import browser, page, server, shots
 from tests.e2e.contract_game import ContractWalkGame
+
+# Debian's Chromium, the real server, a page that fails on JS errors: for every folder's browser tests.
+__all__ = ["browser", "page", "server", "shots"]
 
 # Hypothesis' per-example deadline (200 ms by default) is a timed test: on CI's two cores shared
 # by four pytest workers an example that takes 0.05 ms once took 442 ms and failed the suite

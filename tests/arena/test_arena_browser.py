@@ -8,13 +8,9 @@ from pathlib import Path
 
 import httpx
 from playwright.sync_api import Page, expect
-from tests.e2e import conftest as e2e
 from tests.server.support import ServerThread
 
 import bloodforge
-
-# The end-to-end fixtures (Debian's Chromium, the real server, a page that fails on JS errors).
-browser, page, server, shots = e2e.browser, e2e.page, e2e.server, e2e.shots
 
 
 def test_r_fr_the_arena_is_a_hex_board_and_a_champion_enters_by_a_click(

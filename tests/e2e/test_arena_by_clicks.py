@@ -14,10 +14,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e import conftest as e2e
 from tests.server.support import ServerThread
-
-browser, server, shots = e2e.browser, e2e.server, e2e.shots
 
 DEVELOPER = re.compile(r"\b(undefined|null|NaN|None)\b|\[object|\bR-[A-Z]+-\d|\b[a-z]+_[a-z_]+\b")
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.conftest import SCREENSHOTS
+from tests.e2e.browser import SCREENSHOTS
 from tests.server.support import ServerThread
 
 DEVELOPER_TEXT = re.compile(r"\b(undefined|null|NaN)\b|\[object Object\]|\b[a-z]+_[a-z_]+\b")

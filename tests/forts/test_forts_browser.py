@@ -16,14 +16,11 @@ from pathlib import Path
 import httpx
 import yaml
 from playwright.sync_api import Page, expect
-from tests.e2e import conftest as e2e
+from tests.e2e.browser import SCREENSHOTS
 from tests.server.support import ServerThread
 
-# The end-to-end fixtures (Debian's Chromium, the real server, a page that fails on JS errors).
-browser, page, server = e2e.browser, e2e.page, e2e.server
-
 SCENARIO = Path(__file__).resolve().parents[2] / "src/bloodforge/games/forts/scenarios/bribery.yaml"
-SHOTS = e2e.SCREENSHOTS
+SHOTS = SCREENSHOTS
 
 
 def test_the_planning_clock_counts_down_then_a_timeout_opens_bribery(page: Page, server: ServerThread) -> None:

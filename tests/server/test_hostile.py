@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import httpx
@@ -421,7 +422,11 @@ def test_item5_the_fair_gate_serves_clients_in_turn() -> None:
         await asyncio.gather(*tasks)
         return order
 
-    assert asyncio.run(scenario()) == ["A2", "B1", "A3", "A4", "A5"], "B waits for one turn, not for all of A's"
+    # A thread of its own: a pytest worker that ran a browser test holds Playwright's event loop,
+    # and asyncio.run() refuses to start inside a running loop.
+    with ThreadPoolExecutor(1) as pool:
+        order = pool.submit(asyncio.run, scenario()).result()
+    assert order == ["A2", "B1", "A3", "A4", "A5"], "B waits for one turn, not for all of A's"
 
 
 def test_item5_ai_seats_think_in_worker_processes(sqlite_client: TestClient) -> None:

@@ -2,6 +2,11 @@
 
 Chromium is Debian's package (`.ci/run` installs it); Playwright never downloads a browser.
 Screenshots go to artifacts/screenshots/ (git-ignored) for people to look at.
+
+The fixtures are registered once, in tests/conftest.py, for every folder with browser tests:
+one Chromium per pytest worker for the whole session. A browser per module cost a Playwright
+driver and a Chromium start for every module each of four workers touched; and Playwright's
+sync API refuses a second instance in one process, so the fixture must have one definition.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ CHROMIUM_ARGS = [
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     if not CHROMIUM.exists():
         raise RuntimeError("Debian's chromium is missing: `bash .ci/run` installs it (apt-get install chromium)")
