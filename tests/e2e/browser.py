@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
 from bloodforge.server.config import Settings
 from tests.server.support import ServerThread
@@ -26,6 +27,17 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def new_context(browser: Browser, **options: Any) -> BrowserContext:
+    """A browser context that asks for reduced motion unless the test says otherwise.
+
+    Pieces glide for 380 ms after each move and dice tumble; rendered in software, those frames
+    were 30 % of the browser tests' CPU (five heavy modules: 198 -> 138 CPU-s, docs/testing.md).
+    The animations keep tests of their own that ask for motion (test_table_ui's glide and
+    tumble, the tutorial's pulse on a phone)."""
+    options.setdefault("reduced_motion", "reduce")
+    return browser.new_context(**options)
 
 
 @pytest.fixture(scope="session")
@@ -44,14 +56,14 @@ def browser() -> Iterator[Browser]:
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[ServerThread]:
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'e2e.sqlite3'}", ai_delay=0.02, ai_time_budget=5.0,
-                        min_turn_clock=1.0)  # the take-over test runs on a 1.5 s clock
+                        min_turn_clock=1.0)  # the take-over test runs on a 4 s clock
     with ServerThread(settings) as s:
         yield s
 
 
 @pytest.fixture
 def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    context = new_context(browser, viewport={"width": 1440, "height": 900})
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 AREA_VERBS = {"citadel", "start", "move", "to", "battle", "capture", "village", "withdraw", "retreat", "undead"}
@@ -115,7 +116,7 @@ def create(server: ServerThread, **body: Any) -> dict[str, Any]:
 def open_page(browser: Browser, server: ServerThread, link: dict[str, Any], errors: list[str],
               size: tuple[int, int] = (1280, 800), cell: str = "polygon.cell") -> Page:
     """A seat's page in a fresh browser context of `size`, page errors collected in `errors`."""
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context = new_context(browser, viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.on("pageerror", lambda e: errors.append(str(e)))

@@ -14,6 +14,7 @@ from typing import Any
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 DEVELOPER = re.compile(r"\b(undefined|null|NaN|None)\b|\[object|\bR-[A-Z]+-\d|\b[a-z]+_[a-z_]+\b")
@@ -143,7 +144,7 @@ def test_arena_is_played_to_the_end_by_clicks_at_1280x800_and_the_prompt_fits_a_
 ) -> None:
     created = create_table(server)
     link = created["links"][0]
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     (shots / "arena-click-battle.png").unlink(missing_ok=True)
     errors: list[str] = []
@@ -187,7 +188,7 @@ def test_arena_is_played_to_the_end_by_clicks_at_1280x800_and_the_prompt_fits_a_
 
 def test_arena_prompt_is_on_the_first_screen_of_a_phone(browser: Browser, server: ServerThread, shots: Path) -> None:
     created = create_table(server)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = new_context(browser, viewport={"width": 390, "height": 844})
     page = context.new_page()
     page.goto(server.url + created["links"][0]["url"])
     page.wait_for_selector("svg.board-hexes polygon.cell")

@@ -14,6 +14,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import FREE_POINT, confirm_if_asked, create, legal, pick_from_menu, version, wait_my_turn
@@ -120,7 +121,7 @@ def test_kingdoms_whole_game_by_clicks_against_the_ai(browser: Browser, server: 
                      seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
     link = created["links"][0]
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     open_table(page, server, link)
@@ -173,7 +174,7 @@ def test_kingdoms_whole_game_by_clicks_against_the_ai(browser: Browser, server: 
 def test_kingdoms_phone_prompt_is_on_the_first_screen(browser: Browser, server: ServerThread, shots: Path) -> None:
     created = create(server, game="kingdoms", params={"players": 2, "first": "elves"}, seed=3,
                      seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    context = new_context(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
     page = context.new_page()
     open_table(page, server, created["links"][0])
     wait_my_turn(page)
@@ -193,7 +194,7 @@ def test_kingdoms_battle_view_by_clicks(browser: Browser, server: ServerThread, 
                 / "retreat_under_fire.yaml").read_text()
     created = create(server, scenario=scenario, seats=[{"name": "Ann", "kind": "human"}] + [
         {"name": f"Bot {i}", "kind": "agent", "agent": "greedy"} for i in (1, 2, 3)])
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))

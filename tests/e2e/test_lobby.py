@@ -23,6 +23,7 @@ from playwright.sync_api import Browser, Page, Route
 import bloodforge
 from bloodforge.core.game import FILE_PARAMETER_KEY
 from bloodforge.server.config import Settings
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .devtext import dev_text, page_text
@@ -156,7 +157,7 @@ def test_lobby_shows_no_developer_text(browser: Browser, lobby_server: ServerThr
     call(lobby_server, "POST", "/api/tables", {"game": "kingdoms", "params": {"players": 4}, "seats": [
         {"name": "Anna"}, {"kind": "agent", "agent": "random"}, {"kind": "agent", "agent": "mcts"},
         {"kind": "agent", "agent": "greedy"}]})
-    context = browser.new_context(viewport={"width": size[0], "height": size[1]})
+    context = new_context(browser, viewport={"width": size[0], "height": size[1]})
     page = context.new_page()
     try:
         open_lobby(page, lobby_server)
@@ -306,7 +307,7 @@ def test_api_page_works_offline(browser: Browser, lobby_server: ServerThread, sh
         with urllib.request.urlopen(lobby_server.url + ref, timeout=10) as r:
             assert r.status == 200
             assert len(r.read()) > 1000, ref
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     outside: list[str] = []
 

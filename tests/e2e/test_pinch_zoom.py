@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, Page
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import create, version
@@ -42,7 +43,7 @@ def test_two_finger_pinch_zooms_every_renderer(
     else:
         made = create(server, game="toy_contract", name="Walk", seed=1, params={"plies": 12, "geometry": geometry},
                       seats=[{"name": "Walker", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "random"}])
-    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    context = new_context(browser, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
     try:
         page = context.new_page()
         errors: list[str] = []

@@ -10,6 +10,7 @@ from pathlib import Path
 import httpx
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import version, wait_my_turn
@@ -34,7 +35,7 @@ def test_both_humans_land_in_their_own_seats_of_the_rematch(
     contexts = []
     try:
         for link in made["links"]:
-            context = browser.new_context(viewport={"width": 1280, "height": 800})
+            context = new_context(browser, viewport={"width": 1280, "height": 800})
             contexts.append(context)
             page = context.new_page()
             page.goto(server.url + link["url"])

@@ -14,6 +14,7 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import create, version, wait_my_turn
@@ -140,7 +141,7 @@ def test_card_descriptions_on_focus_hover_and_in_the_cards_list(
 
 
 def test_a_tap_shows_the_card_on_a_touch_screen(browser: Browser, server: ServerThread, contract: None) -> None:
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    context = new_context(browser, viewport=PHONE, has_touch=True, is_mobile=True)
     page = context.new_page()
     try:
         made = walk_table(server)
@@ -184,7 +185,7 @@ def test_moves_glide_and_dice_tumble_unless_reduced_motion_is_asked(
     browser: Browser, server: ServerThread, contract: None
 ) -> None:
     for reduced in (False, True):
-        context = browser.new_context(viewport={"width": 1280, "height": 800},
+        context = new_context(browser, viewport={"width": 1280, "height": 800},
                                       reduced_motion="reduce" if reduced else "no-preference")
         page = context.new_page()
         try:
@@ -349,7 +350,7 @@ def test_phone_shows_the_prompt_and_actions_on_the_first_screen(
     params = {} if game == "witch" else {"players": 2}
     made = create(server, game=game, params=params,
                   seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "random"}])
-    context = browser.new_context(viewport=PHONE)
+    context = new_context(browser, viewport=PHONE)
     page = context.new_page()
     try:
         open_link(page, server, made["links"][0]["url"])

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from tests.e2e.browser import SCREENSHOTS
+from tests.e2e.browser import SCREENSHOTS, new_context
 from tests.server.support import ServerThread
 
 DEVELOPER_TEXT = re.compile(r"\b(undefined|null|NaN)\b|\[object Object\]|\b[a-z]+_[a-z_]+\b")
@@ -33,8 +33,9 @@ AI_MOVED = """async () => {
 }"""
 
 
-def _new_page(browser: Browser, width: int, height: int) -> tuple[Page, list[str]]:
-    context = browser.new_context(viewport={"width": width, "height": height})
+def _new_page(browser: Browser, width: int, height: int, *, motion: bool = False) -> tuple[Page, list[str]]:
+    context = new_context(browser, viewport={"width": width, "height": height},
+                          reduced_motion="no-preference" if motion else "reduce")
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -133,7 +134,7 @@ def test_learn_to_play_from_the_lobby_to_a_real_game_against_the_ai(
 
 
 def test_learn_to_play_on_a_phone_shows_the_step_on_the_first_screen(browser: Browser, server: ServerThread) -> None:
-    page, errors = _new_page(browser, 390, 844)
+    page, errors = _new_page(browser, 390, 844, motion=True)  # the highlights' pulse is checked
     page.goto(f"{server.url}/")
     expect(page.locator("#learn")).to_be_visible(timeout=15_000)
     assert page.evaluate("document.documentElement.scrollWidth") <= 390, "the lobby scrolls sideways"
@@ -152,6 +153,7 @@ def test_learn_to_play_on_a_phone_shows_the_step_on_the_first_screen(browser: Br
         ".tutorial-highlight", "ns => ns.map(n => getComputedStyle(n).animationIterationCount)")
     assert counts, "no highlight on the first step"
     assert "infinite" not in counts, counts
+    assert counts != ["1"] * len(counts), "no pulse at all: was reduced motion asked for?"
     # the first step by clicks on the phone too
     _click_highlighted(page, 0)
     expect(coach).to_have_attribute("data-step", "1", timeout=15_000)

@@ -13,6 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page
 
 from bloodforge.server.config import Settings
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import create
@@ -32,7 +33,7 @@ def srv(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerThread]:
 
 @pytest.fixture(scope="module")
 def pg(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context = new_context(browser, viewport={"width": 1280, "height": 800})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -321,7 +322,7 @@ def test_the_legend_opens_on_a_phone_and_closes_again(browser: Browser, srv: Ser
     "Legend" button opens it over the board's foot, and closes it."""
     made = create(srv, game="kingdoms", params={"players": 2}, seed=3,
                   seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = new_context(browser, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         open_seat(page, srv, made)
@@ -470,7 +471,7 @@ def test_arena_status_boards_on_a_phone_cut_no_line(browser: Browser, srv: Serve
     """At 390x844 the arena's status boards stood side by side in a panel of 17% of the height
     and cut their lines ("Initiative 3rd of 4,"): each board is a card about the screen's width,
     the cards scroll sideways, and the panel is as tall as its tallest card."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = new_context(browser, viewport={"width": 390, "height": 844})
     try:
         page = context.new_page()
         open_seat(page, srv, arena_figures)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from tests.e2e.browser import new_context
 from tests.server.support import ServerThread
 
 from .clicks import legal, perform, version, wait_my_turn
@@ -181,7 +182,8 @@ def test_turn_clock_from_the_lobby_and_ai_takes_over_a_leaver(page: Page, server
     assert call(server, "GET", f"/api/tables/{table_id}")["turn_clock"] == 60
     page.screenshot(path=str(shots / "ux-07-clock.png"))
     # a table with a short clock: the seat that lets it run out is played by the AI
-    created = create(server, game="witch", params={"players": 2}, turn_clock=1.5, seats=[
+    # four seconds: a 1.5 s clock can run out on a loaded machine before the page shows it
+    created = create(server, game="witch", params={"players": 2}, turn_clock=4.0, seats=[
         {"name": "Sol", "kind": "human"}, {"name": "Leaver", "kind": "human"}])
     open_seat(page, server, created["links"][0])
     expect(page.locator("#clocks")).to_contain_text("Leaver's time")
@@ -253,7 +255,7 @@ def test_lobby_names_seats_links_and_errors(page: Page, server: ServerThread, sh
 
 
 def test_phone_layout_and_keyboard(browser: Browser, server: ServerThread, shots: Path) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context = new_context(browser, viewport={"width": 390, "height": 844})
     page = context.new_page()
     try:
         page.goto(server.url + "/")
@@ -306,9 +308,10 @@ def test_stacks_are_drawn_inside_their_areas(page: Page, server: ServerThread) -
 def test_five_forts_planning_countdown_then_bribery_for_the_other_seat(
     page: Page, server: ServerThread, shots: Path
 ) -> None:
-    """Five Forts' planning minute (here 3 s) shown as a countdown to the other players; when it
-    runs out the server records the timeout and the bribery choices appear for the next seat."""
-    scenario = FORTS_BRIBERY.read_text().replace("planning_seconds: 60", "planning_seconds: 3")
+    """Five Forts' planning minute (here 8 s) shown as a countdown to the other players; when it
+    runs out the server records the timeout and the bribery choices appear for the next seat.
+    Three seconds ran out on a loaded machine before the page had opened (2026-11-28)."""
+    scenario = FORTS_BRIBERY.read_text().replace("planning_seconds: 60", "planning_seconds: 8")
     created = create(server, scenario=scenario, seats=[
         {"name": "Rhea", "kind": "human"}, {"name": "Late Blue", "kind": "human"}, {"name": "Gwen", "kind": "human"}])
     gwen = created["links"][2]
