@@ -23,9 +23,42 @@ from bloodforge.server.runner import uvicorn_config
 
 
 def free_port() -> int:
+    """A port free now. Another process may take it before the caller binds it (a `serve`
+    subprocess needs seconds to start): callers that start a server check with
+    `serving_process_holds` that the server answering is theirs."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def _listening_inodes(port: int) -> set[str]:
+    """The socket inodes listening on TCP `port` in this network namespace (Linux /proc)."""
+    inodes: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as f:
+            next(f, None)
+            for line in f:
+                fields = line.split()
+                if len(fields) > 9 and fields[3] == "0A" and int(fields[1].rsplit(":", 1)[1], 16) == port:
+                    inodes.add(fields[9])
+    return inodes
+
+
+def serving_process_holds(pid: int, port: int) -> bool:
+    """Whether process `pid` holds the socket listening on `port`. *Why:* between `free_port`
+    and a server's bind another test's server may take the port; the health check then reaches
+    that server, and the test talks to a stranger that its own test stops under it (seen once:
+    a lobby socket closed with 1012, "service restart", mid-test)."""
+    wanted = {f"socket:[{inode}]" for inode in _listening_inodes(port)}
+    if not wanted:
+        return False
+    fd_dir = f"/proc/{pid}/fd"
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(fd_dir):
+            with contextlib.suppress(OSError):
+                if os.readlink(f"{fd_dir}/{fd}") in wanted:
+                    return True
+    return False
 
 
 class ServerThread:
@@ -33,12 +66,14 @@ class ServerThread:
     websockets, as a browser or the load benchmark meets them."""
 
     def __init__(self, settings: Settings, *, forwarded_allow_ips: str | None = None) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn_config(create_app(settings), host="127.0.0.1", port=self.port,
+        # Port 0: the kernel picks a free port at the bind itself, so no other test's server
+        # can take it between a look-up and the bind; `port` and `url` are known once started.
+        config = uvicorn_config(create_app(settings), host="127.0.0.1", port=0,
                                 forwarded_allow_ips=forwarded_allow_ips)  # as `bloodforge serve` runs it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.port = 0
+        self.url = ""
 
     def __enter__(self) -> ServerThread:
         self.thread.start()
@@ -47,6 +82,8 @@ class ServerThread:
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the test server did not start")
             time.sleep(0.02)
+        self.port = int(self.server.servers[0].sockets[0].getsockname()[1])
+        self.url = f"http://127.0.0.1:{self.port}"
         return self
 
     def __exit__(self, *exc: object) -> None:

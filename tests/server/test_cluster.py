@@ -8,42 +8,70 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import IO, Any
 
 import httpx
 from sqlalchemy import create_engine, text
 
-from .support import auth, create_table, free_port, fresh_pg_database
+from .support import auth, create_table, free_port, fresh_pg_database, serving_process_holds
 
 
 @contextmanager
 def serve(db_url: str, ai_delay: float) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    port = free_port()
-    code = (
-        "from bloodforge.server.runner import serve; "
-        f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay={ai_delay}, "
-        "sweep_interval=0.5, stall_seconds=2.0)"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"{url}/api/health", timeout=1).raise_for_status()
+    """A `serve` process on a free port, its output in a file shown if the test fails. A port
+    another test's server took first (the health check would reach that stranger) is left
+    for a fresh one: the server answering must be this process (`serving_process_holds`)."""
+    with tempfile.TemporaryFile() as log:
+        for _attempt in range(3):
+            port = free_port()
+            code = (
+                "from bloodforge.server.runner import serve; "
+                f"serve(host='127.0.0.1', port={port}, db_url={db_url!r}, ai_delay={ai_delay}, "
+                "sweep_interval=0.5, stall_seconds=2.0)"
+            )
+            proc = subprocess.Popen([sys.executable, "-c", code], stdout=log, stderr=subprocess.STDOUT)
+            url = f"http://127.0.0.1:{port}"
+            if _wait_serving(proc, url, port):
                 break
-            except httpx.HTTPError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise RuntimeError("serve did not start") from None
-                time.sleep(0.1)
-        yield url, proc
-    finally:
-        if proc.poll() is None:
-            proc.terminate()
-        proc.wait(timeout=20)
+            _stop(proc)
+        else:
+            raise RuntimeError(f"serve did not start:\n{_tail(log)}")
+        try:
+            yield url, proc
+        except BaseException:
+            print(f"serve on port {port} (process {proc.pid}) wrote:\n{_tail(log)}")
+            raise
+        finally:
+            _stop(proc)
+
+
+def _wait_serving(proc: subprocess.Popen[bytes], url: str, port: int) -> bool:
+    """True once `proc` answers the health check on `port`; False if it ended or another
+    process holds the port."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            httpx.get(f"{url}/api/health", timeout=1).raise_for_status()
+            return serving_process_holds(proc.pid, port)
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    return False
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+    proc.wait(timeout=20)
+
+
+def _tail(log: IO[bytes]) -> str:
+    log.flush()
+    log.seek(0)
+    return log.read().decode(errors="replace")[-4000:]
 
 
 def wait_table(client: httpx.Client, tid: str, key: str, value: Any, seconds: float = 60) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from bloodforge.server.db import make_engine, make_sessionmaker
 from bloodforge.server.migrate import upgrade_to_head
 from bloodforge.server.store import SeatSpec, StaleWrite, Store
 
-from .support import ServerThread, auth, create_table, free_port
+from .support import ServerThread, auth, create_table, free_port, serving_process_holds
 
 
 def _store(path: Path) -> Store:
@@ -146,6 +146,7 @@ def test_acknowledged_moves_survive_a_kill_9(tmp_path: Path) -> None:
                     assert proc.poll() is None, "serve did not start"
                     assert time.monotonic() < deadline, "serve did not start"
                     time.sleep(0.1)
+            assert serving_process_holds(proc.pid, port), "another process answers on the port"
             data = create_table(http, seats=[{"name": "Ann"}, {"name": "Bob"}])
             tid = data["table"]["id"]
             tokens = {link["seat"]: link["token"] for link in data["links"]}

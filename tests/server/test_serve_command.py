@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 
-from .support import free_port
+from .support import free_port, serving_process_holds
 
 
 def test_serve_prints_the_address_and_serves_the_lobby(tmp_path: Path) -> None:
@@ -38,6 +38,7 @@ def test_serve_prints_the_address_and_serves_the_lobby(tmp_path: Path) -> None:
                 break
             except httpx.HTTPError:
                 time.sleep(0.1)
+        assert serving_process_holds(proc.pid, port), "another process answers on the port"
         assert page.status_code == 200
         assert "New table" in page.text
         assert httpx.get(f"http://127.0.0.1:{port}/api/health").json()["tables"] == 0
