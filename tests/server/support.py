@@ -119,13 +119,26 @@ class PgCluster:
         subprocess.run([*self.as_user, *args], check=True, capture_output=True, timeout=120)
 
     def start(self) -> str:
+        """initdb, then the server on a port looked up just before it starts. *Why the retry:*
+        another test's server may take the port between the look-up and the postmaster's bind
+        (`free_port`); the postmaster then exits and `pg_ctl -w` fails, and a fresh port is
+        tried (up to three), with the cluster's log in the error if all fail."""
         data = self.dir / "data"
         self._run(str(self.bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                   "--no-sync", "-E", "UTF8")
-        opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
-        self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-t", "60",
-                  "-l", str(self.dir / "log"), "start")
-        return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+        log = self.dir / "log"
+        for attempt in range(3):
+            if attempt:
+                self.port = free_port()
+            opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
+            try:
+                self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-t", "60",
+                          "-l", str(log), "start")
+                return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/postgres"
+            except subprocess.CalledProcessError:
+                continue
+        tail = log.read_text(errors="replace")[-4000:] if log.exists() else "(no log)"
+        raise RuntimeError(f"PostgreSQL did not start on three ports; its log:\n{tail}")
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):

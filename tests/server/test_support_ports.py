@@ -17,7 +17,8 @@ from .support import ServerThread, free_port, serving_process_holds
 
 def test_a_server_thread_binds_its_own_port_and_this_process_holds_it(sqlite_url: str) -> None:
     with ServerThread(Settings(db_url=sqlite_url, ai_delay=0.0)) as server:
-        assert server.port > 0 and server.url.endswith(f":{server.port}")
+        assert server.port > 0
+        assert server.url.endswith(f":{server.port}")
         assert httpx.get(f"{server.url}/api/health").json()["status"] == "ok"
         assert serving_process_holds(os.getpid(), server.port)
         other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
