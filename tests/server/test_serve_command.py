@@ -4,6 +4,7 @@ the address to open, and serves the lobby there."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -86,3 +87,28 @@ def test_a_second_serve_on_the_same_sqlite_file_is_refused(tmp_path: Path) -> No
     finally:
         again.terminate()
         again.wait(timeout=20)
+
+
+def test_serve_on_port_zero_prints_the_port_the_system_chose(tmp_path: Path) -> None:
+    """`serve --port 0`: the address is printed once the server listens, with the real port."""
+    env_free = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bloodforge.cli.main", "serve", "--port", "0", "--data-dir", str(tmp_path / "data")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env_free,
+    )
+    try:
+        assert proc.stdout is not None
+        deadline = time.monotonic() + 60
+        line = ""
+        while time.monotonic() < deadline and "open http://" not in line:
+            line = proc.stdout.readline()
+            assert line or proc.poll() is None, "serve ended before it printed the address"
+        found = re.search(r"open http://localhost:(\d+)/", line)
+        assert found, line
+        port = int(found.group(1))
+        assert port != 0
+        assert serving_process_holds(proc.pid, port)
+        assert httpx.get(f"http://127.0.0.1:{port}/api/health").json()["status"] == "ok"  # already listening
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

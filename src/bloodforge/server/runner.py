@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,15 +45,32 @@ def serve(
         raise SystemExit(1) from None
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    print(f"bloodforge: database {_redact(url)}; engine build: {build_info().describe()}")
-    print(f"bloodforge: open http://{shown}:{port}/ in your browser (Ctrl+C stops the server)", flush=True)
+    print(f"bloodforge: database {_redact(url)}; engine build: {build_info().describe()}", flush=True)
     config = uvicorn_config(create_app(settings), host=host, port=port, forwarded_allow_ips=forwarded_allow_ips)
     quiet_gc()
     try:
-        uvicorn.Server(config).run()
+        AnnouncingServer(config, shown).run()
     finally:
         if lock is not None:
             lock.close()
+
+
+class AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, printing the address to open once it is listening. *Why then:* the
+    address is worth opening only once the server answers, and with `--port 0` only the bound
+    socket knows which port the system chose (before, `serve --port 0` printed ":0")."""
+
+    def __init__(self, config: uvicorn.Config, shown_host: str) -> None:
+        super().__init__(config)
+        self.shown_host = shown_host
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.should_exit or not self.servers or not self.servers[0].sockets:
+            return
+        port = self.servers[0].sockets[0].getsockname()[1]
+        print(f"bloodforge: open http://{self.shown_host}:{port}/ in your browser (Ctrl+C stops the server)",
+              flush=True)
 
 
 def quiet_gc() -> None:
