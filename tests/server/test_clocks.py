@@ -86,15 +86,18 @@ def test_a_taken_over_seat_cannot_be_played_by_its_old_token(
 
 
 def test_a_restart_keeps_the_deadline(bids_game: None, make_client: ClientFactory, db_url: str) -> None:
+    # Ten seconds: the clock must outlast one app's shutdown and the next one's start (its AI
+    # workers' warm-up); on CI's loaded machine 2.5 s once ran out in between (the test then
+    # met the take-over's new clock, not the one it kept).
     with make_client(db_url) as client:
-        tid, tokens = bids_table(client, humans=2, turn_clock=2.5)
+        tid, tokens = bids_table(client, humans=2, turn_clock=10)
         assert bid(client, tid, 0, tokens[0], "bid 1", 1).status_code == 200
         before = view(client, tid)["deadlines"]
     assert set(before) == {"1"}
     with make_client(db_url) as client:  # a new process: the clock was only in the database
         after = view(client, tid)
         assert after["deadlines"] == before, "the same deadline, not a new clock"
-        table = wait_for(client, tid, lambda t: t["seats"][1]["taken_over"])
+        table = wait_for(client, tid, lambda t: t["seats"][1]["taken_over"], seconds=40)
         assert table["seats"][0]["kind"] == "human"
         hist = client.get(f"/api/tables/{tid}/history?seat=0", headers={"Authorization": f"Bearer {tokens[0]}"})
         entries = [(h["seat"], h["action"]) for h in hist.json()]
