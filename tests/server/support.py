@@ -127,9 +127,8 @@ class PgCluster:
         self._run(str(self.bindir / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
                   "--no-sync", "-E", "UTF8")
         log = self.dir / "log"
-        for attempt in range(3):
-            if attempt:
-                self.port = free_port()
+        for _attempt in range(3):
+            self.port = free_port()
             opts = f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off"
             try:
                 self._run(str(self.bindir / "pg_ctl"), "-D", str(data), "-o", opts, "-w", "-t", "60",
