@@ -158,3 +158,61 @@ def test_argument_picking_rules_in_the_page(page: Page, server: ServerThread) ->
     assert result["readyFrom"] is False  # `undead 8 9`: the destination comes after
     assert result["label"] == "Build SHIP in area 8"
     assert result["noLabel"] == "target archer"
+
+
+def test_an_update_redraws_only_the_cells_whose_pieces_changed(page: Page, server: ServerThread, hexwalk: None) -> None:
+    """A piece's node is kept while its cell's pieces, looks and highlights stay the same: the
+    board used to redraw every token on every update, and the browser then laid out and
+    repainted the whole map for each move (most of a move's rendering in software). A piece
+    that moved, or whose highlight changed, is drawn afresh; the pieces drawn are always the
+    observation's."""
+    body = {"game": "toy_hexwalk", "name": "Hex walk", "params": {}, "seed": 1,
+            "seats": [{"name": "Walker", "kind": "human"}, {"name": "Other", "kind": "human"}]}
+    created = httpx.post(server.url + "/api/tables", json=body, timeout=10).json()
+    table = created["table"]["id"]
+    tokens = {link["seat"]: link["token"] for link in created["links"]}
+    page.goto(server.url + created["links"][0]["url"])
+    page.wait_for_selector('g.piece[data-unit="w1"]')
+    wait_my_turn(page)
+
+    def act(seat: int, action: str) -> None:
+        """Seat 0 plays in the page (its link is the page's now), seat 1 through the API."""
+        before = version(page)
+        if seat == 0:
+            wait_my_turn(page)
+            page.locator(f'#actions button[data-action="{action}"]').click()
+        else:
+            r = httpx.post(f"{server.url}/api/tables/{table}/actions",
+                           json={"seat": 1, "action": action, "version": before},
+                           headers={"Authorization": f"Bearer {tokens[1]}"}, timeout=10)
+            assert r.status_code == 200, r.text
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+
+    def tag() -> None:
+        page.evaluate("() => document.querySelectorAll('g.piece').forEach((g) => { g.__drawn = g.dataset.unit; })")
+
+    def kept() -> dict[str, bool]:
+        found: dict[str, bool] = page.evaluate(
+            "() => Object.fromEntries([...document.querySelectorAll('g.piece')]"
+            ".map((g) => [g.dataset.unit, g.__drawn === g.dataset.unit]))")
+        return found
+
+    tag()
+    act(0, "step w0 1,1")  # the walker moves and is no longer to be clicked; the other is untouched
+    assert kept() == {"w0": False, "w1": True}
+    expect(page.locator('g.piece[data-unit="w0"]')).to_have_attribute("data-at", "1,1")
+    tag()
+    act(1, "pass")  # nothing moves; only seat 0's walker lights up again, as its turn comes back
+    assert kept() == {"w0": False, "w1": True}
+    expect(page.locator('g.piece[data-unit="w0"]')).to_have_class(re.compile(r"\blegal\b"))
+    expect(page.locator('g.piece[data-unit="w1"]')).to_have_attribute("data-at", "0,-2")
+    tag()
+    act(0, "pass")  # an update that changes nothing drawn on the board replaces no node
+    assert kept() == {"w0": False, "w1": True}  # w0's highlight went off
+    tag()
+    act(1, "pass")
+    assert kept() == {"w0": False, "w1": True}
+    tag()
+    act(0, "step w0 0,1")
+    assert kept()["w1"] is True
+    expect(page.locator("g.piece")).to_have_count(2)

@@ -50,7 +50,7 @@ def test_item1_alias_bomb_is_refused_and_health_answers_meanwhile(sqlite_url: st
         poller = threading.Thread(target=poll)
         poller.start()
         try:
-            started = time.monotonic()
+            started = time.process_time()  # the server's work, in this process (see item 9)
             for levels in (7, 8, 9):
                 bomb = alias_bomb(levels)
                 assert len(bomb) < 1000
@@ -58,11 +58,11 @@ def test_item1_alias_bomb_is_refused_and_health_answers_meanwhile(sqlite_url: st
                 assert r.status_code == 422, r.text
                 assert r.json()["error"]["code"] == "scenario/invalid"
                 assert "anchors and aliases" in r.json()["error"]["message"]
-            took = time.monotonic() - started
+            took = time.process_time() - started
         finally:
             stop.set()
             poller.join()
-        assert took < 2.0, f"refusing three alias bombs took {took:.2f} s"
+        assert took < 2.0, f"refusing three alias bombs took {took:.2f} CPU-s"
         assert slowest < 1.0, f"health waited {slowest:.2f} s during a hostile request"
         assert http.get("/api/tables").json() == []
 
@@ -142,15 +142,20 @@ def test_item7_deep_websocket_json_and_binary_frames_are_request_errors(sqlite_c
 
 # -- item 9: error replies stay small ----------------------------------------------------------
 def test_item9_many_unknown_keys_get_a_small_quick_reply(sqlite_client: TestClient) -> None:
+    """The server's work is measured in CPU time: the test client runs the app in this process,
+    so `process_time` counts the request's parsing and validation and nothing of the other
+    tests on the machine. On the wall clock, 0.25 s of work once took 1.53 s on CI's loaded
+    two cores; an error list built for all 60,000 keys, or work quadratic in them, would take
+    far more CPU than the bound."""
     keys = {f"k{i}": i for i in range(60_000)}
     for body in ({"game": "witch", "params": keys}, {"game": "witch", **keys}):
         raw = json.dumps(body)  # encoded beforehand: the server's time is measured
-        t0 = time.monotonic()
+        t0 = time.process_time()
         r = sqlite_client.post("/api/tables", content=raw, headers={"content-type": "application/json"})
-        took = time.monotonic() - t0
+        took = time.process_time() - t0
         assert r.status_code == 422
         assert len(r.content) < 4000, len(r.content)
-        assert took < 1.5, took
+        assert took < 1.5, f"{took:.2f} CPU-s for one request"
     r = sqlite_client.post("/api/tables", json={"game": "witch", "params": {f"k{i}": i for i in range(60)}})
     assert r.status_code == 422
     assert len(r.content) < 4000

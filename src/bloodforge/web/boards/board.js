@@ -333,12 +333,14 @@ export function createBoard(ctx, look = {}) {
       const isLegal = open.has(`${cellType}:${id}`);
       const isSelected = picked.has(`${cellType}:${id}`) || pieceCells.has(id);
       node.classList.toggle("legal", isLegal);
-      if (isLegal || isSelected) node.setAttribute("tabindex", "0"); else node.removeAttribute("tabindex");
+      if (isLegal || isSelected) { if (node.getAttribute("tabindex") !== "0") node.setAttribute("tabindex", "0"); } else node.removeAttribute("tabindex");
       node.classList.toggle("selected", isSelected);
       // outlines on a layer of their own, so that neighbouring cells never cover them
       if (isLegal || isSelected) layers.highlights.append(svg("polygon", { points: node.getAttribute("points"), class: `hl ${isSelected ? "selected" : "legal"}` }));
-      for (const cls of [...node.classList]) if (cls.startsWith("mark-")) node.classList.remove(cls);
-      for (const k of markKinds.get(id) || []) node.classList.add(`mark-${k}`);
+      // only what changed: a class written again, even the same, restyles and repaints the cell
+      const kinds = markKinds.get(id);
+      for (const cls of [...node.classList]) if (cls.startsWith("mark-") && !kinds?.has(cls.slice(5))) node.classList.remove(cls);
+      for (const k of kinds || []) if (!node.classList.contains(`mark-${k}`)) node.classList.add(`mark-${k}`);
     }
     drawPieces(b.pieces || [], open, picked);
     drawMarks(b.marks || []);
@@ -348,20 +350,40 @@ export function createBoard(ctx, look = {}) {
   // Where each piece was drawn last time (by its id, else owner, kind and label), so that a
   // piece that changed cells glides there briefly (never with prefers-reduced-motion).
   let lastSpots = new Map();
+  // What each cell's pieces were drawn from, and their nodes: a cell whose pieces, looks and
+  // highlights are the same as last time keeps its nodes. Redrawing every token on every
+  // update made the browser lay out and repaint the whole board each time (in software that
+  // is most of a move's rendering; a phone pays it in battery).
+  let drawnCells = new Map();
   function drawPieces(pieces, open, picked) {
-    clear(layers.pieces);
     const spotsNow = new Map();
     const moved = [];
     const byCell = group(pieces);
+    const keep = new Map();
+    const remember = (key, spot) => {
+      if (!spotsNow.has(key)) spotsNow.set(key, []);
+      spotsNow.get(key).push(spot);
+    };
     for (const [at, list] of byCell) {
       const c = cells.get(at);
       if (!c) continue;
+      const styles = list.map((p) => look.piece?.(p, view));
+      const flags = list.map((p) => (p.id === undefined || p.id === null ? "" : `${open.has(`unit:${p.id}`) ? "o" : ""}${picked.has(`unit:${p.id}`) ? "p" : ""}`));
+      const drawnKey = JSON.stringify([list, styles, flags, list.map((p) => seatColour(p.owner))]);
+      const before = drawnCells.get(at);
+      if (before && before.key === drawnKey) {
+        keep.set(at, before);
+        drawnCells.delete(at);
+        for (const d of before.drawn) { remember(d.key, { at, x: d.x, y: d.y }); moved.push(d); }
+        continue;
+      }
+      const drawn = [];
+      keep.set(at, { key: drawnKey, drawn });
       const n = list.length;
       const cols = Math.min(n, geometry === "areas" ? 2 : 3);
       const rows = Math.ceil(n / cols);
       // within the cell: start from the size the cell's chords allow, then shrink until every
       // token's corners lie inside the cell's outline
-      const styles = list.map((p) => look.piece?.(p, view));
       const chipWide = styles.some((st) => st?.shape === "chip") ? 1.3 : 1;
       const { w, h } = reach(c);
       const dy = c.label ? u * 0.12 : 0;
@@ -389,9 +411,10 @@ export function createBoard(ctx, look = {}) {
         const g = token(p, x, y, r * (wide > 1 ? 0.85 : 1), style, "piece");
         g.dataset.at = at;
         const key = id ?? `${p.owner ?? ""}|${p.kind ?? ""}|${p.label ?? ""}`;
-        if (!spotsNow.has(key)) spotsNow.set(key, []);
-        spotsNow.get(key).push({ at, x, y });
-        moved.push({ key, at, x, y, g });
+        remember(key, { at, x, y });
+        const d = { key, at, x, y, g };
+        moved.push(d);
+        drawn.push(d);
         const card = p.card ?? (cards() && Object.prototype.hasOwnProperty.call(cards(), String(p.kind)) ? String(p.kind) : null);
         if (card && cards()?.[card]) {
           g.setAttribute("data-card", card);
@@ -414,6 +437,8 @@ export function createBoard(ctx, look = {}) {
         layers.pieces.append(g);
       });
     }
+    for (const gone of drawnCells.values()) for (const d of gone.drawn) d.g.remove();
+    drawnCells = keep;
     animateMoves(moved, spotsNow);
   }
 
@@ -431,18 +456,31 @@ export function createBoard(ctx, look = {}) {
       arrived.forEach((d, i) => {
         const from = left[Math.min(i, left.length - 1)];
         d.g.classList.add("moving");
-        d.g.animate?.([{ transform: `translate(${from.x - d.x}px, ${from.y - d.y}px)` }, { transform: "translate(0px, 0px)" }],
+        const glide = d.g.animate?.([{ transform: `translate(${from.x - d.x}px, ${from.y - d.y}px)` }, { transform: "translate(0px, 0px)" }],
           { duration: 380, easing: "ease-out" });
+        // the node may be kept for later updates (drawPieces): it is no longer moving then
+        if (glide) glide.onfinish = () => d.g.classList.remove("moving"); else d.g.classList.remove("moving");
       });
     }
   }
 
+  // Marks are kept per cell as pieces are (drawPieces).
+  let markedCells = new Map();
   function drawMarks(marks) {
-    clear(layers.marks);
+    const keep = new Map();
     for (const [at, list] of group(marks)) {
       const c = cells.get(at);
       if (!c) continue;
       const shown = list.map((m) => [m, look.mark ? look.mark(m, view) : {}]).filter(([, l]) => l !== null && l !== undefined);
+      const drawnKey = JSON.stringify([shown, shown.map(([m]) => seatColour(m.owner))]);
+      const before = markedCells.get(at);
+      if (before && before.key === drawnKey) {
+        keep.set(at, before);
+        markedCells.delete(at);
+        continue;
+      }
+      const drawn = [];
+      keep.set(at, { key: drawnKey, drawn });
       // grid cells with a name: the marks go in a row at the bottom, so they never cover it;
       // that row stays inside the cell (the chord below its centre), else a fort or a resource
       // on a square drawn as an area sits on the border and seems to belong to the next one
@@ -455,8 +493,11 @@ export function createBoard(ctx, look = {}) {
         const g = token(m, x, y, r, { shape: "diamond", ...l }, "mark");
         g.dataset.at = at;
         layers.marks.append(g);
+        drawn.push(g);
       });
     }
+    for (const gone of markedCells.values()) for (const g of gone.drawn) g.remove();
+    markedCells = keep;
   }
 
   // A piece or mark: its shape filled with its owner's colour, a text, a small text under it, a
