@@ -555,20 +555,41 @@ function verbName(verb, texts) {
 
 // The log with players' names; lines about AI seats are marked, and what happened since your
 // last action is highlighted, so results (tiles, dice, the AI's moves) are seen.
+//
+// The lines already shown keep their nodes (only their marks are updated): rebuilding up to 300
+// lines for every move was a fifth of the browser's work per update.
+let logDrawn = new Map(); // line number -> { key, li }
 function renderLog() {
-  const box = clear($("log"));
+  const box = $("log");
   const lines = ctx.logLines;
   const start = Math.max(0, lines.length - 300);
   const isAi = (i) => ctx.table?.seats?.[lineSeat(lines[i])]?.kind === "agent";
   const fresh = replayMode ? lines.length : ctx.seenUpTo ?? lines.length;
   const battleAt = new Map(battlesOf(ctx.view).filter((b) => Number.isInteger(b.log_index)).map((b) => [b.log_index, b]));
+  const drawn = new Map();
+  const wanted = [];
   for (let i = start; i < lines.length; i++) {
-    const s = lineSeat(lines[i]);
-    const li = el("li", { class: `${isAi(i) ? "by-ai" : ""} ${i >= fresh ? "fresh" : ""}`, value: i + 1, dataset: s === null ? {} : { seat: String(s) } }, ...withCards(withNames(lines[i])));
     const battle = battleAt.get(i);
-    if (battle) li.append(" ", el("button", { type: "button", class: "battle-link small", dataset: { battle: battle.id }, onclick: () => openBattle(battle, false), text: "⚔ battle" }));
-    box.append(li);
+    const key = `${lines[i]}\u0000${battle ? battle.id : ""}`;
+    let li = logDrawn.get(i)?.key === key ? logDrawn.get(i).li : null;
+    if (!li) {
+      const s = lineSeat(lines[i]);
+      li = el("li", { value: i + 1, dataset: s === null ? {} : { seat: String(s) } }, ...withCards(withNames(lines[i])));
+      if (battle) li.append(" ", el("button", { type: "button", class: "battle-link small", dataset: { battle: battle.id }, onclick: () => openBattle(battle, false), text: "⚔ battle" }));
+    }
+    li.classList.toggle("by-ai", isAi(i)); // a seat an AI took over
+    li.classList.toggle("fresh", i >= fresh);
+    drawn.set(i, { key, li });
+    wanted.push(li);
   }
+  const keep = new Set(wanted);
+  for (const node of [...box.children]) if (!keep.has(node)) node.remove();
+  let at = box.firstChild;
+  for (const li of wanted) {
+    if (at === li) at = li.nextSibling;
+    else box.insertBefore(li, at);
+  }
+  logDrawn = drawn;
   box.scrollTop = box.scrollHeight;
 }
 

@@ -439,6 +439,7 @@ export function createBoard(ctx, look = {}) {
     }
     for (const gone of drawnCells.values()) for (const d of gone.drawn) d.g.remove();
     drawnCells = keep;
+    inOrder(layers.pieces, [...keep.values()].flatMap((k) => k.drawn.map((d) => d.g)));
     animateMoves(moved, spotsNow);
   }
 
@@ -498,6 +499,7 @@ export function createBoard(ctx, look = {}) {
     }
     for (const gone of markedCells.values()) for (const g of gone.drawn) g.remove();
     markedCells = keep;
+    inOrder(layers.marks, [...keep.values()].flatMap((k) => k.drawn));
   }
 
   // A piece or mark: its shape filled with its owner's colour, a text, a small text under it, a
@@ -749,6 +751,17 @@ function inside(points, x, y) {
     if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
   }
   return hit;
+}
+
+// Puts `nodes` (the layer's children, in another order) in the order given, moving only the
+// ones out of place: a redrawn cell's tokens were appended last, and the layer's order (which
+// token is drawn over which) must not depend on the updates that came before.
+function inOrder(layer, nodes) {
+  let at = layer.firstChild;
+  for (const node of nodes) {
+    if (at === node) at = node.nextSibling;
+    else layer.insertBefore(node, at);
+  }
 }
 
 function group(items) {
