@@ -213,6 +213,14 @@ def test_an_update_redraws_only_the_cells_whose_pieces_changed(page: Page, serve
     act(1, "pass")
     assert kept() == {"w0": False, "w1": True}
     tag()
+    page.evaluate("() => document.querySelectorAll('#log li').forEach((li) => { li.__drawn = li.textContent; })")
+    lines_before = page.locator("#log li").count()
     act(0, "step w0 0,1")
     assert kept()["w1"] is True
     expect(page.locator("g.piece")).to_have_count(2)
+    # the log's earlier lines keep their nodes too; the new line is added after them
+    expect(page.locator("#log li")).to_have_count(lines_before + 1)
+    log = page.eval_on_selector_all("#log li",
+                                    "els => els.map((li) => [li.__drawn === li.textContent, li.textContent])")
+    assert [k for k, _ in log] == [True] * lines_before + [False], log
+    assert "Walker steps to 0,1" in log[-1][1]
