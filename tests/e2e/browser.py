@@ -11,12 +11,16 @@ sync API refuses a second instance in one process, so the fixture must have one 
 
 from __future__ import annotations
 
+import json
+import threading
 from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Request, sync_playwright
 
 from bloodforge.server.config import Settings
 from tests.server.support import ServerThread
@@ -30,14 +34,104 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 
 
 def new_context(browser: Browser, **options: Any) -> BrowserContext:
-    """A browser context that asks for reduced motion unless the test says otherwise.
+    """A browser context that asks for reduced motion unless the test says otherwise, taken from
+    this worker's pool of contexts: `close()` gives it back, as good as new.
 
     Pieces glide for 380 ms after each move and dice tumble; rendered in software, those frames
     were 30 % of the browser tests' CPU (five heavy modules: 198 -> 138 CPU-s, docs/testing.md).
     The animations keep tests of their own that ask for motion (test_table_ui's glide and
-    tumble, the tutorial's pulse on a phone)."""
+    tumble, the tutorial's pulse on a phone).
+
+    *Why a pool:* opening a page in a new context cost Chromium 2.0-2.4 CPU-s (a Kingdoms
+    table), and 1.2 in a context that keeps a page of the same site open, because that page
+    keeps Chromium's renderer process for 127.0.0.1 alive and the new page joins it instead of
+    starting one (docs/testing.md). Each pooled context keeps such a page (`_keeper_url`).
+    Nothing of one test reaches the next: its pages are closed (and with them their session
+    storage and sockets), cookies and permissions cleared, and the storage of every origin its
+    requests went to deleted; each test's server has a port, so an origin, of its own anyway.
+    Two contexts asked for at once (two players) are two contexts, as before."""
     options.setdefault("reduced_motion", "reduce")
-    return browser.new_context(**options)
+    key = json.dumps(options, sort_keys=True, default=str)
+    idle = _IDLE.setdefault((id(browser), key), [])
+    if idle:
+        context = idle.pop()
+    else:
+        context = browser.new_context(**options)
+        keeper = context.new_page()
+        keeper.goto(_keeper_url())
+        _KEEPERS[id(context)] = keeper
+    origins: set[str] = set()
+
+    def visited(request: Request) -> None:
+        origins.add(_origin(request.url))
+
+    context.on("request", visited)
+    real_close = context.close
+    released = False
+
+    def close(**_: Any) -> None:
+        nonlocal released
+        if released:
+            return
+        released = True
+        context.remove_listener("request", visited)
+        try:
+            _reset(context, origins)
+        except Exception:  # a context a test broke is not given to the next one
+            real_close()
+            return
+        idle.append(context)
+
+    context.close = close  # type: ignore[method-assign]
+    return context
+
+
+#: Idle pooled contexts by (browser, options), and each pooled context's keeper page.
+_IDLE: dict[tuple[int, str], list[BrowserContext]] = {}
+_KEEPERS: dict[int, Page] = {}
+_KEEPER: list[ThreadingHTTPServer] = []
+
+
+class _KeeperPage(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        body = b"<!doctype html><title>keeper</title>"
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+
+def _keeper_url() -> str:
+    """An empty page on 127.0.0.1, the tests' servers' site, served for the whole worker."""
+    if not _KEEPER:
+        httpd = ThreadingHTTPServer(("127.0.0.1", 0), _KeeperPage)
+        threading.Thread(target=httpd.serve_forever, daemon=True, name="keeper-page").start()
+        _KEEPER.append(httpd)
+    return f"http://127.0.0.1:{_KEEPER[0].server_address[1]}/"
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc}" if parts.scheme in ("http", "https") else ""
+
+
+def _reset(context: BrowserContext, origins: set[str]) -> None:
+    keeper = _KEEPERS[id(context)]
+    for pg in context.pages:
+        if pg is not keeper:
+            pg.close()
+    context.clear_cookies()
+    context.clear_permissions()
+    cdp = context.new_cdp_session(keeper)
+    try:
+        for origin in sorted(origins - {"", _origin(_keeper_url())}):
+            cdp.send("Storage.clearDataForOrigin", {"origin": origin, "storageTypes": "all"})
+    finally:
+        cdp.detach()
 
 
 @pytest.fixture(scope="session")
