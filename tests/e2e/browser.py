@@ -55,6 +55,7 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
     idle = _IDLE.setdefault((id(browser), key), [])
     if idle:
         context = idle.pop()
+        _LRU.remove(context)
     else:
         context = browser.new_context(**options)
         keeper = context.new_page()
@@ -66,7 +67,6 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
         origins.add(_origin(request.url))
 
     context.on("request", visited)
-    real_close = context.close
     released = False
 
     def close(**_: Any) -> None:
@@ -78,9 +78,19 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
         try:
             _reset(context, origins)
         except Exception:  # a context a test broke is not given to the next one
-            real_close()
+            _really_close(context)
+            return
+        if idle:  # one idle context of a kind is enough; the second player's goes
+            _really_close(context)
             return
         idle.append(context)
+        _LRU.append(context)
+        while len(_LRU) > MAX_IDLE:  # each keeps a renderer process: a few tens of MB
+            oldest = _LRU.pop(0)
+            for kind in _IDLE.values():
+                if oldest in kind:
+                    kind.remove(oldest)
+            _really_close(oldest)
 
     context.close = close  # type: ignore[method-assign]
     return context
@@ -88,6 +98,9 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
 
 #: Idle pooled contexts by (browser, options), and each pooled context's keeper page.
 _IDLE: dict[tuple[int, str], list[BrowserContext]] = {}
+#: The idle contexts, least recently given back first; at most MAX_IDLE are kept.
+_LRU: list[BrowserContext] = []
+MAX_IDLE = 4
 _KEEPERS: dict[int, Page] = {}
 _KEEPER: list[ThreadingHTTPServer] = []
 
@@ -112,6 +125,11 @@ def _keeper_url() -> str:
         threading.Thread(target=httpd.serve_forever, daemon=True, name="keeper-page").start()
         _KEEPER.append(httpd)
     return f"http://127.0.0.1:{_KEEPER[0].server_address[1]}/"
+
+
+def _really_close(context: BrowserContext) -> None:
+    _KEEPERS.pop(id(context), None)
+    BrowserContext.close(context)  # the class's close, not the pool's
 
 
 def _origin(url: str) -> str:
