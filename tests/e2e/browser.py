@@ -100,7 +100,7 @@ def new_context(browser: Browser, **options: Any) -> BrowserContext:
 _IDLE: dict[tuple[int, str], list[BrowserContext]] = {}
 #: The idle contexts, least recently given back first; at most MAX_IDLE are kept.
 _LRU: list[BrowserContext] = []
-MAX_IDLE = 4
+MAX_IDLE = 8
 _KEEPERS: dict[int, Page] = {}
 _KEEPER: list[ThreadingHTTPServer] = []
 
