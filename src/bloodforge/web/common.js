@@ -40,6 +40,19 @@ export function clear(node) {
   return node;
 }
 
+// Makes `nodes` the children of `parent` in that order, moving only the ones out of place and
+// removing the rest: a kept node is not taken out and put back (each move restyles and repaints
+// it), and the order never depends on the updates that came before (a reload draws the same).
+export function inOrder(parent, nodes) {
+  const wanted = new Set(nodes);
+  for (const node of [...parent.children]) if (!wanted.has(node)) node.remove();
+  let at = parent.firstChild;
+  for (const node of nodes) {
+    if (at === node) at = node.nextSibling;
+    else parent.insertBefore(node, at);
+  }
+}
+
 export async function api(method, path, body, token) {
   const headers = { "Accept": "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";

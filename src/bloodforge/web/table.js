@@ -3,7 +3,7 @@
 // label templates: the fallback that always works) and the replay controls. The shared board
 // (boards/board.js) draws static_info()["board"] and makes it clickable; the game's own view.js
 // (served from games/<id>/web/) only gives the look and extra panels (docs/browser.md).
-import { api, cardIn, cardNode, clear, el, hostToken, humanize, installCardTips, reducedMotion, rememberHost, rememberSeat, toast, wsUrl } from "/static/common.js";
+import { api, cardIn, cardNode, clear, el, hostToken, humanize, inOrder, installCardTips, reducedMotion, rememberHost, rememberSeat, toast, wsUrl } from "/static/common.js";
 import { grammarMap, label as fillLabel, parse } from "/static/boards/actions.js";
 import { createBoard, hasBoard } from "/static/boards/board.js";
 import { tutorial } from "/static/tutorial.js";
@@ -582,13 +582,7 @@ function renderLog() {
     drawn.set(i, { key, li });
     wanted.push(li);
   }
-  const keep = new Set(wanted);
-  for (const node of [...box.children]) if (!keep.has(node)) node.remove();
-  let at = box.firstChild;
-  for (const li of wanted) {
-    if (at === li) at = li.nextSibling;
-    else box.insertBefore(li, at);
-  }
+  inOrder(box, wanted);
   logDrawn = drawn;
   box.scrollTop = box.scrollHeight;
 }

@@ -4,7 +4,7 @@
 // whose type fits (a cell: area/square/hex; a piece: unit; a hand item: its kind); one action
 // left is played at once, several open a menu or wait for the next click. The game's view.js
 // only gives the look (colours, glyphs, shapes; see docs/browser.md).
-import { cardIn, clear, el, reducedMotion, svg } from "/static/common.js";
+import { cardIn, clear, el, inOrder, reducedMotion, svg } from "/static/common.js";
 import { CELL_TYPES, candidates, grammarMap, label as fillLabel, openArgs, parse, ready } from "/static/boards/actions.js";
 import { layout as areasLayout } from "/static/boards/areas.js";
 import { pointsAttr } from "/static/boards/geometry.js";
@@ -373,7 +373,6 @@ export function createBoard(ctx, look = {}) {
       const before = drawnCells.get(at);
       if (before && before.key === drawnKey) {
         keep.set(at, before);
-        drawnCells.delete(at);
         for (const d of before.drawn) { remember(d.key, { at, x: d.x, y: d.y }); moved.push(d); }
         continue;
       }
@@ -437,7 +436,6 @@ export function createBoard(ctx, look = {}) {
         layers.pieces.append(g);
       });
     }
-    for (const gone of drawnCells.values()) for (const d of gone.drawn) d.g.remove();
     drawnCells = keep;
     inOrder(layers.pieces, [...keep.values()].flatMap((k) => k.drawn.map((d) => d.g)));
     animateMoves(moved, spotsNow);
@@ -477,7 +475,6 @@ export function createBoard(ctx, look = {}) {
       const before = markedCells.get(at);
       if (before && before.key === drawnKey) {
         keep.set(at, before);
-        markedCells.delete(at);
         continue;
       }
       const drawn = [];
@@ -497,7 +494,6 @@ export function createBoard(ctx, look = {}) {
         drawn.push(g);
       });
     }
-    for (const gone of markedCells.values()) for (const g of gone.drawn) g.remove();
     markedCells = keep;
     inOrder(layers.marks, [...keep.values()].flatMap((k) => k.drawn));
   }
@@ -751,17 +747,6 @@ function inside(points, x, y) {
     if ((yi > y) !== (yj > y) && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) hit = !hit;
   }
   return hit;
-}
-
-// Puts `nodes` (the layer's children, in another order) in the order given, moving only the
-// ones out of place: a redrawn cell's tokens were appended last, and the layer's order (which
-// token is drawn over which) must not depend on the updates that came before.
-function inOrder(layer, nodes) {
-  let at = layer.firstChild;
-  for (const node of nodes) {
-    if (at === node) at = node.nextSibling;
-    else layer.insertBefore(node, at);
-  }
 }
 
 function group(items) {
