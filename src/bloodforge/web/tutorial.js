@@ -13,7 +13,7 @@ const $ = (id) => document.getElementById(id);
 
 const coach = {
   started: false, off: false, info: null, progress: null, version: -1, seq: 0, shown: -1, shownSeq: 0,
-  hidden: false, more: false, dismissed: false, ctx: null, observer: null, scheduled: false,
+  hidden: false, more: false, dismissed: false, ctx: null, observer: null, scheduled: false, drawn: "",
 };
 
 export function tutorial(ctx) {
@@ -74,9 +74,28 @@ function myTurn() {
   return coach.ctx.seat !== null && (v.actors ?? [v.current_player]).includes(coach.ctx.seat) && !v.terminal;
 }
 
+// What the panel shows, as one string: a render that changes none of it leaves the panel's nodes
+// alone. Rebuilt on every state message, the "Close the guide" button under the pointer could be
+// replaced between a click's press and its release, and the click then went to the panel.
+function drawnKey() {
+  const info = coach.info;
+  const p = coach.progress;
+  const at = p ? p.step : null;
+  const shown = [info.title, info.steps.length, at, coach.hidden, coach.dismissed];
+  if (coach.hidden) return JSON.stringify(shown);
+  if (at === null) return JSON.stringify([shown, info.intro]);
+  if (at >= info.steps.length) return JSON.stringify([shown, info.outro]);
+  const step = info.steps[at];
+  const labels = [p.off ? label(p.off) : "", step.expect ? label(step.expect) : ""];
+  return JSON.stringify([shown, info, p, coach.more, myTurn(), labels]);
+}
+
 function draw() {
   const info = coach.info;
   if (!info || coach.off) return;
+  const key = drawnKey();
+  if (key === coach.drawn && $("coach")) return;
+  coach.drawn = key;
   const box = clear(panel());
   const steps = info.steps;
   const p = coach.progress;
