@@ -457,10 +457,15 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
     a fifth, sits between the two with a factor of two on each side. Both are
     counted in the same window on the same machine, so the test measures the sharing, not the
     machine's speed: B's pace alone against its pace beside A's, the first form of this test,
-    failed on a slow machine with B at 1 move against 5 alone. And health stays quick."""
+    failed on a slow machine with B at 1 move against 5 alone. And health stays quick.
+
+    The searches take 0.3 s (strength 3), not the probe's full second: the gate hands out
+    decisions, whatever their length, and shorter ones give more moves to count in a shorter
+    window (5 s and 20 moves instead of 12 s and 15), which is the two worker processes' CPU
+    the test costs (docs/testing.md)."""
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", ai_delay=0.0, ai_time_budget=10.0,
                         max_ai_tables_per_client=100, tables_per_minute=1000, table_burst=100)
-    strong = [{"kind": "agent", "agent": "mcts", "strength": 10}] * 2  # a second of search a move
+    strong = [{"kind": "agent", "agent": "mcts", "strength": 3}] * 2  # 0.3 s of search a move
     with ServerThread(settings, forwarded_allow_ips="127.0.0.1") as server, \
             httpx.Client(base_url=server.url, timeout=30) as http:
         def make(client: str, seed: int) -> str:
@@ -478,7 +483,7 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
         time.sleep(1.0)
         worst = 0.0
         start_mine, start_theirs = plies(mine), plies(theirs)
-        # at least 12 s and 15 moves in all (a slow machine counts longer), at most 60 s
+        # at least 5 s and 20 moves in all (a slow machine counts longer), at most 60 s
         began = time.monotonic()
         b_moves = a_moves = 0
         while time.monotonic() - began < 60.0:
@@ -488,9 +493,9 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
                 worst = max(worst, time.monotonic() - t0)
                 time.sleep(0.2)
             b_moves, a_moves = plies(mine) - start_mine, plies(theirs) - start_theirs
-            if time.monotonic() - began >= 12.0 and a_moves + b_moves >= 15:
+            if time.monotonic() - began >= 5.0 and a_moves + b_moves >= 20:
                 break
-        assert a_moves + b_moves >= 15, f"only {a_moves + b_moves} AI moves in 60 s"
+        assert a_moves + b_moves >= 20, f"only {a_moves + b_moves} AI moves in 60 s"
         assert b_moves >= a_moves / 5, f"B's one table made {b_moves} moves, A's ten {a_moves}"
         assert worst < 1.0, f"health took {worst:.2f} s"
 
