@@ -21,8 +21,7 @@ from tests.server.support import ServerThread
 DEVELOPER_TEXT = re.compile(r"\b(undefined|null|NaN)\b|\[object Object\]|\b[a-z]+_[a-z_]+\b")
 
 
-#: True once an AI seat has made a move after the player's last one (from the table's history;
-#: page.evaluate awaits the promise).
+#: Seat 0 plays its first legal action through the API (the game waits for the player).
 PLAY_FIRST_LEGAL = """async () => {
   const h = new URLSearchParams(location.hash.slice(1));
   const id = location.pathname.split("/")[2];
@@ -32,6 +31,8 @@ PLAY_FIRST_LEGAL = """async () => {
   const r = await fetch(`/api/tables/${id}/actions`, {method: "POST", headers, body});
   if (!r.ok) throw new Error(await r.text());
 }"""
+#: True once an AI seat has made a move after the player's last one (from the table's history;
+#: page.evaluate awaits the promise).
 AI_MOVED = """async () => {
   const h = new URLSearchParams(location.hash.slice(1));
   const id = location.pathname.split("/")[2];

@@ -460,9 +460,9 @@ def test_item5_ten_strong_tables_of_one_client_do_not_starve_another(tmp_path: P
     failed on a slow machine with B at 1 move against 5 alone. And health stays quick.
 
     The searches take 0.3 s (strength 3), not the probe's full second: the gate hands out
-    decisions, whatever their length, and shorter ones give more moves to count in a shorter
-    window (5 s and 20 moves instead of 12 s and 15), which is the two worker processes' CPU
-    the test costs (docs/testing.md)."""
+    decisions whatever their length, and shorter ones give more moves to count in a shorter
+    window (5 s and 20 moves instead of 12 s and 15). The window is what the test costs, both
+    worker processes searching throughout (docs/testing.md)."""
     settings = Settings(db_url=f"sqlite:///{tmp_path / 'f.sqlite3'}", ai_delay=0.0, ai_time_budget=10.0,
                         max_ai_tables_per_client=100, tables_per_minute=1000, table_burst=100)
     strong = [{"kind": "agent", "agent": "mcts", "strength": 3}] * 2  # 0.3 s of search a move
