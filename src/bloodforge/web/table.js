@@ -475,8 +475,10 @@ function setupAlerts() {
 function tickCountdowns() {
   for (const node of document.querySelectorAll(".countdown")) {
     const left = Math.max(0, Math.ceil((Number(node.dataset.deadline) - Date.now()) / 1000));
-    node.textContent = ` ${formatLeft(left)} left`;
-    node.classList.toggle("urgent", left <= 10);
+    // written only when it changes: the same text written again is laid out and painted again
+    const text = ` ${formatLeft(left)} left`;
+    if (node.textContent !== text) node.textContent = text;
+    if (node.classList.contains("urgent") !== left <= 10) node.classList.toggle("urgent", left <= 10);
   }
 }
 

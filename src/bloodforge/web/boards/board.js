@@ -7,7 +7,7 @@
 import { cardIn, clear, el, inOrder, reducedMotion, svg } from "/static/common.js";
 import { CELL_TYPES, candidates, grammarMap, label as fillLabel, openArgs, parse, ready } from "/static/boards/actions.js";
 import { layout as areasLayout } from "/static/boards/areas.js";
-import { pointsAttr } from "/static/boards/geometry.js";
+import { pointsAttr, toBoardUnits } from "/static/boards/geometry.js";
 import { layout as hexesLayout } from "/static/boards/hexes.js";
 import { layout as squaresLayout } from "/static/boards/squares.js";
 
@@ -31,7 +31,7 @@ export function createBoard(ctx, look = {}) {
   const board = ctx.staticInfo.board;
   const geometry = board.geometry;
   const cellType = CELL_TYPES[geometry];
-  const lay = LAYOUTS[geometry](board);
+  const lay = toBoardUnits(LAYOUTS[geometry](board));
   const u = lay.unit;
   const grammar = grammarMap(ctx.grammar);
   const cells = new Map(lay.cells.map((c) => [c.id, c]));

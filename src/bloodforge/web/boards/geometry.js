@@ -89,3 +89,26 @@ export function median(values) {
 // Four decimals: boards drawn in a unit square (Five Forts' 6x6 map) lost 2% of a cell to two
 // (a row drawn from 0.17 to 0.33), so cells and what lies inside them no longer lined up.
 export const pointsAttr = (poly) => poly.map(([x, y]) => `${+x.toFixed(4)},${+y.toFixed(4)}`).join(" ");
+
+// Board units: every layout is drawn with the larger side of its viewBox this long. Chromium
+// keeps the area a drawn shape dirties in whole units of the SVG's own coordinates; on a board
+// drawn in a unit square (the Kingdoms map, 0..1) one unit is the whole board, so any change,
+// a single token, made Chromium re-raster all of it (12 tiles at 1280x800: 7.3 ms against 0.3
+// for the same change at 10 units or more, measured; docs/testing.md). At 1000 units a unit is
+// about a screen pixel.
+export const BOARD_UNITS = 1000;
+
+// The layout scaled to BOARD_UNITS (points, centres, lines, extras, unit and viewBox alike);
+// the picture is the same, its coordinates are larger.
+export function toBoardUnits(lay) {
+  const k = BOARD_UNITS / (Math.max(lay.viewBox[2], lay.viewBox[3]) || 1);
+  const pt = ([x, y]) => [x * k, y * k];
+  return {
+    ...lay,
+    cells: lay.cells.map((c) => ({ ...c, points: c.points.map(pt), cx: c.cx * k, cy: c.cy * k })),
+    lines: lay.lines.map((l) => ({ ...l, points: l.points.map(pt), ...(l.control ? { control: pt(l.control) } : {}) })),
+    extras: lay.extras.map((x) => ({ ...x, x: x.x * k, y: x.y * k })),
+    unit: lay.unit * k,
+    viewBox: lay.viewBox.map((v) => v * k),
+  };
+}

@@ -82,9 +82,12 @@ export function createView(ctx) {
       const line = el("div", { class: "clock", "data-seat": String(o.clock.seat) });
       const tick = () => {
         const left = secondsLeft(o.clock.seat);
-        line.textContent = left === null
+        const text = left === null
           ? `${seatName(o.clock.seat)} plans: ${o.clock.seconds} s to move a unit`
           : `${seatName(o.clock.seat)} plans: ${left} s left to move a unit`;
+        // only a changed text is written: the same text written twice a second repainted the
+        // panel for nothing while the page sat idle
+        if (line.textContent !== text) line.textContent = text;
       };
       tick();
       ticker = setInterval(tick, 500);
