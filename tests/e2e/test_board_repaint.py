@@ -43,6 +43,9 @@ ADD_TOKEN = """() => {
   c.setAttribute('class', 'token probe-token');
   document.querySelector('svg.map g.pieces').append(c);
 }"""
+#: Resolves once the fonts are in and two more frames were drawn: the first paint is over.
+SETTLED = ("() => document.fonts.ready.then(() => new Promise((r) => "
+           "requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 
 @pytest.fixture
@@ -60,14 +63,8 @@ def table_page(browser: Browser, server: ServerThread, request: pytest.FixtureRe
     page.goto(server.url + created["links"][0]["url"])
     page.wait_for_function("() => document.body.dataset.version !== undefined")
     page.wait_for_selector("svg.map polygon.cell")
-    page.wait_for_timeout(300)  # the first frames painted
     yield page
     context.close()
-
-
-#: Resolves once the fonts are in and two more frames were drawn: the first paint is over.
-SETTLED = ("() => document.fonts.ready.then(() => new Promise((r) => "
-           "requestAnimationFrame(() => requestAnimationFrame(r))))")
 
 
 def traced(browser: Browser, page: Page, change: str) -> list[dict[str, Any]]:

@@ -478,7 +478,7 @@ function tickCountdowns() {
     // written only when it changes: the same text written again is laid out and painted again
     const text = ` ${formatLeft(left)} left`;
     if (node.textContent !== text) node.textContent = text;
-    if (node.classList.contains("urgent") !== left <= 10) node.classList.toggle("urgent", left <= 10);
+    node.classList.toggle("urgent", left <= 10); // a class already in that state is left alone
   }
 }
 

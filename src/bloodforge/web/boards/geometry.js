@@ -86,8 +86,8 @@ export function median(values) {
   return v.length ? v[Math.floor(v.length / 2)] : 1;
 }
 
-// Four decimals: boards drawn in a unit square (Five Forts' 6x6 map) lost 2% of a cell to two
-// (a row drawn from 0.17 to 0.33), so cells and what lies inside them no longer lined up.
+// Four decimals: with two, a board drawn in a unit square (Five Forts' 6x6 map, before boards
+// were scaled to BOARD_UNITS) lost 2% of a cell (a row drawn from 0.17 to 0.33).
 export const pointsAttr = (poly) => poly.map(([x, y]) => `${+x.toFixed(4)},${+y.toFixed(4)}`).join(" ");
 
 // Board units: every layout is drawn with the larger side of its viewBox this long. Chromium
