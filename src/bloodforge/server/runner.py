@@ -86,6 +86,10 @@ def quiet_gc() -> None:
     gc.set_threshold(GC_THRESHOLD, 20, 20)
 
 
+#: How long a stopping server waits for its connections and requests (`uvicorn_config`).
+GRACEFUL_SHUTDOWN_SECONDS = 5
+
+
 def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: str | None = None) -> uvicorn.Config:
     """How `serve` runs uvicorn. Limits per client key on the client's address, so
     `X-Forwarded-For` / `X-Forwarded-Proto` are believed only from the proxies named in
@@ -102,6 +106,13 @@ def uvicorn_config(app: ASGIApp, *, host: str, port: int, forwarded_allow_ips: s
         # No permessage-deflate: compressing every state message for every connection was the
         # largest single CPU cost of a move (about a third); views are a few kilobytes.
         ws_per_message_deflate=False,
+        # Stopping waits at most this long for open connections and requests, then cancels
+        # them. *Why:* uvicorn tells the connections it has to close when it stops, but a
+        # websocket whose handshake lands in that moment is missed and kept open, and uvicorn
+        # then waited for it without end (one stop in 16 right after a lobby page opened
+        # still waited after 25 s; docs/testing.md). Every move is committed before it is
+        # acknowledged, so nothing acknowledged is lost to the cut.
+        timeout_graceful_shutdown=GRACEFUL_SHUTDOWN_SECONDS,
     )
 
 
