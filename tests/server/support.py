@@ -65,10 +65,15 @@ class ServerThread:
     """uvicorn serving `create_app(settings)` on 127.0.0.1 in a thread: real sockets, real
     websockets, as a browser or the load benchmark meets them."""
 
-    def __init__(self, settings: Settings, *, forwarded_allow_ips: str | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, forwarded_allow_ips: str | None = None,
+                 app: Any = None) -> None:
+        """Serves `create_app(settings)`, or `app` (any ASGI app) when given."""
         # Port 0: the kernel picks a free port at the bind itself, so no other test's server
         # can take it between a look-up and the bind; `port` and `url` are known once started.
-        config = uvicorn_config(create_app(settings), host="127.0.0.1", port=0,
+        if app is None:
+            assert settings is not None, "ServerThread needs settings or an app"
+            app = create_app(settings)
+        config = uvicorn_config(app, host="127.0.0.1", port=0,
                                 forwarded_allow_ips=forwarded_allow_ips)  # as `bloodforge serve` runs it
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)

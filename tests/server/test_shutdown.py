@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import threading
 import time
 from typing import Any
 
-import uvicorn
-
-from bloodforge.server.runner import GRACEFUL_SHUTDOWN_SECONDS, uvicorn_config
+from bloodforge.server.runner import GRACEFUL_SHUTDOWN_SECONDS
+from tests.server.support import ServerThread
 
 
 async def never_answers(scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -32,26 +30,20 @@ async def never_answers(scope: dict[str, Any], receive: Any, send: Any) -> None:
 
 
 def test_a_stopping_server_waits_at_most_the_grace_period_for_a_request_that_never_ends() -> None:
-    server = uvicorn.Server(uvicorn_config(never_answers, host="127.0.0.1", port=0))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive(), "the server did not start"
-        assert time.monotonic() < deadline, "the server did not start in 20 s"
-        time.sleep(0.02)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    client = socket.create_connection(("127.0.0.1", port), timeout=5)
-    try:
-        client.sendall(b"GET / HTTP/1.1\r\nHost: test\r\n\r\n")
-        while not server.server_state.tasks:  # the request is in the app
-            assert time.monotonic() < deadline, "the request never reached the app"
-            time.sleep(0.02)
-        stopped_at = time.monotonic()
-        server.should_exit = True
-        thread.join(timeout=GRACEFUL_SHUTDOWN_SECONDS + 15)
-        waited = time.monotonic() - stopped_at
-    finally:
-        client.close()
-    assert not thread.is_alive(), "the server still waits for the request"
+    with ServerThread(app=never_answers) as running:
+        server = running.server
+        client = socket.create_connection(("127.0.0.1", running.port), timeout=5)
+        try:
+            client.sendall(b"GET / HTTP/1.1\r\nHost: test\r\n\r\n")
+            deadline = time.monotonic() + 20
+            while not server.server_state.tasks:  # the request is in the app
+                assert time.monotonic() < deadline, "the request never reached the app"
+                time.sleep(0.02)
+            stopped_at = time.monotonic()
+            server.should_exit = True
+            running.thread.join(timeout=GRACEFUL_SHUTDOWN_SECONDS + 15)
+            waited = time.monotonic() - stopped_at
+        finally:
+            client.close()
+        assert not running.thread.is_alive(), "the server still waits for the request"
     assert GRACEFUL_SHUTDOWN_SECONDS - 0.5 <= waited <= GRACEFUL_SHUTDOWN_SECONDS + 5, waited
