@@ -2,16 +2,27 @@
 
 Run on demand (not a timed test); needs the `bench` extra (`pip install -e '.[bench]'`):
 
-    .venv/bin/python benchmarks/bench_playouts.py                 # 3 rounds, ~2 CPU-s per cell
+    .venv/bin/python benchmarks/bench_playouts.py                 # 3 rounds, ~2 CPU-s per slice
     .venv/bin/python benchmarks/bench_playouts.py --rounds 5 --seconds 3 --only kingdoms
 
 Why a ratio: this machine is shared and absolute times drift by 2x within minutes, but two
-workloads interleaved in one process drift together. Each round times python-chess random
-playouts (legal_moves + push, the reference every issue quotes) and then every game/seat-count
-cell, each for about `--seconds` of CPU time (`time.process_time`: another process's load does
-not count); the table shows the median over rounds of plies per CPU-second and its ratio to
-python-chess's median. A ply here is one applied action (`apply_unchecked`, as search and
-self-play use it) chosen uniformly among the legal ones of a uniformly chosen actor.
+workloads timed side by side drift together. Each round runs python-chess random playouts
+(legal_moves + push, the reference every issue quotes) between every two game/seat-count cells
+— chess, cell, chess, cell, ..., chess — each slice for about `--seconds` of CPU time
+(`time.process_time`: another process's load does not count). A cell's ratio in a round is its
+plies per CPU-second over the rate of the two chess slices on either side of it, so the
+reference is timed within seconds of the cell it judges. Every round plays the same games
+(the same seeds from 0 up), so rounds differ only by the machine. The table shows, per cell,
+the median over rounds of plies per CPU-second, the median of the per-round ratios, and their
+lowest and highest: a spread wider than the distance to a target means "measure again".
+
+A ply here is one applied action (`apply_unchecked`, as search and self-play use it) chosen
+uniformly among the legal ones of a uniformly chosen actor.
+
+*Why brackets, not one chess sample a round:* with one chess sample at the start of a round,
+the last cell ran ~20 s after its reference, and four runs of the same tree within ten minutes
+gave the arena's solo cell 0.84x, 0.91x, 0.99x and 1.19x (docs/speed/arena-journal.md, tenth
+session).
 """
 
 from __future__ import annotations
@@ -21,7 +32,6 @@ import platform
 import random
 import statistics
 import time
-from collections.abc import Callable
 
 import bloodforge
 from bloodforge.buildinfo import build_info
@@ -53,13 +63,14 @@ def chess_plies(budget: float, seed: int) -> tuple[int, float]:
 
 
 def game_plies(game_id: str, players: int, budget: float, seed: int) -> tuple[int, float]:
-    """Random games of one cell until `budget` CPU seconds are spent: (plies, CPU seconds).
+    """Random games of one cell, seeds from `seed` up, until `budget` CPU seconds are spent:
+    (plies, CPU seconds).
 
     Game construction (content loading, setup) is timed too: a playout in search or the lab
     pays it as well, once per game."""
     bloodforge.load_game(game_id, players=players, seed=0).new_initial_state()  # warm caches
     plies = 0
-    game_seed = seed * 1000
+    game_seed = seed
     start = time.process_time()
     while time.process_time() - start < budget:
         state = bloodforge.load_game(game_id, players=players, seed=game_seed).new_initial_state()
@@ -72,12 +83,25 @@ def game_plies(game_id: str, players: int, budget: float, seed: int) -> tuple[in
     return plies, time.process_time() - start
 
 
-def cell_runner(game_id: str, players: int, budget: float) -> Callable[[int], tuple[int, float]]:
-    return lambda round_: game_plies(game_id, players, budget, round_)
+def rate(sample: tuple[int, float]) -> float:
+    plies, seconds = sample
+    return plies / seconds
 
 
-def median_rate(samples: list[tuple[int, float]]) -> float:
-    return statistics.median(p / s for p, s in samples)
+def bracketed_round(cells: list[tuple[str, int]], budget: float) -> tuple[dict[str, float], dict[str, float]]:
+    """One round, chess before, between and after the cells: ({cell: plies per CPU-second},
+    {cell: its rate over the two chess slices around it}); "chess" maps to the chess rate."""
+    chess_samples = [chess_plies(budget, 0)]
+    rates: dict[str, float] = {}
+    ratios: dict[str, float] = {}
+    for game_id, players in cells:
+        key = f"{game_id}/{players}"
+        rates[key] = rate(game_plies(game_id, players, budget, 0))
+        chess_samples.append(chess_plies(budget, 0))
+        before, after = chess_samples[-2], chess_samples[-1]
+        ratios[key] = rates[key] / rate((before[0] + after[0], before[1] + after[1]))
+    rates["chess"] = rate((sum(p for p, _ in chess_samples), sum(s for _, s in chess_samples)))
+    return rates, ratios
 
 
 def main() -> None:
@@ -89,28 +113,26 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[], help="game id (repeatable)")
     args = parser.parse_args()
     cells = [c for c in CELLS if not args.only or c[0] in args.only]
-    runs: dict[str, list[tuple[int, float]]] = {"chess": []}
-    work: list[tuple[str, Callable[[int], tuple[int, float]]]] = [
-        ("chess", lambda r: chess_plies(args.seconds, r))
-    ]
-    for game_id, players in cells:
-        key = f"{game_id}/{players}"
-        runs[key] = []
-        work.append((key, cell_runner(game_id, players, args.seconds)))
-    for r in range(args.rounds):
-        for key, fn in work:  # interleaved: every cell of a round sees the same machine
-            runs[key].append(fn(r))
-    reference = median_rate(runs["chess"])
+    if not cells:
+        raise SystemExit(f"no cell for {args.only}; games: {', '.join(sorted({g for g, _ in CELLS}))}")
+    rates: dict[str, list[float]] = {}
+    ratios: dict[str, list[float]] = {}
+    for _ in range(args.rounds):
+        round_rates, round_ratios = bracketed_round(cells, args.seconds)
+        for key, value in round_rates.items():
+            rates.setdefault(key, []).append(value)
+        for key, value in round_ratios.items():
+            ratios.setdefault(key, []).append(value)
     print(
-        f"Random playouts, plies per CPU-second, median of {args.rounds} rounds "
-        f"(~{args.seconds:g} CPU-s per cell and round), Python {platform.python_version()}, "
+        f"Random playouts, plies per CPU-second, {args.rounds} rounds, each cell between two "
+        f"python-chess slices (~{args.seconds:g} CPU-s a slice), Python {platform.python_version()}, "
         f"bloodforge {build_info().describe()}"
     )
-    print(f"  {'cell':<16} {'plies/s':>10} {'vs python-chess':>16}")
-    for key, samples in runs.items():
-        rate = median_rate(samples)
-        print(f"  {key:<16} {rate:>10,.0f} {rate / reference:>15.2f}x")
-
+    print(f"  {'cell':<16} {'plies/s':>10} {'vs python-chess':>16} {'lowest-highest':>16}")
+    print(f"  {'chess':<16} {statistics.median(rates['chess']):>10,.0f} {1:>15.2f}x")
+    for key, values in ratios.items():
+        spread = f"{min(values):.2f}-{max(values):.2f}"
+        print(f"  {key:<16} {statistics.median(rates[key]):>10,.0f} {statistics.median(values):>15.2f}x {spread:>16}")
 
 if __name__ == "__main__":
     main()
