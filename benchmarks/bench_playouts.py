@@ -20,7 +20,7 @@ A ply here is one applied action (`apply_unchecked`, as search and self-play use
 uniformly among the legal ones of a uniformly chosen actor.
 
 *Why brackets, not one chess sample a round:* with one chess sample at the start of a round,
-the last cell ran ~20 s after its reference, and four runs of the same tree within ten minutes
+the last cell ran ~20 s after its reference, and four runs of the same tree within three minutes
 gave the arena's solo cell 0.84x, 0.91x, 0.99x and 1.19x (docs/speed/arena-journal.md, tenth
 session).
 """
@@ -133,6 +133,7 @@ def main() -> None:
     for key, values in ratios.items():
         spread = f"{min(values):.2f}-{max(values):.2f}"
         print(f"  {key:<16} {statistics.median(rates[key]):>10,.0f} {statistics.median(values):>15.2f}x {spread:>16}")
+
 
 if __name__ == "__main__":
     main()
