@@ -95,10 +95,11 @@ def test_a_position_survives_pickling_in_this_build(game_id: str, params: dict[s
 
 def test_arena_search_memo_objects_survive_pickling_in_this_build() -> None:
     """arena.movement and arena.npc are compiled although they define classes: a position's
-    layout memo (shared by clones, pickled with the state for the server's workers) holds
-    `_Layout`s, and a compiled class unpickles through its `__init__` called without
-    arguments unless it has a `__reduce__` (each fails here in the compiled build without
-    one). The copies must hold the same data and answer the same searches."""
+    layout memo (shared by clones) holds `_Layout`s, and a compiled class unpickles through
+    its `__init__` called without arguments unless it has a `__reduce__` (each fails here in
+    the compiled build without one). The state pickles without that memo now
+    (tests/arena/test_arena_worker_pickle.py), but whoever pickles one of these objects must
+    still get the same data back, answering the same searches."""
     import pickle
 
     from bloodforge.core import Rng

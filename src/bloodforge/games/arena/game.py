@@ -387,6 +387,15 @@ class ArenaState(World, State):
         new.route_memo = self.route_memo  # keyed by all a route search reads: safe to share
         return new
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the route memo. *Why:* its keys hold the board's layout tokens,
+        which are unique in one process only; in a search worker (a process of its own, with
+        its own tokens) the server's entries could answer for another layout that came to
+        have the same number. The worker's searches make their own memo."""
+        state = dict(self.__dict__)
+        state.pop("route_memo", None)
+        return state
+
     def _position_json(self) -> dict[str, Any]:
         data = self.board.to_json()
         data["arena"] = self.arena_map.model_dump(mode="json", exclude_defaults=True)

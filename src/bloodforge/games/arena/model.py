@@ -43,6 +43,10 @@ class Die:
     def copy(self) -> Die:
         return Die(self.kind, self.sides, self.face, self.used, self.fresh)
 
+    def __reduce__(self) -> tuple[type[Die], tuple[str, int, int | None, bool, bool]]:
+        """Pickled by its constructor's arguments (see `Board.__reduce__` for why)."""
+        return (Die, (self.kind, self.sides, self.face, self.used, self.fresh))
+
     def to_json(self) -> list[Any]:
         return [self.kind, self.sides, self.face, self.used, self.fresh]
 
@@ -137,6 +141,10 @@ class Unit:
         new.mods = dict(self.mods)
         return new
 
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]:
+        """Pickled as its fields in `UNIT_FIELDS` order (see `Board.__reduce__` for why)."""
+        return (_unit_from_fields, (tuple([getattr(self, f) for f in UNIT_FIELDS]),))
+
     def to_json(self) -> dict[str, Any]:
         d = {f: getattr(self, f) for f in UNIT_FIELDS}
         d["hex"] = None if self.hex is None else hex_id(self.hex)
@@ -159,6 +167,14 @@ class Unit:
         return new
 
 
+def _unit_from_fields(values: tuple[Any, ...]) -> Unit:
+    """`Unit.__reduce__`'s reader: a figure with these fields, in `UNIT_FIELDS` order."""
+    new = Unit(values[0], values[1], values[2], values[3], values[4])
+    for name, value in zip(UNIT_FIELDS, values, strict=True):
+        setattr(new, name, value)
+    return new
+
+
 class Tile:
     """An Environmental component on the board (a flat tile, a column, a rotating spray)."""
 
@@ -174,6 +190,10 @@ class Tile:
 
     def copy(self) -> Tile:
         return Tile(self.tid, self.env, self.anchor, list(self.hexes), self.owner, self.turns)
+
+    def __reduce__(self) -> tuple[type[Tile], tuple[str, str, Hex, list[Hex], str | None, int]]:
+        """Pickled by its constructor's arguments (see `Board.__reduce__` for why)."""
+        return (Tile, (self.tid, self.env, self.anchor, self.hexes, self.owner, self.turns))
 
     def to_json(self) -> dict[str, Any]:
         return {"tid": self.tid, "env": self.env, "anchor": hex_id(self.anchor),
@@ -201,6 +221,10 @@ class Pending:
     def copy(self) -> Pending:
         return Pending(self.seat, self.kind, list(self.options), dict(self.data))
 
+    def __reduce__(self) -> tuple[type[Pending], tuple[int, str, list[str], dict[str, Any]]]:
+        """Pickled by its constructor's arguments (see `Board.__reduce__` for why)."""
+        return (Pending, (self.seat, self.kind, self.options, self.data))
+
     def to_json(self) -> dict[str, Any]:
         return {"seat": self.seat, "kind": self.kind, "options": list(self.options), "data": dict(self.data)}
 
@@ -219,6 +243,10 @@ class QItem:
         self.src = src
         self.subj = subj
         self.ctx = ctx or {}
+
+    def __reduce__(self) -> tuple[type[QItem], tuple[Effect, str, str, dict[str, Any]]]:
+        """Pickled by its constructor's arguments (see `Board.__reduce__` for why)."""
+        return (QItem, (self.effect, self.src, self.subj, self.ctx))
 
     def to_json(self) -> dict[str, Any]:
         return {"effect": self.effect.model_dump(exclude_defaults=True), "src": self.src, "subj": self.subj,
@@ -303,6 +331,18 @@ class Board:
             elif not touched or touched[-1] != who.uid:  # a walk's steps: one entry
                 touched.append(who.uid)
 
+    def __reduce__(self) -> tuple[Any, tuple[tuple[Any, ...]]]:
+        """Pickled as the fields of `BOARD_FIELDS`; the unpickled board takes a fresh layout token
+        and no record of touched figures, and counts its dice in use again when asked.
+
+        *Why a reduce:* the server pickles positions to its search workers, and in the compiled
+        build (README, "Compiled build") this module's classes are compiled; a compiled class
+        unpickles through its `__init__` and has no `__dict__`, so each class here pickles by
+        what rebuilds it, the same in both builds. *Why a fresh token:* a token is unique in
+        one process only; a worker hands out its own, and a board that kept the server's could
+        meet the same number for another layout in the worker's route memo."""
+        return (_board_from_fields, (tuple([getattr(self, f) for f in BOARD_FIELDS]),))
+
     def copy(self) -> Board:
         new = Board.__new__(Board)
         new.layout = self.layout
@@ -383,3 +423,20 @@ class Board:
         b.tasks = [[str(x) for x in t] for t in d.get("tasks", [])]
         b.gone = True
         return b
+
+
+#: The board's fields a pickle carries: the position (what `to_json` writes) and `gone`; the
+#: layout token, the touched figures and the dice count are this process's and are made anew.
+BOARD_FIELDS = (
+    "units", "tiles", "round", "phase", "order", "done", "active", "ranks", "stage", "picks", "pending", "queue",
+    "attack", "decks", "revealed", "hazard_hits", "dice", "next_tile", "eliminated", "winners", "npc_plan",
+    "env_speed", "tasks", "gone",
+)
+
+
+def _board_from_fields(values: tuple[Any, ...]) -> Board:
+    """`Board.__reduce__`'s reader: a board (with a fresh layout token) holding these fields."""
+    new = Board()
+    for name, value in zip(BOARD_FIELDS, values, strict=True):
+        setattr(new, name, value)
+    return new
