@@ -195,6 +195,10 @@ def units_from_json(rows: list[dict[str, Any]]) -> dict[int, dict[int, UnitCount
     return out
 
 
+#: `Position`'s caches keyed by version numbers: never pickled (see `Position.__getstate__`).
+_PROCESS_CACHES = ("legal_memo", "reach_cache", "reach_memo", "passage_memo", "blocked_memo", "citadel_memo")
+
+
 class Position:
     """The data of one Bloodstones position. `game.BloodstonesState` adds the engine's part."""
 
@@ -351,6 +355,29 @@ class Position:
             p.snapshot_version = new_version()
             p.snapshot_views = [new_version() for _ in self.view_versions]
             p.base_legal = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the caches (`_PROCESS_CACHES`), which a search worker remakes.
+
+        *Why:* their keys are version numbers, unique in one process only. The server pickles
+        positions to its search workers, and a worker hands out its own numbers; a position
+        that brought the server's caches along (and its numbers) could meet a worker's number
+        equal to one of them for another content, and be answered for that content
+        (tests/bloodstones/test_worker_pickle.py: a tenth of the tries listed wrong actions)."""
+        state = dict(self.__dict__)
+        for name in _PROCESS_CACHES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickled with empty caches and numbers of this process (`touch`)."""
+        self.__dict__.update(state)
+        self.reach_cache = {}
+        self.reach_memo = None
+        self.passage_memo = None
+        self.blocked_memo = None
+        self.citadel_memo = (0, {})
+        self.touch()  # fresh `version`, `units_version`, `view_versions`; no legal memo
 
     def _presence_changed(self, area: int, seat: int) -> None:
         """`seat` entered or left `area`: every other seat's view of where it may move changed
