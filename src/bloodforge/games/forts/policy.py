@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
-from bloodforge.core import Action, Rng, State
+from bloodforge.core import Action, Game, Rng, State
 
 from .queries import battle_odds, defence_bonus_value
 
@@ -67,7 +67,7 @@ class FortsPolicy:
         del options
         self.hero_mix = hero_mix
         self.plan_width = plan_width
-        self._maps: dict[int, _Map] = {}
+        self._maps: dict[int, tuple[Game, _Map]] = {}
 
     def fork(self) -> FortsPolicy:
         """A copy for one rollout. The policy keeps no memory of a game (each decision reads the
@@ -117,11 +117,21 @@ class FortsPolicy:
         return -100.0
 
     def _map(self, state: State) -> _Map:
-        key = id(state.game)
-        mp = self._maps.get(key)
-        if mp is None:
-            mp = self._maps[key] = _Map(state.game.static_info())
-        return mp
+        """The game's map tables, made once per game. Kept with the game itself: an id names
+        an object only while it lives, and a policy outlives the games it played."""
+        game = state.game
+        key = id(game)
+        entry = self._maps.get(key)
+        if entry is None or entry[0] is not game:
+            entry = self._maps[key] = (game, _Map(game.static_info()))
+        return entry[1]
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to the server's search workers) without the map tables: they hold the
+        games they were made for, and the worker's games are other objects."""
+        state = dict(self.__dict__)
+        state["_maps"] = {}
+        return state
 
     def choose(self, state: State, seat: int, rng: Rng) -> Action:
         legal = state.legal_actions(seat)
