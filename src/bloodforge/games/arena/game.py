@@ -388,12 +388,14 @@ class ArenaState(World, State):
         return new
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled without the route memo. *Why:* its keys hold the board's layout tokens,
-        which are unique in one process only; in a search worker (a process of its own, with
-        its own tokens) the server's entries could answer for another layout that came to
-        have the same number. The worker's searches make their own memo."""
+        """Pickled without the route memo and the NPC's remembered step (`npc._remember`).
+        *Why:* both are keyed by the board's layout tokens, which are unique in one process
+        only; in a search worker (a process of its own, with its own tokens) the server's
+        entries could answer for another layout that came to have the same number. The
+        worker's searches make their own."""
         state = dict(self.__dict__)
         state.pop("route_memo", None)
+        state.pop("_npc_step", None)
         return state
 
     def _position_json(self) -> dict[str, Any]:
