@@ -16,21 +16,15 @@ import itertools
 import pickle
 
 import pytest
+from tests.random_play import played
 
-import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.arena import model
 from bloodforge.games.arena.game import ArenaState
 
 
 def _played(seed: int, plies: int) -> ArenaState:
-    state = bloodforge.load_game("arena", players=2, seed=seed).new_initial_state()
-    rng = Rng(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        seat = rng.choice(state.actors())
-        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    state = played("arena", {"players": 2}, plies, seed)
     assert isinstance(state, ArenaState)
     return state
 

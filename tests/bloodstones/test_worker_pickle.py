@@ -20,16 +20,11 @@ import bloodforge
 from bloodforge.core import Rng
 from bloodforge.games.bloodstones import model
 from bloodforge.games.bloodstones.game import BloodstonesState
+from tests.random_play import played
 
 
 def _played(seed: int, plies: int) -> BloodstonesState:
-    state = bloodforge.load_game("bloodstones", players=3, seed=seed).new_initial_state()
-    rng = Rng(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        seat = rng.choice(state.actors())
-        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    state = played("bloodstones", {"players": 3}, plies, seed)
     assert isinstance(state, BloodstonesState)
     return state
 

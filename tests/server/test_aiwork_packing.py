@@ -13,23 +13,12 @@ import pickle
 
 import pytest
 
-import bloodforge
 from bloodforge.core import Rng, State
 from bloodforge.server.aiwork import _shared_parts, _Unpickler, pack
+from tests.random_play import played
 
 GAMES = [("bloodstones", {"players": 2}), ("witch", {}), ("forts", {"players": 2}),
          ("kingdoms", {"players": 2}), ("arena", {"players": 2})]  # fmt: skip
-
-
-def played(game_id: str, params: dict[str, int], plies: int, seed: int = 3) -> State:
-    state = bloodforge.load_game(game_id, seed=seed, **params).new_initial_state()
-    rng = Rng(seed)
-    for _ in range(plies):
-        if state.is_terminal():
-            break
-        seat = rng.choice(state.actors())
-        state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
-    return state
 
 
 def unpack_in_a_fresh_worker(game_bytes: bytes, state_bytes: bytes) -> State:
