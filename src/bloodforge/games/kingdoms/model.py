@@ -191,6 +191,16 @@ class KBase(State):
         self.terrain = None
         self.move_memo = None
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (to the server's search workers) without the derived views: the terrain and
+        the move list are made again where they are asked. *Why:* they are never part of the
+        position, and leaving them out lets their classes be compiled in the compiled build
+        (a compiled class unpickles through its `__init__`, which needs the position)."""
+        state = dict(self.__dict__)
+        state["terrain"] = None
+        state["move_memo"] = None
+        return state
+
     def _derive_seats(self) -> None:
         """Faction -> its seat, and faction -> the seats of its team (sorted): asked at every
         decision and every logged move, fixed for the whole game (shared by clones)."""
