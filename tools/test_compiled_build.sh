@@ -24,4 +24,5 @@ echo "compiled build installed in $(( $(date +%s) - start )) s"
 BLOODFORGE_EXPECT_COMPILED=1 "$VENV/bin/python" -m pytest -o pythonpath= -p no:cacheprovider \
   -n "${PYTEST_WORKERS:-2}" \
   tests/test_build.py tests/test_identical_games.py tests/arena/test_arena_identical_games.py \
-  tests/test_conformance.py "$@"
+  tests/test_conformance.py tests/server/test_aiwork_packing.py tests/arena/test_arena_worker_pickle.py \
+  tests/bloodstones/test_worker_pickle.py tests/kingdoms/test_kingdoms_pickle.py "$@"
