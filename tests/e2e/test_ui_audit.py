@@ -466,6 +466,42 @@ def test_arena_legend_lists_each_figure_with_its_token_and_full_name(pg: Page, s
     assert "undefined" not in words, words
 
 
+def test_arena_legend_names_each_environmental_tile_by_its_tint(pg: Page, srv: ServerThread,
+                                                                 arena_figures: dict[str, Any]) -> None:
+    """The map legend explained the floor, the central zone and the figures, but not the tinted
+    hexes of an Environmental's tiles (Hellfire Spray's orange from the first round): only the
+    side panel named them, below the initiative order's fold. The legend lists each
+    Environmental on the board by a swatch of its hexes' own tint and its name."""
+    open_seat(pg, srv, arena_figures)
+    pg.wait_for_selector("g.piece .piece-text")
+    table = arena_figures["table"]["id"]
+    view = httpx.get(f"{srv.url}/api/tables/{table}/state").json()  # tiles are public: a spectator's view
+    assert "observation" in view, view
+    envs = sorted({t["env"] for t in view["observation"]["tiles"]})
+    assert envs, "the table should show an Environmental's tiles"  # or this test checks nothing
+    static = httpx.get(f"{srv.url}/api/tables/{table}/static").json()
+    names = {e["id"]: e["name"] for e in static["static"]["environmentals"]}
+    got = pg.evaluate("""(envs) => {
+      const items = [...document.querySelectorAll('.legend .legend-item')].map((i) => {
+        const sw = i.querySelector('.swatch');
+        return { text: i.textContent, swatch: sw ? getComputedStyle(sw).backgroundColor : null };
+      });
+      const tints = Object.fromEntries(envs.map((e) => {
+        const cell = document.querySelector(`.cell.mark-${e}`);
+        return [e, cell ? getComputedStyle(cell).fill : null];
+      }));
+      return { items, tints };
+    }""", envs)
+    for env in envs:
+        tint = got["tints"][env]
+        assert tint, (env, got)  # its hexes are tinted on the map
+        found = [i for i in got["items"] if i["swatch"] == tint and "Environmental" in i["text"]]
+        assert len(found) == 1, (env, got)
+        assert names[env] in found[0]["text"], found  # "Hellfire Spray (Environmental tiles)"
+        assert "_" not in found[0]["text"], found
+        assert "undefined" not in found[0]["text"], found
+
+
 def test_arena_status_boards_on_a_phone_cut_no_line(browser: Browser, srv: ServerThread,
                                                     arena_figures: dict[str, Any]) -> None:
     """At 390x844 the arena's status boards stood side by side in a panel of 17% of the height

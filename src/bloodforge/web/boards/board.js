@@ -25,7 +25,7 @@ export function hasBoard(staticInfo) {
 // view), piece(piece, view) -> {fill, text, sub, subSize, badge, shape, title, class}, mark(mark, view)
 // -> the same or null (no glyph: the cell only gets the class `mark-<kind>`), handItem(item,
 // view) -> nodes, handTitle(view) -> nodes, cellTitle(cell) -> text, legend [{symbol, text, fill?,
-// owner?}] or legend(view) -> the same (redrawn with each view), pieceSize (a round token's
+// owner?} or {swatch, text}] or legend(view) -> the same (redrawn with each view), pieceSize (a round token's
 // largest radius in cell units; default 0.42).
 export function createBoard(ctx, look = {}) {
   const board = ctx.staticInfo.board;
@@ -139,6 +139,10 @@ export function createBoard(ctx, look = {}) {
     // an item may carry its token's fill (or owner, for the seat's colour)
     const items = typeof look.legend === "function" ? (view ? look.legend(view) : []) : look.legend;
     for (const item of items || []) {
+      if (item.swatch) { // a tinted area (the arena's Environmental tiles): a swatch like the floor's
+        box.append(el("span", { class: "legend-item" }, el("span", { class: "swatch", style: `background:${item.swatch}` }), String(item.text)));
+        continue;
+      }
       const fill = item.fill ?? (item.owner !== undefined && item.owner !== null ? seatColour(item.owner) : null);
       const style = fill ? `background:${fill};color:${lightFill(fill) ? "#2b2118" : "#ffffff"}` : undefined;
       box.append(el("span", { class: `legend-item${fill ? " legend-figure" : ""}` }, el("span", { class: "legend-symbol", style, text: String(item.symbol) }), String(item.text)));

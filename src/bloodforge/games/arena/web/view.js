@@ -62,15 +62,19 @@ export function createView(ctx) {
       };
     },
     pieceSize: 0.8, // one figure a hex: its token fills most of it (board.js)
-    legend: (v) => { // each figure on the board: its token's look and its full name
+    legend: (v) => { // each figure on the board: its token's look and its full name; then each
+      // Environmental's tiles on the board by their tint (a tinted hex is otherwise unexplained
+      // beside the map: the panel's list sat below the initiative order's fold)
       const us = Object.fromEntries((v.observation?.units || []).map((u) => [u.id, u]));
       const names = shortNames(v);
-      return (v.observation?.board?.pieces || []).filter((p) => us[p.id]).map((p) => {
+      const figures = (v.observation?.board?.pieces || []).filter((p) => us[p.id]).map((p) => {
         const u = us[p.id];
         const npc = u.seat === null || u.seat === undefined;
         const what = npc ? KIND_WORD[u.kind] || "" : "Champion";
         return { symbol: names[p.id] || "?", text: `${u.name}${what ? ` (${what})` : ""}`, ...(npc ? { fill: NPC_FILL[u.kind] } : { owner: u.seat }) };
       });
+      const tiles = [...new Set((v.observation?.tiles || []).map((t) => t.env))];
+      return [...figures, ...tiles.map((id) => ({ swatch: TILE_FILL[id] || "#999999", text: `${envName(id)} (Environmental tiles)` }))];
     },
     mark: () => null, // tiles tint their hexes (view.css: .cell.mark-<tile>); the panel has a legend
     handTitle: () => [el("strong", { text: "Your Initiative cards" }), el("span", { class: "muted small", text: " (Speed in brackets: lower acts first)" })],
