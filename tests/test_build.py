@@ -132,6 +132,48 @@ def test_arena_search_memo_objects_survive_pickling_in_this_build() -> None:
             assert movement.explore(restored, restored.board.units[unit.uid], 3) == movement.explore(state, unit, 3)
 
 
+def test_forts_config_and_witch_ranges_survive_pickling_in_this_build() -> None:
+    """forts.rules, forts.rules_battle and witch.board are compiled although they define
+    dataclasses: the server pickles each table's game for its search workers, and a Five Forts
+    game holds its `Config`, a Blood Stone game's content its compiled ranges (`Reach`). A
+    compiled frozen dataclass does not unpickle by filling in its fields, so each pickles by its
+    constructor's arguments (`__reduce__`); without one, each fails here in the compiled build.
+    The copies must be equal values that answer the same questions."""
+    import pickle
+
+    from bloodforge.games.forts.rules_battle import Ctx
+
+    forts = bloodforge.load_game("forts", seed=4, players=3)
+    config = forts.config
+    back = pickle.loads(pickle.dumps(config, protocol=pickle.HIGHEST_PROTOCOL))
+    assert type(back) is type(config)
+    assert back == config
+    assert back.seat_names == config.seat_names
+    state = forts.new_initial_state()
+    ctx = state._ctx()
+    ctx_back = pickle.loads(pickle.dumps(ctx))
+    assert type(ctx_back) is Ctx
+    assert (ctx_back.cfg, ctx_back.rng) == (ctx.cfg, ctx.rng)
+    assert [ctx_back.name(s) for s in range(3)] == [ctx.name(s) for s in range(3)]
+    regame = pickle.loads(pickle.dumps(forts, protocol=pickle.HIGHEST_PROTOCOL))
+    assert regame.config == config
+
+    witch = bloodforge.load_game("witch", seed=4)
+    content = witch.content
+    reaches = {uid: r for uid, r in content.attack_reach.items() if r is not None}
+    assert reaches, "no unit with a range"
+    recontent = pickle.loads(pickle.dumps(witch, protocol=pickle.HIGHEST_PROTOCOL)).content
+    at = {sq: uid for uid, sq in zip(content.soldier_ids, sorted(content.square_names), strict=False)}
+    for uid, reach in reaches.items():
+        copy = recontent.attack_reach[uid]
+        assert copy is not None
+        assert type(copy) is type(reach)
+        assert (copy.blocked, copy.rays, copy.order) == (reach.blocked, reach.rays, reach.order)
+        for origin in list(reach.rays)[:8]:
+            assert copy.units(origin, at, frozenset()) == reach.units(origin, at, frozenset())
+            assert list(copy.free_squares(origin, at, frozenset())) == list(reach.free_squares(origin, at, frozenset()))
+
+
 def test_rng_survives_pickling_in_this_build() -> None:
     """core.rng is compiled although it defines a class: every position carries its `Rng` to
     the server's workers pickled, and a compiled class unpickles through its `__init__`, so

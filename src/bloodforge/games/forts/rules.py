@@ -32,6 +32,14 @@ class Config:
         """Each seat is named after its home slot (2 players: Red and Green, opposite corners)."""
         return list(self.names or seat_names_for(self.content, self.players))
 
+    def __reduce__(self) -> tuple[type[Config], tuple[Content, int, int, int, bool, tuple[str, ...]]]:
+        """Pickled by its constructor's arguments: the server pickles each table's game, which
+        holds its config, for the search workers, and in the compiled build (README, "Compiled
+        build") a compiled frozen dataclass does not unpickle by filling in its fields; both
+        builds write and read the same thing."""
+        return (Config, (self.content, self.players, self.planning_seconds, self.max_rounds, self.chronicles,
+                         self.names))
+
     @property
     def seat_colours(self) -> list[str]:
         colours = self.content.data.seat_colours

@@ -58,6 +58,12 @@ class Ctx:
     def tname(self, t: int) -> str:
         return self.cfg.content.names[t]
 
+    def __reduce__(self) -> tuple[type[Ctx], tuple[Config, Model, Rng, EventLog]]:
+        """Pickled by its constructor's arguments, the same in both builds (a compiled class
+        unpickles through its `__init__`). No position holds one (each application makes its
+        own), so this is only for whoever pickles one by hand."""
+        return (Ctx, (self.cfg, self.m, self.rng, self.log))
+
 
 # -- unit bookkeeping -------------------------------------------------------------------------
 def take_acting(units: list[int], inf: int, cav: int) -> tuple[int, int]:

@@ -33,6 +33,16 @@ class Reach:
     #: looked up in the pattern rather than the pattern walked.
     order: Mapping[Square, Mapping[Square, int]] = field(default_factory=dict)
 
+    def __reduce__(
+        self,
+    ) -> tuple[type[Reach], tuple[bool, Mapping[Square, tuple[tuple[tuple[Square, bool], ...], ...]],
+                                   Mapping[Square, Mapping[Square, int]]]]:
+        """Pickled by its constructor's arguments: the server pickles each table's game, whose
+        content holds its compiled ranges, for the search workers, and in the compiled build
+        (README, "Compiled build") a compiled frozen dataclass does not unpickle by filling in
+        its fields; both builds write and read the same thing."""
+        return (Reach, (self.blocked, self.rays, self.order))
+
     def units(
         self, origin: Square, at: Mapping[Square, str], blocked_squares: frozenset[Square]
     ) -> list[str]:
