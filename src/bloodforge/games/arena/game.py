@@ -51,7 +51,7 @@ GRAMMAR: tuple[ActionSpec, ...] = (
     ActionSpec("invoke", ("keep",), "Invoke your Ultimate, keeping one Blood Energy die", optional_args=1,
                label="Invoke your Ultimate"),
     ActionSpec("minion", ("unit", "hex"), "move one of your minions (a Bonus Action)", label="Move {unit} to {hex}"),
-    ActionSpec("choose", ("option",), "answer the decision the game asks (its options say what they do)",
+    ActionSpec("choose", ("option",), "choose one of the offered options (each says what it does)",
                label="Answer: {option}"),
     ActionSpec("end", (), "end your turn (cleanup)", label="End your turn"),
     ActionSpec("round", (), "the game: a new round begins"),
