@@ -4,6 +4,7 @@ the five games as a newcomer at 1280x800 and 390x844. One server and one page fo
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -500,6 +501,48 @@ def test_arena_legend_names_each_environmental_tile_by_its_tint(pg: Page, srv: S
         assert names[env] in found[0]["text"], found  # "Hellfire Spray (Environmental tiles)"
         assert "_" not in found[0]["text"], found
         assert "undefined" not in found[0]["text"], found
+
+
+def test_witch_legend_names_each_unit_token_and_the_blood_badge(pg: Page, srv: ServerThread) -> None:
+    """Blood Stone's map legend explained the squares only: a newcomer met tokens lettered "B",
+    "R", "G", "Y" and "W" and red numbers on them with nothing beside the map to say what they
+    were. The legend names each kind of unit on the board by a swatch of its token (glyph and
+    side colour) and says the red number is the unit's blood."""
+    made = create(srv, game="witch", seed=3,
+                  seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
+    table, token = made["table"]["id"], made["links"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    for _ in range(60):  # the Witch's AI places, then Ann places her Soldiers (first legal action)
+        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+        units = view["observation"]["units"]
+        sides = {units[p["id"]]["side"] for p in view["observation"]["board"]["pieces"] if p.get("id") in units}
+        if sides == {"soldiers", "witch"} and view["legal"]:
+            break
+        if view["legal"]:
+            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
+                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
+        else:
+            time.sleep(0.2)
+    assert sides == {"soldiers", "witch"}, sides
+    open_seat(pg, srv, made)
+    pg.wait_for_selector("g.piece .piece-text")
+    tokens = pg.evaluate("""() => [...document.querySelectorAll('g.piece')].map((g) =>
+      [g.querySelector('.piece-text').textContent, g.querySelector('title').textContent.split(':')[0],
+       getComputedStyle(g.querySelector('.token')).fill])""")
+    items = pg.evaluate("""() => [...document.querySelectorAll('.legend .legend-item')].map((i) => {
+      const sym = i.querySelector('.legend-symbol');
+      return { symbol: sym?.textContent ?? null, text: i.textContent,
+               fill: sym ? getComputedStyle(sym).backgroundColor : '' };
+    })""")
+    assert len(tokens) >= 4, tokens
+    for glyph, name, fill in tokens:
+        found = [i for i in items if i["symbol"] == glyph and name in i["text"]]
+        assert len(found) == 1, (glyph, name, items)
+        assert found[0]["fill"] == fill, (found, fill)  # the token's own colour
+    assert any("blood" in i["text"] for i in items), items
+    words = " ".join(i["text"] for i in items)
+    assert "undefined" not in words, words
+    assert "_" not in words, words
 
 
 def test_arena_status_boards_on_a_phone_cut_no_line(browser: Browser, srv: ServerThread,

@@ -29,6 +29,24 @@ export function createView(ctx) {
         title: `${u.name}: ${u.blood}/${u.max_blood} blood, moves ${u.movement}${u.attack ? `, attack ${u.attack}` : ""}${state}`,
       };
     },
+    // each kind of unit on the board by its token (glyph, side colour) and full name, and what
+    // the number on a token means: a newcomer met "B", "R", "G", "Y" and red numbers unexplained
+    legend: (v) => {
+      const us = v.observation?.units || {};
+      const seen = new Set();
+      const items = [];
+      for (const p of v.observation?.board?.pieces || []) {
+        const u = us[p.id];
+        if (!u || u.zombified) continue;
+        const key = `${u.glyph}|${u.name}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        items.push({ symbol: u.glyph ?? "?", text: u.name, owner: u.side === "soldiers" ? 0 : 1 });
+      }
+      if (Object.values(us).some((u) => u.zombified)) items.push({ symbol: "☠", text: "zombified Soldier (can no longer act; counts for the Witch)", fill: "#4f7a3a" });
+      if (items.length) items.push({ symbol: "3", text: "the number on a token: its blood left", fill: "#a00000" });
+      return items;
+    },
     handTitle: (v) => [el("strong", { text: "Your spells " }),
       el("span", { class: "muted", text: `${(v.observation.hand || []).length} card${(v.observation.hand || []).length === 1 ? "" : "s"} · blood supply ${v.observation.supply}` })],
     handItem: (item, v) => {
