@@ -40,6 +40,27 @@ export function createView(ctx) {
       shape: "chip", text: String(p.count), sub: Object.keys(p.units || {}).map(glyph).join("").slice(0, 5),
       title: `${seatName(p.owner)}: ${p.label}`,
     }),
+    // what the map's tokens mean, for what is on the board now: an army's number, the glyphs of
+    // its special units, villages and citadels (a newcomer met "3" chips with "★♞" under them,
+    // houses and towers with only the terrain explained beside the map)
+    legend: (v) => {
+      const board = v?.observation?.board || {};
+      const pieces = board.pieces || [];
+      const items = [];
+      if (pieces.length) items.push({ symbol: "3", text: "army: its number of units (hover for which)", fill: colour(v.observation.seat ?? 0, v) });
+      const glyphs = new Map();
+      for (const p of pieces) {
+        for (const unit of Object.keys(p.units || {})) {
+          const g = glyph(unit);
+          if (g && !glyphs.has(g)) glyphs.set(g, nice(unit));
+        }
+      }
+      for (const [g, unit] of glyphs) items.push({ symbol: g, text: `in an army: ${unit}` });
+      const marks = board.marks || [];
+      if (marks.some((m) => m.kind === "village")) items.push({ symbol: "⌂", text: "village (a number: that many)" });
+      if (marks.some((m) => m.kind === "citadel")) items.push({ symbol: "♖", text: "citadel" });
+      return items;
+    },
     mark: (m) => {
       if (m.kind === "village") return { shape: "house", text: m.count > 1 ? String(m.count) : "", title: `${m.count} village(s) of ${seatName(m.owner)}` };
       if (m.kind === "citadel") return { shape: "tower", text: "", title: `Citadel of ${seatName(m.owner)}` };
