@@ -48,14 +48,14 @@ export function createView(ctx) {
       const pieces = board.pieces || [];
       const items = [];
       if (pieces.length) items.push({ symbol: "3", text: "army: its number of units (hover for which)", fill: colour(v.observation.seat ?? 0, v) });
-      const glyphs = new Map();
+      const glyphs = new Map(); // glyph -> the units on the board it stands for (☠: necromancer, undead)
       for (const p of pieces) {
         for (const unit of Object.keys(p.units || {})) {
           const g = glyph(unit);
-          if (g && !glyphs.has(g)) glyphs.set(g, nice(unit));
+          if (g) glyphs.set(g, (glyphs.get(g) || new Set()).add(nice(unit)));
         }
       }
-      for (const [g, unit] of glyphs) items.push({ symbol: g, text: `in an army: ${unit}` });
+      for (const [g, units] of glyphs) items.push({ symbol: g, text: `in an army: ${[...units].sort().join(", ")}` });
       const marks = board.marks || [];
       if (marks.some((m) => m.kind === "village")) items.push({ symbol: "⌂", text: "village (a number: that many)" });
       if (marks.some((m) => m.kind === "citadel")) items.push({ symbol: "♖", text: "citadel" });
