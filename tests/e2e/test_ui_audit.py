@@ -5,7 +5,7 @@ the five games as a newcomer at 1280x800 and 390x844. One server and one page fo
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,26 @@ def act(srv: ServerThread, made: dict[str, Any], action: str) -> None:
     r = httpx.post(f"{srv.url}/api/tables/{table}/actions", headers={"Authorization": f"Bearer {token}"},
                    json={"seat": 0, "action": action, "version": view["version"]}, timeout=30)
     assert r.status_code < 300, r.text
+
+
+def play_until(srv: ServerThread, made: dict[str, Any], ready: Callable[[dict[str, Any]], bool],
+               pick: Callable[[list[str]], str] = lambda legal: legal[0], tries: int = 60) -> dict[str, Any]:
+    """Seat 0 plays `pick` of its legal actions (the first by default) until `ready(view)` holds
+    for its view with an action to play, the AI answering on the server in between; returns
+    that view (the last one read if `tries` ran out: the caller asserts what it needs)."""
+    table, token = made["table"]["id"], made["links"][0]["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    view: dict[str, Any] = {}
+    for _ in range(tries):
+        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+        if view["legal"] and ready(view):
+            break
+        if view["legal"]:
+            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
+                       json={"seat": 0, "action": pick(view["legal"]), "version": view["version"]})
+        else:
+            time.sleep(0.1)
+    return view
 
 
 def test_five_forts_marks_lie_inside_their_own_territory(pg: Page, srv: ServerThread) -> None:
@@ -174,17 +194,8 @@ def test_a_long_text_stays_inside_its_round_token(pg: Page, srv: ServerThread) -
     """The arena's figures show their HP ("230") in a round token, and the digits ran over its
     edge."""
     made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
-    table, token = made["table"]["id"], made["links"][0]["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(40):  # the first legal action until the figures stand in the arena
-        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
-        if any(p.get("id") for p in view["observation"]["board"]["pieces"]) and view["legal"]:
-            break
-        if view["legal"]:
-            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
-                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
-        else:
-            pg.wait_for_timeout(100)
+    # the first legal action until the figures stand in the arena
+    play_until(srv, made, lambda view: any(p.get("id") for p in view["observation"]["board"]["pieces"]), tries=40)
     open_seat(pg, srv, made)
     pg.wait_for_selector("g.piece .piece-text")
     over = pg.evaluate("""() => [...document.querySelectorAll('g.piece')].flatMap((g) => {
@@ -405,15 +416,8 @@ def test_battle_dice_say_what_they_needed_and_mark_a_hit_not_by_colour_alone(pg:
 def arena_figures(srv: ServerThread) -> dict[str, Any]:
     """A solo arena table played (first legal action) until the figures stand on the board."""
     made = create(srv, game="arena", params={"players": 1}, seed=3, seats=[{"name": "Ann", "kind": "human"}])
-    table, token = made["table"]["id"], made["links"][0]["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(40):
-        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
-        if len([p for p in view["observation"]["board"]["pieces"] if p.get("id")]) >= 3 and view["legal"]:
-            break
-        if view["legal"]:
-            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
-                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
+    play_until(srv, made, lambda view: len([p for p in view["observation"]["board"]["pieces"] if p.get("id")]) >= 3,
+               tries=40)
     return made
 
 
@@ -510,20 +514,14 @@ def test_witch_legend_names_each_unit_token_and_the_blood_badge(pg: Page, srv: S
     side colour) and says the red number is the unit's blood."""
     made = create(srv, game="witch", seed=3,
                   seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    table, token = made["table"]["id"], made["links"][0]["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    for _ in range(60):  # the Witch's AI places, then Ann places her Soldiers (first legal action)
-        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+
+    def sides(view: dict[str, Any]) -> set[str]:
         units = view["observation"]["units"]
-        sides = {units[p["id"]]["side"] for p in view["observation"]["board"]["pieces"] if p.get("id") in units}
-        if sides == {"soldiers", "witch"} and view["legal"]:
-            break
-        if view["legal"]:
-            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
-                       json={"seat": 0, "action": view["legal"][0], "version": view["version"]})
-        else:
-            time.sleep(0.2)
-    assert sides == {"soldiers", "witch"}, sides
+        return {units[p["id"]]["side"] for p in view["observation"]["board"]["pieces"] if p.get("id") in units}
+
+    # the Witch's AI places, then Ann places her Soldiers (first legal action)
+    view = play_until(srv, made, lambda view: sides(view) == {"soldiers", "witch"})
+    assert sides(view) == {"soldiers", "witch"}, view["observation"]["board"]
     open_seat(pg, srv, made)
     pg.wait_for_selector("g.piece .piece-text")
     tokens = pg.evaluate("""() => [...document.querySelectorAll('g.piece')].map((g) =>
@@ -553,9 +551,7 @@ def test_bloodstones_legend_explains_the_armies_their_glyphs_villages_and_citade
     names villages and citadels when the board has them."""
     made = create(srv, game="bloodstones", params={"players": 2}, seed=3,
                   seats=[{"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "agent", "agent": "greedy"}])
-    table, token = made["table"]["id"], made["links"][0]["token"]
-    auth = {"Authorization": f"Bearer {token}"}
-    board: dict[str, Any] = {}
+
     def pick(legal: list[str]) -> str:
         """A village, a payment or a unit built when Ann may, else `done` (the first legal
         action alone builds and cancels the same unit for ever)."""
@@ -565,19 +561,13 @@ def test_bloodstones_legend_explains_the_armies_their_glyphs_villages_and_citade
                 return found
         return "done" if "done" in legal else next((a for a in legal if a != "cancel"), legal[0])
 
-    for _ in range(150):
-        view = httpx.get(f"{srv.url}/api/tables/{table}/state?seat=0", headers=auth).json()
+    def ready(view: dict[str, Any]) -> bool:  # both sides have armies, and villages stand
         board = view["observation"]["board"]
-        owners = {p["owner"] for p in board["pieces"]}
-        kinds = {m["kind"] for m in board["marks"]}
-        if owners == {0, 1} and kinds == {"village", "citadel"} and view["legal"]:
-            break
-        if view["legal"]:
-            httpx.post(f"{srv.url}/api/tables/{table}/actions", headers=auth, timeout=30,
-                       json={"seat": 0, "action": pick(view["legal"]), "version": view["version"]})
-        else:
-            time.sleep(0.2)
-    assert {m["kind"] for m in board["marks"]} == {"village", "citadel"}, board["marks"]
+        return ({p["owner"] for p in board["pieces"]} == {0, 1}
+                and {m["kind"] for m in board["marks"]} == {"village", "citadel"})
+
+    view = play_until(srv, made, ready, pick, tries=150)
+    assert ready(view), view["observation"]["board"]
     open_seat(pg, srv, made)
     pg.wait_for_selector("g.piece")
     subs = pg.evaluate("""() => [...document.querySelectorAll('g.piece .piece-sub')].map((t) => t.textContent)""")
