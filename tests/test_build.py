@@ -74,15 +74,9 @@ def test_a_position_survives_pickling_in_this_build(game_id: str, params: dict[s
     trial build), so every game's mid-game position must round-trip in whichever build runs."""
     import pickle
 
-    from bloodforge.core import Rng
+    from tests.random_play import played
 
-    state = bloodforge.load_game(game_id, seed=3, **params).new_initial_state()
-    rng = Rng(3)
-    for _ in range(40):
-        if state.is_terminal():
-            break
-        seat = rng.choice(state.actors())
-        state.apply(rng.choice(state.legal_actions(seat)), seat)
+    state = played(game_id, params, 40)
     actor = state.actors()[0] if state.actors() else None
     legal = state.legal_actions(actor) if actor is not None else []
     copy = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))

@@ -41,7 +41,7 @@ export function createView(ctx) {
         const key = `${u.glyph}|${u.name}`;
         if (seen.has(key)) continue;
         seen.add(key);
-        items.push({ symbol: u.glyph ?? "?", text: u.name, owner: u.side === "soldiers" ? 0 : 1 });
+        items.push({ symbol: u.glyph ?? "?", text: u.name, fill: SIDE_COLOUR[u.side] });
       }
       if (Object.values(us).some((u) => u.zombified)) items.push({ symbol: "☠", text: "zombified Soldier (can no longer act; counts for the Witch)", fill: "#4f7a3a" });
       if (items.length) items.push({ symbol: "3", text: "the number on a token: its blood left", fill: "#a00000" });
